@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The test command (see README.md): installs what the tests need, then runs
+# every test. The integration tests start their own redis-server processes
+# on free loopback ports, so only the redis-server binary is needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test.sh: redis-server is missing; installing Debian's redis-server package" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "test.sh: redis-server is missing. Install it (Debian/Ubuntu: sudo apt-get install redis-server) and run again." >&2
+    exit 1
+  fi
+fi
+# The Debian package may start a system instance on 6379; the tests never
+# use it, they start their own.
+
+cargo test --locked --all-features "$@"

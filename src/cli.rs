@@ -1,0 +1,338 @@
+//! The command line: clap types, their turning into validated settings, and
+//! running the chosen command. `slugd --help` and `slugd <command> --help`
+//! are the configuration reference: every setting has a flag, an
+//! environment variable and a default shown there. Library code past this
+//! file never sees clap types.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::{Args, Parser, Subcommand};
+
+use crate::http::Limits;
+use crate::load::{self, LoadSettings};
+use crate::redis_conn::{RedisConfig, RedisUrl};
+use crate::serve::{self, ServeSettings};
+use crate::slug::Options;
+use crate::stream;
+use crate::table::TableSettings;
+use crate::unicode_data::Categories;
+
+/// slugd turns titles into URL slugs, spelling symbols out by their Unicode
+/// names ("I ❤ Redis" -> i-heavy-heart-redis) and transliterating other
+/// scripts ("Привет, мир" -> privet-mir).
+///
+/// The symbol table lives in Redis, loaded once by `slugd load` and shared
+/// by every instance; without --redis-url it is read into the process
+/// instead.
+#[derive(Debug, Parser)]
+#[command(name = "slugd", version)]
+pub struct Cli {
+    /// What to log, as a tracing filter (for example `info`, `slugd=debug`).
+    #[arg(long, env = "SLUGD_LOG", default_value = "info", global = true)]
+    pub log: String,
+
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP service (on Redis with --redis-url, else in-process).
+    Serve(ServeArgs),
+    /// Load UnicodeData.txt into Redis as a new table version and switch
+    /// every service to it atomically.
+    Load(LoadArgs),
+    /// Slug one title, or each line of standard input onto standard output.
+    Slugify(SlugifyArgs),
+}
+
+/// How to reach Redis.
+#[derive(Debug, Args)]
+pub struct RedisArgs {
+    /// Redis URL, redis://[user:password@]host:port[/db]. Without it,
+    /// `serve` and `slugify` use an in-process table.
+    #[arg(long, env = "REDIS_URL")]
+    pub redis_url: Option<String>,
+
+    /// How long one connection attempt to Redis may take, in milliseconds.
+    #[arg(long, env = "SLUGD_REDIS_CONNECT_TIMEOUT_MS", default_value_t = 500)]
+    pub redis_connect_timeout_ms: u64,
+
+    /// How long one Redis round trip may take before the request fails
+    /// (503), in milliseconds.
+    #[arg(long, env = "SLUGD_REDIS_TIMEOUT_MS", default_value_t = 500)]
+    pub redis_timeout_ms: u64,
+}
+
+/// Where the table comes from.
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    /// The UnicodeData.txt file: the source of `load` and of the in-process
+    /// table.
+    #[arg(long, env = "SLUGD_DATA", default_value = "data/UnicodeData.txt")]
+    pub data: PathBuf,
+
+    /// Prefix of every Redis key, so deployments can share one Redis.
+    #[arg(long, env = "SLUGD_KEY_PREFIX", default_value = "slugd:")]
+    pub key_prefix: String,
+
+    /// General categories whose characters are spelled out by name
+    /// (comma-separated two-letter codes). A Redis table keeps the
+    /// categories it was loaded with.
+    #[arg(long, env = "SLUGD_CATEGORIES", default_value = "So")]
+    pub categories: Categories,
+}
+
+/// `slugd serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "SLUGD_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub redis: RedisArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub table: TableArgs,
+
+    /// How often to check Redis for a new table version, in milliseconds.
+    #[arg(long, env = "SLUGD_REFRESH_INTERVAL_MS", default_value_t = 1000)]
+    pub refresh_interval_ms: u64,
+
+    /// Largest request body, in bytes (413 above).
+    #[arg(long, env = "SLUGD_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
+    pub max_body_bytes: usize,
+
+    /// Most titles in one POST /slugs.
+    #[arg(long, env = "SLUGD_MAX_BATCH", default_value_t = 1000)]
+    pub max_batch: usize,
+
+    /// Most iterations of one GET /bench.
+    #[arg(long, env = "SLUGD_MAX_BENCH_ITERATIONS", default_value_t = 100_000)]
+    pub max_bench_iterations: usize,
+}
+
+/// `slugd load`.
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub redis: RedisArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub table: TableArgs,
+
+    /// How long to wait for another running load to finish, in seconds.
+    #[arg(long, env = "SLUGD_LOCK_WAIT_SECS", default_value_t = 30)]
+    pub lock_wait_secs: u64,
+}
+
+/// `slugd slugify`.
+#[derive(Debug, Args)]
+pub struct SlugifyArgs {
+    /// The title. Without it, each line of standard input is slugged.
+    pub title: Option<String>,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub redis: RedisArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub table: TableArgs,
+
+    /// What joins words: up to 8 of the characters - _ . ~ (or "" for none).
+    #[arg(long, default_value = "-")]
+    pub separator: String,
+
+    /// Longest slug in characters, cut at a word boundary.
+    #[arg(long)]
+    pub max_length: Option<usize>,
+
+    /// Keep the case of letters instead of lowercasing.
+    #[arg(long)]
+    pub keep_case: bool,
+
+    /// Do not spell symbols out by name; transliterate them instead.
+    #[arg(long)]
+    pub no_symbols: bool,
+}
+
+fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {
+    if ms == 0 {
+        bail!("{name} must be at least 1 millisecond");
+    }
+    Ok(Duration::from_millis(ms))
+}
+
+impl RedisArgs {
+    fn config(&self) -> anyhow::Result<Option<RedisConfig>> {
+        let Some(url) = &self.redis_url else {
+            return Ok(None);
+        };
+        let url = RedisUrl::parse(url).map_err(anyhow::Error::msg)?;
+        Ok(Some(RedisConfig {
+            url,
+            connect_timeout: millis("--redis-connect-timeout-ms", self.redis_connect_timeout_ms)?,
+            response_timeout: millis("--redis-timeout-ms", self.redis_timeout_ms)?,
+        }))
+    }
+}
+
+impl TableArgs {
+    fn prefix(&self) -> anyhow::Result<String> {
+        let p = &self.key_prefix;
+        if p.is_empty() || p.len() > 64 || p.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            bail!(
+                "--key-prefix {p:?} must be 1 to 64 characters without spaces, for example \"slugd:\""
+            );
+        }
+        Ok(p.clone())
+    }
+
+    fn settings(&self, redis: &RedisArgs, refresh_ms: u64) -> anyhow::Result<TableSettings> {
+        Ok(TableSettings {
+            redis: redis.config()?,
+            data: self.data.clone(),
+            prefix: self.prefix()?,
+            categories: self.categories.clone(),
+            refresh_interval: millis("--refresh-interval-ms", refresh_ms)?,
+        })
+    }
+}
+
+impl ServeArgs {
+    /// Validated settings.
+    pub fn settings(&self) -> anyhow::Result<ServeSettings> {
+        if self.max_batch == 0 || self.max_body_bytes == 0 || self.max_bench_iterations == 0 {
+            bail!("--max-batch, --max-body-bytes and --max-bench-iterations must be at least 1");
+        }
+        Ok(ServeSettings {
+            listen: self.listen,
+            table: self.table.settings(&self.redis, self.refresh_interval_ms)?,
+            limits: Limits {
+                body_bytes: self.max_body_bytes,
+                batch_titles: self.max_batch,
+                bench_iterations: self.max_bench_iterations,
+            },
+        })
+    }
+}
+
+impl LoadArgs {
+    /// Validated settings.
+    pub fn settings(&self) -> anyhow::Result<LoadSettings> {
+        let Some(redis) = self.redis.config()? else {
+            bail!(
+                "slugd load needs Redis: give --redis-url or set REDIS_URL (try scripts/redis.sh for a local one)"
+            );
+        };
+        Ok(LoadSettings {
+            redis,
+            data: self.table.data.clone(),
+            prefix: self.table.prefix()?,
+            categories: self.table.categories.clone(),
+            lock_wait: Duration::from_secs(self.lock_wait_secs),
+        })
+    }
+}
+
+/// Runs the command; the error carries its whole cause chain.
+pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Serve(args) => {
+            serve::run(args.settings()?, shutdown_signal()).await?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Load(args) => {
+            let settings = args.settings()?;
+            let report = load::run(&settings).await.with_context(|| {
+                format!(
+                    "loading {} into {} failed",
+                    settings.data.display(),
+                    settings.redis.url
+                )
+            })?;
+            println!(
+                "loaded {} as version {}: {} entries, {} keys, {} fields, {} bytes of Redis memory ({:.1} bytes per entry), {:.3} s",
+                settings.data.display(),
+                report.version,
+                report.entries,
+                report.keys,
+                report.fields,
+                report.bytes,
+                report.bytes as f64 / report.entries.max(1) as f64,
+                report.elapsed.as_secs_f64(),
+            );
+            if !report.removed.is_empty() {
+                println!("removed old versions {:?}", report.removed);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Slugify(args) => slugify(args).await,
+    }
+}
+
+async fn slugify(args: SlugifyArgs) -> anyhow::Result<ExitCode> {
+    let options = Options::new(
+        Some(&args.separator),
+        Some(!args.keep_case),
+        args.max_length,
+        Some(!args.no_symbols),
+    )?;
+    let table = args.table.settings(&args.redis, 1000)?.open().await?;
+    if let Some(title) = args.title {
+        return match table.slugify(&title, &options).await? {
+            Ok(slug) => {
+                println!("{slug}");
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(empty) => bail!("{empty}"),
+        };
+    }
+    let runtime = tokio::runtime::Handle::current();
+    let report = tokio::task::spawn_blocking(move || {
+        let stdin = std::io::stdin().lock();
+        let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        stream::slugify_lines(&table, &options, stdin, stdout, std::io::stderr(), &runtime)
+    })
+    .await??;
+    Ok(if report.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutting down: finishing requests in flight");
+}

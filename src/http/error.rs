@@ -1,0 +1,139 @@
+//! The one error type of the HTTP edge. Each variant maps to one status in
+//! [`ApiError::status`], and every error body has the same shape:
+//! `{"error": "<what was wrong and how to fix it>", "code": "<stable code>"}`.
+//! Internal details go to the log, never to the client.
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::table::TableError;
+
+/// Everything a request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the body is not JSON, or not well-formed.
+    #[error("the body is not valid JSON: {0}")]
+    MalformedJson(String),
+    /// 400: the query string cannot be read.
+    #[error("the query string is not valid: {0}")]
+    BadQuery(String),
+    /// 415: the body is not declared as JSON.
+    #[error("send the body as JSON with the header Content-Type: application/json")]
+    NotJson,
+    /// 413: the body is larger than the configured limit.
+    #[error("the body is larger than the limit of {0} bytes; send fewer or shorter titles")]
+    TooLarge(usize),
+    /// 422: well-formed JSON of the wrong shape (a missing title, a wrong
+    /// type, an unknown option) or an option value that cannot be used.
+    #[error("{0}")]
+    Invalid(String),
+    /// 422: a batch with more titles than the limit.
+    #[error(
+        "a batch may hold at most {max} titles; this one has {got}. Split it into smaller batches"
+    )]
+    TooManyTitles {
+        /// The limit.
+        max: usize,
+        /// What was sent.
+        got: usize,
+    },
+    /// 422: a title that yields no slug.
+    #[error("{0}")]
+    EmptySlug(String),
+    /// 404: no such endpoint.
+    #[error(
+        "no such endpoint; see README.md for the API (POST /slug, POST /slugs, GET /bench, GET /healthz, GET /readyz)"
+    )]
+    NotFound,
+    /// 405: the endpoint exists but not with this method.
+    #[error("this endpoint does not take that method; see README.md for the API")]
+    MethodNotAllowed,
+    /// 429: a benchmark is already running.
+    #[error("a benchmark is already running in this service; try again when it ends")]
+    BenchBusy,
+    /// 503: the symbol table (Redis) cannot answer now.
+    #[error("the symbol table is unavailable: {0}")]
+    Unavailable(#[from] TableError),
+    /// 500: a bug. The detail is logged, not sent.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The one place statuses are chosen.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::MalformedJson(_) | ApiError::BadQuery(_) => StatusCode::BAD_REQUEST,
+            ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Invalid(_) | ApiError::TooManyTitles { .. } | ApiError::EmptySlug(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::BenchBusy => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// A stable, machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::MalformedJson(_) => "malformed_json",
+            ApiError::BadQuery(_) => "bad_query",
+            ApiError::NotJson => "not_json",
+            ApiError::TooLarge(_) => "too_large",
+            ApiError::Invalid(_) => "invalid_request",
+            ApiError::TooManyTitles { .. } => "too_many_titles",
+            ApiError::EmptySlug(_) => "empty_slug",
+            ApiError::NotFound => "not_found",
+            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::BenchBusy => "busy",
+            ApiError::Unavailable(_) => "table_unavailable",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        match &self {
+            ApiError::Internal(detail) => tracing::error!(%detail, "internal error"),
+            ApiError::Unavailable(e) => tracing::warn!(error = %e, "table unavailable"),
+            _ => {}
+        }
+        let body = json!({ "error": self.to_string(), "code": self.code() });
+        (self.status(), axum::Json(body)).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        match rejection {
+            JsonRejection::JsonDataError(e) => ApiError::Invalid(serde_detail(&e.body_text())),
+            JsonRejection::JsonSyntaxError(e) => {
+                ApiError::MalformedJson(serde_detail(&e.body_text()))
+            }
+            JsonRejection::MissingJsonContentType(_) => ApiError::NotJson,
+            other => ApiError::MalformedJson(other.body_text()),
+        }
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        ApiError::BadQuery(serde_detail(&rejection.body_text()))
+    }
+}
+
+/// axum prefixes serde's message with a generic sentence; keep serde's part,
+/// which names the field and position.
+fn serde_detail(text: &str) -> String {
+    match text.split_once(": ") {
+        Some((head, rest)) if head.starts_with("Failed to") => rest.to_owned(),
+        _ => text.to_owned(),
+    }
+}

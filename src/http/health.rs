@@ -1,0 +1,42 @@
+//! Health endpoints: `GET /healthz` says the process answers; `GET /readyz`
+//! says the table is reachable and loaded (a round trip to Redis in Redis
+//! mode), or 503 with the reason.
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use serde_json::{Value, json};
+
+use super::{ApiError, AppState, Json};
+use crate::table::SymbolTable;
+
+/// The health routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+}
+
+async fn healthz() -> Json<Value> {
+    Json(json!({ "status": "ok" }))
+}
+
+async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let body = match &state.table {
+        SymbolTable::InProcess(table) => json!({
+            "status": "ready",
+            "mode": "in_process",
+            "entries": table.len(),
+        }),
+        SymbolTable::Redis(table) => {
+            let version = table.check().await?;
+            json!({
+                "status": "ready",
+                "mode": "redis",
+                "version": version.version,
+                "entries": version.entries,
+            })
+        }
+    };
+    Ok(Json(body))
+}

@@ -1,0 +1,149 @@
+//! The slug endpoints: `POST /slug` and `GET /slug` for one title,
+//! `POST /slugs` for a batch (one Redis round trip for the whole batch).
+
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::routing::get;
+use serde::{Deserialize, Serialize};
+
+use super::{ApiError, AppState, Json};
+use crate::slug::Options;
+
+/// The request body of every slug endpoint (and the query of `GET /slug`).
+/// Unknown fields are refused, so a misspelt option is an error, not a
+/// silently ignored wish.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlugRequest {
+    /// The title, for `/slug`.
+    pub title: Option<String>,
+    /// The titles, for `/slugs`.
+    pub titles: Option<Vec<String>>,
+    /// What joins words (default `-`).
+    pub separator: Option<String>,
+    /// Fold to lowercase (default true).
+    pub lowercase: Option<bool>,
+    /// Longest slug, cut at a word boundary.
+    pub max_length: Option<usize>,
+    /// Spell symbols out by name (default true).
+    pub symbols: Option<bool>,
+}
+
+impl SlugRequest {
+    fn options(&self) -> Result<Options, ApiError> {
+        Options::new(
+            self.separator.as_deref(),
+            self.lowercase,
+            self.max_length,
+            self.symbols,
+        )
+        .map_err(|e| ApiError::Invalid(e.to_string()))
+    }
+
+    fn title(self) -> Result<(String, Options), ApiError> {
+        let options = self.options()?;
+        match (self.title, self.titles) {
+            (Some(title), None) => Ok((title, options)),
+            (_, Some(_)) => Err(ApiError::Invalid(
+                "this endpoint takes one \"title\"; send \"titles\" to POST /slugs".to_owned(),
+            )),
+            (None, None) => Err(ApiError::Invalid(
+                "missing field `title`: send {\"title\": \"Your title\"}".to_owned(),
+            )),
+        }
+    }
+
+    fn titles(self) -> Result<(Vec<String>, Options), ApiError> {
+        let options = self.options()?;
+        match (self.title, self.titles) {
+            (None, Some(titles)) => Ok((titles, options)),
+            (Some(_), _) => Err(ApiError::Invalid(
+                "this endpoint takes a list \"titles\"; send one \"title\" to POST /slug"
+                    .to_owned(),
+            )),
+            (None, None) => Err(ApiError::Invalid(
+                "missing field `titles`: send {\"titles\": [\"First\", \"Second\"]}".to_owned(),
+            )),
+        }
+    }
+}
+
+/// One slug.
+#[derive(Debug, Serialize)]
+pub struct SlugResponse {
+    /// The slug.
+    pub slug: String,
+}
+
+/// A batch of slugs, in the order of the titles.
+#[derive(Debug, Serialize)]
+pub struct SlugsResponse {
+    /// The slugs.
+    pub slugs: Vec<String>,
+}
+
+/// The slug routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/slug", get(get_slug).post(post_slug))
+        .route("/slugs", axum::routing::post(post_slugs))
+}
+
+async fn one(state: &AppState, request: SlugRequest) -> Result<Json<SlugResponse>, ApiError> {
+    let (title, options) = request.title()?;
+    match state.table.slugify(&title, &options).await? {
+        Ok(slug) => Ok(Json(SlugResponse { slug })),
+        Err(empty) => Err(ApiError::EmptySlug(empty.to_string())),
+    }
+}
+
+async fn post_slug(
+    State(state): State<AppState>,
+    Json(request): Json<SlugRequest>,
+) -> Result<Json<SlugResponse>, ApiError> {
+    one(&state, request).await
+}
+
+async fn get_slug(
+    State(state): State<AppState>,
+    query: Result<Query<SlugRequest>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<SlugResponse>, ApiError> {
+    let Query(request) = query?;
+    one(&state, request).await
+}
+
+async fn post_slugs(
+    State(state): State<AppState>,
+    Json(request): Json<SlugRequest>,
+) -> Result<Json<SlugsResponse>, ApiError> {
+    let (titles, options) = request.titles()?;
+    let max = state.limits.batch_titles;
+    if titles.len() > max {
+        return Err(ApiError::TooManyTitles {
+            max,
+            got: titles.len(),
+        });
+    }
+    let results = state.table.slugify_all(&titles, &options).await?;
+    let empty: Vec<usize> = results
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_err())
+        .map(|(i, _)| i)
+        .collect();
+    if !empty.is_empty() {
+        let shown: Vec<String> = empty.iter().take(10).map(usize::to_string).collect();
+        let more = if empty.len() > 10 {
+            format!(" and {} more", empty.len() - 10)
+        } else {
+            String::new()
+        };
+        return Err(ApiError::EmptySlug(format!(
+            "titles at index {}{more} have no letters, digits or known symbols, so their slugs would be empty; no slug was made",
+            shown.join(", ")
+        )));
+    }
+    Ok(Json(SlugsResponse {
+        slugs: results.into_iter().flatten().collect(),
+    }))
+}

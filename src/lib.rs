@@ -1,0 +1,40 @@
+//! slugd turns titles into URL slugs: "This is my ☃ post!" becomes
+//! `this-is-my-snowman-post`, "Привет, мир" becomes `privet-mir`. Symbols
+//! (general category So by default) are spelled out by their Unicode names,
+//! trimmed of filler words; other non-ASCII text is transliterated with
+//! deunicode.
+//!
+//! The symbol table is loaded once into Redis by `slugd load` and shared by
+//! every service instance, which keeps only a 16 kB index of which
+//! characters are in it. An in-process mode reads the whole table into the
+//! service instead: the default when no Redis is configured, and the
+//! baseline `/bench` compares Redis against.
+//!
+//! # Layout
+//!
+//! - [`slug`]: the engine, a pure function from title, options and symbol
+//!   names to a slug.
+//! - [`unicode_data`]: the streaming parser of UnicodeData.txt and the name
+//!   trimming rule, shared by the loader and the in-process table.
+//! - [`lines`]: line reading with a bound on line length.
+//! - [`table`]: the symbol table, one enum over the in-process and Redis
+//!   backends, and the Redis key layout.
+//! - [`load`]: the loader job: stream, batched writes, atomic switch.
+//! - [`redis_conn`]: Redis URLs (passwords hidden), timeouts, connections.
+//! - [`http`]: the router, handlers, the one error type, health, bench.
+//! - [`serve`]: `slugd serve`, from settings to a running service.
+//! - [`stream`]: `slugd slugify` over standard input.
+//! - [`corpus`]: the sample titles shared by bench, benchmarks and tests.
+//! - [`cli`]: the command line and `--help`, turned into settings.
+
+pub mod cli;
+pub mod corpus;
+pub mod http;
+pub mod lines;
+pub mod load;
+pub mod redis_conn;
+pub mod serve;
+pub mod slug;
+pub mod stream;
+pub mod table;
+pub mod unicode_data;

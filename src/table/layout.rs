@@ -1,0 +1,345 @@
+//! How the symbol table is laid out: the Redis key names, the buckets and
+//! chunks the names are stored in, and the membership index that tells which
+//! characters are in the table. The loader writes this layout and the Redis
+//! backend reads it; both take every name and number from here.
+//!
+//! # Redis keys (prefix `slugd:` by default)
+//!
+//! | key | type | holds |
+//! |---|---|---|
+//! | `{p}current` | string | the live version id; switching it is the atomic switch |
+//! | `{p}seq` | string | counter the loader takes version ids from |
+//! | `{p}versions` | set | every version a loader has started, so leftovers can be found |
+//! | `{p}lock` | string | held by the one loader running, with an expiry |
+//! | `{p}meta:{v}` | hash | version `v`: `entries`, `categories`, `index`, `long`, `bytes`, `source`, `loaded_at` |
+//! | `{p}t:{v}:{b}` | hash | bucket `b` (hex) of version `v`: field = code point offset, value = name |
+//!
+//! # Why buckets and chunks
+//!
+//! One plain hash of 6,634 names takes about 500 kB: its hashtable encoding
+//! spends a dict entry and two allocations per field. A hash stays a compact
+//! listpack while it has at most 128 fields (`hash-max-listpack-entries`) of
+//! at most 64 bytes each (`hash-max-listpack-value`), the stock settings.
+//! So the code points are split into buckets of 64 (`cp >> 6`), the field is
+//! the offset inside the bucket (`cp & 63`, which a listpack stores as a
+//! one-byte integer), and a name longer than 64 bytes (44 of them) is split
+//! into 64-byte chunks under fields `offset + 64 * k`. A bucket thus never
+//! has more than 128 fields and every bucket stays a listpack.
+//!
+//! The membership index (one bit per code point, sent once per version in
+//! `meta`) lets a reader know which characters of a title need a look-up
+//! without asking Redis, and which names have more than one chunk.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// Code points per bucket, as a shift.
+pub const BUCKET_BITS: u32 = 6;
+
+/// Code points per bucket.
+pub const BUCKET_SIZE: u32 = 1 << BUCKET_BITS;
+
+/// The longest value stored in one field: Redis's stock
+/// `hash-max-listpack-value`.
+pub const CHUNK_BYTES: usize = 64;
+
+/// Chunks one name may take: keeps a bucket within 128 fields only if
+/// every name fits in two, but names up to 4 chunks are accepted (a bucket
+/// with several of them would fall back to a hashtable, still correct).
+pub const MAX_CHUNKS: usize = 4;
+
+/// The version of this layout, stored in `meta` so a reader can refuse a
+/// table written by a loader it does not understand.
+pub const FORMAT: u32 = 1;
+
+/// A table version id, taken from `{p}seq`.
+pub type Version = u64;
+
+/// The bucket a code point belongs to.
+#[inline]
+pub fn bucket_of(c: char) -> u32 {
+    c as u32 >> BUCKET_BITS
+}
+
+/// The hash field of chunk `k` of the name of `c`.
+#[inline]
+pub fn field_of(c: char, k: usize) -> u32 {
+    (c as u32 & (BUCKET_SIZE - 1)) + BUCKET_SIZE * k as u32
+}
+
+/// Splits a name into stored chunks of at most [`CHUNK_BYTES`] bytes.
+/// Names are ASCII, so every byte index is a character boundary.
+pub fn chunks(name: &str) -> impl Iterator<Item = &str> {
+    name.as_bytes()
+        .chunks(CHUNK_BYTES)
+        .map(|c| std::str::from_utf8(c).expect("names are ASCII"))
+}
+
+/// The Redis key names of one deployment, all under one prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keys {
+    prefix: String,
+}
+
+impl Keys {
+    /// Keys under `prefix` (for example `slugd:`).
+    pub fn new(prefix: &str) -> Self {
+        Keys {
+            prefix: prefix.to_owned(),
+        }
+    }
+
+    /// The prefix itself.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The live version pointer.
+    pub fn current(&self) -> String {
+        format!("{}current", self.prefix)
+    }
+
+    /// The version counter.
+    pub fn seq(&self) -> String {
+        format!("{}seq", self.prefix)
+    }
+
+    /// The set of versions ever started and not yet removed.
+    pub fn versions(&self) -> String {
+        format!("{}versions", self.prefix)
+    }
+
+    /// The loader lock.
+    pub fn lock(&self) -> String {
+        format!("{}lock", self.prefix)
+    }
+
+    /// The metadata hash of version `v`.
+    pub fn meta(&self, v: Version) -> String {
+        format!("{}meta:{v}", self.prefix)
+    }
+
+    /// The hash of bucket `b` of version `v`.
+    pub fn bucket(&self, v: Version, b: u32) -> String {
+        format!("{}t:{v}:{b:x}", self.prefix)
+    }
+
+    /// A SCAN pattern matching every bucket of version `v`, with the glob
+    /// characters of the prefix escaped.
+    pub fn bucket_pattern(&self, v: Version) -> String {
+        let mut pattern = String::with_capacity(self.prefix.len() + 16);
+        for c in self.prefix.chars() {
+            if matches!(c, '*' | '?' | '[' | ']' | '\\') {
+                pattern.push('\\');
+            }
+            pattern.push(c);
+        }
+        let _ = write!(pattern, "t:{v}:*");
+        pattern
+    }
+}
+
+/// Which code points are in the table: one bit per code point, words of 64
+/// bits indexed by bucket, up to the highest member.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Membership {
+    words: Vec<u64>,
+}
+
+impl Membership {
+    /// Adds `c`. Returns false if it was already there.
+    pub fn insert(&mut self, c: char) -> bool {
+        let b = bucket_of(c) as usize;
+        if self.words.len() <= b {
+            self.words.resize(b + 1, 0);
+        }
+        let bit = 1u64 << (c as u32 & (BUCKET_SIZE - 1));
+        let fresh = self.words[b] & bit == 0;
+        self.words[b] |= bit;
+        fresh
+    }
+
+    /// Whether `c` is in the table.
+    #[inline]
+    pub fn contains(&self, c: char) -> bool {
+        match self.words.get(bucket_of(c) as usize) {
+            Some(word) => word & (1u64 << (c as u32 & (BUCKET_SIZE - 1))) != 0,
+            None => false,
+        }
+    }
+
+    /// How many members come before `c` (its index among sorted members).
+    /// `ranks` holds the number of members before each word.
+    #[inline]
+    pub(crate) fn rank(&self, ranks: &[u32], c: char) -> usize {
+        let b = bucket_of(c) as usize;
+        let below = self.words[b] & ((1u64 << (c as u32 & (BUCKET_SIZE - 1))) - 1);
+        ranks[b] as usize + below.count_ones() as usize
+    }
+
+    /// The number of members before each word, for [`Membership::rank`].
+    pub(crate) fn ranks(&self) -> Vec<u32> {
+        let mut total = 0u32;
+        self.words
+            .iter()
+            .map(|w| {
+                let before = total;
+                total += w.count_ones();
+                before
+            })
+            .collect()
+    }
+
+    /// The number of members.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// The buckets that have members.
+    pub fn buckets(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w != 0)
+            .map(|(b, _)| b as u32)
+    }
+
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.words.capacity() * std::mem::size_of::<u64>()
+    }
+
+    /// The text form stored in `meta` field `index`: `bucket:mask` pairs in
+    /// hex, separated by commas.
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        for (b, w) in self.words.iter().enumerate().filter(|(_, w)| **w != 0) {
+            if !out.is_empty() {
+                out.push(',');
+            }
+            let _ = write!(out, "{b:x}:{w:x}");
+        }
+        out
+    }
+
+    /// Parses [`Membership::encode`]'s form.
+    pub fn decode(text: &str) -> Result<Self, String> {
+        let mut m = Membership::default();
+        for pair in text.split(',').filter(|p| !p.is_empty()) {
+            let parsed = pair.split_once(':').and_then(|(b, w)| {
+                Some((
+                    u32::from_str_radix(b, 16).ok()?,
+                    u64::from_str_radix(w, 16).ok()?,
+                ))
+            });
+            let Some((b, w)) = parsed.filter(|(b, _)| *b <= 0x10FFFF >> BUCKET_BITS) else {
+                return Err(format!("bad index entry '{pair}'"));
+            };
+            let b = b as usize;
+            if m.words.len() <= b {
+                m.words.resize(b + 1, 0);
+            }
+            m.words[b] = w;
+        }
+        Ok(m)
+    }
+}
+
+/// Names stored in more than one chunk: code point -> number of chunks.
+/// Stored in `meta` field `long` as `cp:chunks` pairs in hex.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LongNames(pub HashMap<char, u8>);
+
+impl LongNames {
+    /// How many chunks the name of `c` takes (1 for most).
+    #[inline]
+    pub fn chunks_of(&self, c: char) -> usize {
+        self.0.get(&c).map_or(1, |&n| n as usize)
+    }
+
+    /// The text form stored in `meta`.
+    pub fn encode(&self) -> String {
+        let mut pairs: Vec<_> = self.0.iter().collect();
+        pairs.sort();
+        let mut out = String::new();
+        for (c, n) in pairs {
+            if !out.is_empty() {
+                out.push(',');
+            }
+            let _ = write!(out, "{:x}:{n}", *c as u32);
+        }
+        out
+    }
+
+    /// Parses [`LongNames::encode`]'s form.
+    pub fn decode(text: &str) -> Result<Self, String> {
+        let mut map = HashMap::new();
+        for pair in text.split(',').filter(|p| !p.is_empty()) {
+            let parsed = pair.split_once(':').and_then(|(c, n)| {
+                let c = char::from_u32(u32::from_str_radix(c, 16).ok()?)?;
+                let n: u8 = n.parse().ok()?;
+                (2..=MAX_CHUNKS as u8).contains(&n).then_some((c, n))
+            });
+            let Some((c, n)) = parsed else {
+                return Err(format!("bad long-name entry '{pair}'"));
+            };
+            map.insert(c, n);
+        }
+        Ok(LongNames(map))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn membership_round_trips_and_ranks() {
+        let mut m = Membership::default();
+        for c in ['☃', '☢', '⬣', '🦄', '©'] {
+            assert!(m.insert(c));
+        }
+        assert!(!m.insert('☃'));
+        assert!(
+            m.contains('☃') && m.contains('🦄') && !m.contains('a') && !m.contains('\u{10FFFF}')
+        );
+        assert_eq!(m.len(), 5);
+        let back = Membership::decode(&m.encode()).unwrap();
+        assert_eq!(back, m);
+        let ranks = m.ranks();
+        assert_eq!(m.rank(&ranks, '©'), 0);
+        assert_eq!(m.rank(&ranks, '☃'), 1);
+        assert_eq!(m.rank(&ranks, '🦄'), 4);
+        assert!(Membership::decode("zz:1").is_err());
+    }
+
+    #[test]
+    fn long_names_split_into_chunks_and_fields_stay_within_a_bucket_listpack() {
+        let name = "x".repeat(88);
+        let parts: Vec<_> = chunks(&name).collect();
+        assert_eq!(
+            parts.iter().map(|p| p.len()).collect::<Vec<_>>(),
+            vec![64, 24]
+        );
+        let c = '\u{2B23}';
+        assert_eq!(field_of(c, 0), 0x23);
+        assert_eq!(field_of(c, 1), 0x23 + 64);
+        let long = LongNames([('☃', 2u8)].into_iter().collect());
+        assert_eq!(LongNames::decode(&long.encode()).unwrap(), long);
+        assert_eq!(long.chunks_of('☃'), 2);
+        assert_eq!(long.chunks_of('☢'), 1);
+    }
+
+    #[test]
+    fn key_names_and_scan_patterns() {
+        let keys = Keys::new("app*1:");
+        assert_eq!(keys.bucket(7, 0x9c), "app*1:t:7:9c");
+        assert_eq!(keys.bucket_pattern(7), "app\\*1:t:7:*");
+        assert_eq!(keys.current(), "app*1:current");
+    }
+}

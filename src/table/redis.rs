@@ -1,0 +1,286 @@
+//! The shared symbol table in Redis, as the service reads it.
+//!
+//! The service keeps only the small membership index of the live version
+//! (which characters are in the table, about 16 kB); the names stay in
+//! Redis. A request costs:
+//! - no round trip when none of its characters is in the table;
+//! - otherwise one round trip: a `MULTI` with `GET {p}current` and one
+//!   `HMGET` per bucket needed, so every name comes from one version, and the
+//!   answer says whether that version is still live.
+//!
+//! When the loader has switched versions, the answer shows it; the service
+//! then reads the new version's index and asks again. That is the only case
+//! with more than one round trip, once per switch. A version being removed
+//! is never seen half-way: `MULTI` makes the reads one snapshot, and a
+//! version is removed only after `current` has moved away from it.
+//!
+//! Every call is bounded by the response timeout, on top of the driver's
+//! own, so an unreachable or stalled Redis gives a fast error, never a hang.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, RwLock, Weak};
+use std::time::Duration;
+
+use redis::Value;
+use redis::aio::ConnectionManager;
+
+use super::TableError;
+use super::layout::{self, Keys, LongNames, Membership, Version};
+use crate::redis_conn::RedisConfig;
+
+/// What the service holds of one table version.
+#[derive(Debug)]
+pub struct LoadedVersion {
+    /// The version id.
+    pub version: Version,
+    /// Which characters are in it.
+    pub members: Membership,
+    /// Which names take more than one chunk.
+    pub long: LongNames,
+    /// The number of characters.
+    pub entries: u64,
+    /// Redis memory of the version, as the loader measured it (MEMORY USAGE).
+    pub bytes: u64,
+    /// The categories it was built from.
+    pub categories: String,
+}
+
+/// The Redis backend.
+pub struct RedisTable {
+    conn: ConnectionManager,
+    keys: Keys,
+    /// Bounds every call, including waits for a reconnect.
+    timeout: Duration,
+    /// The version in use; `None` until Redis has answered once.
+    live: RwLock<Option<Arc<LoadedVersion>>>,
+}
+
+impl RedisTable {
+    /// A table on `config`'s Redis under `prefix`. Connects lazily: this
+    /// never waits for Redis.
+    pub fn new(config: &RedisConfig, prefix: &str) -> Result<Self, TableError> {
+        let conn = config.manager().map_err(TableError::from_redis)?;
+        Ok(RedisTable {
+            conn,
+            keys: Keys::new(prefix),
+            timeout: config.response_timeout,
+            live: RwLock::new(None),
+        })
+    }
+
+    /// Runs one Redis call within the response timeout.
+    async fn call<T>(
+        &self,
+        f: impl AsyncFnOnce(ConnectionManager) -> redis::RedisResult<T>,
+    ) -> Result<T, TableError> {
+        match tokio::time::timeout(self.timeout, f(self.conn.clone())).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(TableError::from_redis(e)),
+            Err(_) => Err(TableError::Timeout(self.timeout)),
+        }
+    }
+
+    fn cached(&self) -> Option<Arc<LoadedVersion>> {
+        self.live.read().expect("lock poisoned").clone()
+    }
+
+    /// The version in use, asking Redis only if none is known yet.
+    pub async fn version(&self) -> Result<Arc<LoadedVersion>, TableError> {
+        match self.cached() {
+            Some(v) => Ok(v),
+            None => self.refresh().await,
+        }
+    }
+
+    /// Asks Redis which version is live and reads its index if it is new.
+    pub async fn refresh(&self) -> Result<Arc<LoadedVersion>, TableError> {
+        let current = self.keys.current();
+        let id: Option<Version> = self
+            .call(async |mut c| redis::cmd("GET").arg(&current).query_async(&mut c).await)
+            .await?;
+        let Some(id) = id else {
+            return Err(TableError::NotLoaded(self.keys.prefix().to_owned()));
+        };
+        if let Some(v) = self.cached().filter(|v| v.version == id) {
+            return Ok(v);
+        }
+        let meta_key = self.keys.meta(id);
+        let meta: HashMap<String, String> = self
+            .call(async |mut c| {
+                redis::cmd("HGETALL")
+                    .arg(&meta_key)
+                    .query_async(&mut c)
+                    .await
+            })
+            .await?;
+        let loaded = Arc::new(parse_meta(id, &meta)?);
+        tracing::info!(
+            version = id,
+            entries = loaded.entries,
+            bytes = loaded.bytes,
+            "using symbol table version"
+        );
+        *self.live.write().expect("lock poisoned") = Some(loaded.clone());
+        Ok(loaded)
+    }
+
+    /// Whether the live table is reachable and loaded: a round trip.
+    pub async fn check(&self) -> Result<Arc<LoadedVersion>, TableError> {
+        self.refresh().await
+    }
+
+    /// The names of those of `chars` that are in the table, in at most one
+    /// round trip (none when no character is in the table).
+    pub async fn names(
+        &self,
+        chars: impl IntoIterator<Item = char> + Clone,
+    ) -> Result<HashMap<char, String>, TableError> {
+        let mut version = self.version().await?;
+        // A version switch costs one extra try; several in a row during one
+        // request would mean loads back to back, so give up after a few.
+        for _ in 0..3 {
+            let wanted: Vec<char> = chars
+                .clone()
+                .into_iter()
+                .filter(|c| version.members.contains(*c))
+                .collect();
+            if wanted.is_empty() {
+                return Ok(HashMap::new());
+            }
+            match self.fetch(&version, &wanted).await? {
+                Some(names) => return Ok(names),
+                None => version = self.refresh().await?,
+            }
+        }
+        Err(TableError::Damaged(
+            "the table version changed three times during one request".to_owned(),
+        ))
+    }
+
+    /// One round trip: the names of `wanted` from `version`, or `None` when
+    /// `version` is no longer live.
+    async fn fetch(
+        &self,
+        version: &LoadedVersion,
+        wanted: &[char],
+    ) -> Result<Option<HashMap<char, String>>, TableError> {
+        // Bucket -> (char, chunk) per field asked, in field order.
+        let mut by_bucket: BTreeMap<u32, Vec<(char, usize)>> = BTreeMap::new();
+        for &c in wanted {
+            let fields = by_bucket.entry(layout::bucket_of(c)).or_default();
+            for k in 0..version.long.chunks_of(c) {
+                fields.push((c, k));
+            }
+        }
+        let mut pipe = redis::pipe();
+        pipe.atomic().cmd("GET").arg(self.keys.current());
+        for (&bucket, fields) in &by_bucket {
+            let cmd = pipe
+                .cmd("HMGET")
+                .arg(self.keys.bucket(version.version, bucket));
+            for &(c, k) in fields {
+                cmd.arg(layout::field_of(c, k));
+            }
+        }
+        let replies: Vec<Value> = self
+            .call(async |mut c| pipe.query_async(&mut c).await)
+            .await?;
+        let mut replies = replies.into_iter();
+        let current: Option<Version> = replies
+            .next()
+            .map(redis::from_redis_value)
+            .transpose()
+            .map_err(|e| TableError::Damaged(format!("{}current: {e}", self.keys.prefix())))?
+            .flatten();
+        if current != Some(version.version) {
+            return Ok(None);
+        }
+        let mut names: HashMap<char, String> = HashMap::with_capacity(wanted.len());
+        for ((bucket, fields), reply) in by_bucket.iter().zip(replies) {
+            let values: Vec<Option<String>> = redis::from_redis_value(reply).map_err(|e| {
+                TableError::Damaged(format!(
+                    "bucket {bucket:x} of version {}: {e}",
+                    version.version
+                ))
+            })?;
+            if values.len() != fields.len() {
+                return Err(TableError::Damaged(format!(
+                    "bucket {bucket:x} answered {} fields for {}",
+                    values.len(),
+                    fields.len()
+                )));
+            }
+            for (&(c, _), value) in fields.iter().zip(values) {
+                let Some(chunk) = value else {
+                    return Err(TableError::Damaged(format!(
+                        "version {} has no name for U+{:04X}",
+                        version.version, c as u32
+                    )));
+                };
+                names.entry(c).or_default().push_str(&chunk);
+            }
+        }
+        Ok(Some(names))
+    }
+
+    /// Keeps the live version fresh: asks Redis every `interval` until the
+    /// table is dropped. Requests notice a switch by themselves; this makes
+    /// a switch that adds characters visible to titles that would otherwise
+    /// skip Redis.
+    pub fn spawn_watcher(self: &Arc<Self>, interval: Duration) {
+        let table: Weak<Self> = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(interval);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut last_error: Option<String> = None;
+            loop {
+                tick.tick().await;
+                let Some(table) = table.upgrade() else { return };
+                match table.refresh().await {
+                    Ok(_) => last_error = None,
+                    Err(e) => {
+                        let text = e.to_string();
+                        if last_error.as_deref() != Some(&text) {
+                            tracing::warn!(error = %text, "cannot refresh the symbol table");
+                            last_error = Some(text);
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// Reads a version's `meta` hash.
+fn parse_meta(id: Version, meta: &HashMap<String, String>) -> Result<LoadedVersion, TableError> {
+    let damaged = |what: &str| TableError::Damaged(format!("meta of version {id}: {what}"));
+    if meta.is_empty() {
+        return Err(damaged("missing"));
+    }
+    let field = |name: &str| {
+        meta.get(name)
+            .ok_or_else(|| damaged(&format!("no field '{name}'")))
+    };
+    let format: u32 = field("format")?
+        .parse()
+        .map_err(|_| damaged("bad format"))?;
+    if format != layout::FORMAT {
+        return Err(damaged(&format!(
+            "layout format {format}, this slugd reads format {}; run this version's `slugd load`",
+            layout::FORMAT
+        )));
+    }
+    let number = |name: &str| -> Result<u64, TableError> {
+        field(name)?
+            .parse()
+            .map_err(|_| damaged(&format!("'{name}' is not a number")))
+    };
+    Ok(LoadedVersion {
+        version: id,
+        members: Membership::decode(field("index")?).map_err(|e| damaged(&e))?,
+        long: LongNames::decode(field("long")?).map_err(|e| damaged(&e))?,
+        entries: number("entries")?,
+        bytes: number("bytes")?,
+        categories: field("categories")?.clone(),
+    })
+}

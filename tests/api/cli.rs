@@ -1,0 +1,128 @@
+//! The `slugd` binary: slugify, load, and --help as the configuration
+//! reference.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use crate::helpers::{RedisServer, data_file};
+
+fn slugd(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_slugd"))
+        .args(args)
+        .env_remove("REDIS_URL")
+        .env("SLUGD_DATA", data_file())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn slugify_one_title_and_a_stream_in_process() {
+    let out = slugd(&["slugify", "I ❤ Redis"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "i-heavy-heart-redis\n");
+
+    let input = b"This is my \xE2\x98\x83 post!\r\nbad \xFF utf8\n!!!\n\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82";
+    let out = slugd(&["slugify"], input);
+    assert_eq!(
+        text(&out.stdout),
+        "this-is-my-snowman-post\n\n\npriviet\n".replace("priviet", "privet")
+    );
+    let err = text(&out.stderr);
+    assert!(err.contains("line 2: not valid UTF-8"), "{err}");
+    assert!(err.contains("line 3: the title has no letters"), "{err}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[tokio::test]
+async fn load_then_slugify_on_redis() {
+    let redis = RedisServer::start().await;
+    let url = redis.url();
+    let out = tokio::task::spawn_blocking(move || slugd(&["load", "--redis-url", &url], b""))
+        .await
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("6634 entries"), "{stdout}");
+    assert!(stdout.contains("bytes of Redis memory"), "{stdout}");
+    let url = redis.url();
+    let out = tokio::task::spawn_blocking(move || {
+        slugd(
+            &["slugify", "--redis-url", &url],
+            "Café ☕ Crème\n⬣\n".as_bytes(),
+        )
+    })
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "cafe-hot-beverage-creme\nhorizontal-hexagon\n"
+    );
+}
+
+#[test]
+fn mistakes_are_explained() {
+    let out = slugd(&["load"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("slugd load needs Redis: give --redis-url"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = slugd(&["slugify", "--data", "/nonexistent/U.txt", "x"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("cannot open /nonexistent/U.txt"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = slugd(&["load", "--redis-url", "http://user:s3cret@host"], b"");
+    assert!(
+        text(&out.stderr).contains("is not a Redis URL"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!text(&out.stderr).contains("s3cret"));
+    let out = slugd(&["serve", "--categories", "Xx"], b"");
+    assert!(
+        text(&out.stderr).contains("'Xx' is not a Unicode general category"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn help_documents_every_setting() {
+    let out = slugd(&["serve", "--help"], b"");
+    let help = text(&out.stdout);
+    for needle in [
+        "--listen",
+        "SLUGD_LISTEN",
+        "127.0.0.1:8080",
+        "--redis-url",
+        "REDIS_URL",
+        "--data",
+        "SLUGD_DATA",
+        "--key-prefix",
+        "SLUGD_KEY_PREFIX",
+        "slugd:",
+        "--redis-timeout-ms",
+        "--max-batch",
+    ] {
+        assert!(
+            help.contains(needle),
+            "serve --help lacks {needle}:\n{help}"
+        );
+    }
+    let out = slugd(&["load", "--help"], b"");
+    assert!(text(&out.stdout).contains("--categories"));
+}

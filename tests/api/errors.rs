@@ -1,0 +1,152 @@
+//! Bad input gets a clear JSON error with the right status, never a panic
+//! or a 500, and the service goes on answering.
+
+use serde_json::{Value, json};
+
+use crate::helpers::App;
+
+fn assert_error(status: u16, body: &Value, want_status: u16, code: &str, says: &str) {
+    assert_eq!(status, want_status, "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    let message = body["error"].as_str().expect("an error message");
+    assert!(
+        message.contains(says),
+        "error {message:?} should say {says:?}"
+    );
+}
+
+#[tokio::test]
+async fn malformed_and_mistyped_bodies() {
+    let app = App::in_process().await;
+    let (s, b) = app
+        .post_raw("/slug", "application/json", b"{\"title\": ".to_vec())
+        .await;
+    assert_error(s, &b, 400, "malformed_json", "EOF");
+    let (s, b) = app
+        .post_raw(
+            "/slug",
+            "application/json",
+            b"{\"title\": \"\\ud800\"}".to_vec(),
+        )
+        .await;
+    assert_error(s, &b, 400, "malformed_json", "hex escape");
+    let (s, b) = app.post("/slug", &json!({})).await;
+    assert_error(s, &b, 422, "invalid_request", "missing field `title`");
+    let (s, b) = app.post("/slug", &json!({"title": 5})).await;
+    assert_error(
+        s,
+        &b,
+        422,
+        "invalid_request",
+        "invalid type: integer `5`, expected a string",
+    );
+    let (s, b) = app
+        .post("/slug", &json!({"title": "x", "lowercase": "yes"}))
+        .await;
+    assert_error(s, &b, 422, "invalid_request", "expected a boolean");
+    let (s, b) = app
+        .post("/slug", &json!({"title": "x", "max_length": -1}))
+        .await;
+    assert_error(s, &b, 422, "invalid_request", "invalid value: integer `-1`");
+    let (s, b) = app
+        .post("/slug", &json!({"title": "x", "colour": "red"}))
+        .await;
+    assert_error(s, &b, 422, "invalid_request", "unknown field `colour`");
+    let (s, b) = app
+        .post("/slug", &json!({"title": "x", "max_length": 0}))
+        .await;
+    assert_error(
+        s,
+        &b,
+        422,
+        "invalid_request",
+        "max_length must be at least 1",
+    );
+    let (s, b) = app
+        .post("/slug", &json!({"title": "x", "separator": "/"}))
+        .await;
+    assert_error(
+        s,
+        &b,
+        422,
+        "invalid_request",
+        "separator \"/\" is not allowed",
+    );
+    let (s, b) = app.post("/slug", &json!({"titles": ["x"]})).await;
+    assert_error(s, &b, 422, "invalid_request", "POST /slugs");
+    let (s, b) = app
+        .post_raw("/slug", "text/plain", b"{\"title\": \"x\"}".to_vec())
+        .await;
+    assert_error(s, &b, 415, "not_json", "Content-Type: application/json");
+    let (s, b) = app.get("/slug?title=x&max_length=abc").await;
+    assert_error(s, &b, 400, "bad_query", "max_length");
+    let (s, b) = app.get("/slug").await;
+    assert_error(s, &b, 422, "invalid_request", "missing field `title`");
+    // Deeply nested JSON is refused at its first bracket, not recursed into.
+    let deep = format!(
+        "{{\"title\": {}{}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let (s, b) = app
+        .post_raw("/slug", "application/json", deep.into_bytes())
+        .await;
+    assert_error(
+        s,
+        &b,
+        422,
+        "invalid_request",
+        "invalid type: sequence, expected a string",
+    );
+    assert_eq!(app.slug("still here").await, "still-here");
+}
+
+#[tokio::test]
+async fn titles_without_a_slug_are_422_and_say_why() {
+    let app = App::in_process().await;
+    let (s, b) = app.post("/slug", &json!({"title": "!!! ??"})).await;
+    assert_error(s, &b, 422, "empty_slug", "slug would be empty");
+    let (s, b) = app.post("/slug", &json!({"title": ""})).await;
+    assert_error(s, &b, 422, "empty_slug", "slug would be empty");
+    let (s, b) = app
+        .post("/slugs", &json!({"titles": ["ok", "", "fine", "\u{FE0F}"]}))
+        .await;
+    assert_error(
+        s,
+        &b,
+        422,
+        "empty_slug",
+        "titles at index 1, 3 have no letters",
+    );
+}
+
+#[tokio::test]
+async fn limits_on_size_and_batch() {
+    let app = App::in_process().await;
+    let big = json!({"title": "a".repeat(2 * 1024 * 1024)});
+    let (s, b) = app.post("/slug", &big).await;
+    assert_error(s, &b, 413, "too_large", "limit of 1048576 bytes");
+    let titles: Vec<String> = (0..1001).map(|i| format!("title {i}")).collect();
+    let (s, b) = app.post("/slugs", &json!({"titles": titles})).await;
+    assert_error(
+        s,
+        &b,
+        422,
+        "too_many_titles",
+        "at most 1000 titles; this one has 1001",
+    );
+    let titles: Vec<String> = (0..1000).map(|i| format!("title {i}")).collect();
+    let slugs = app.slugs(&titles).await;
+    assert_eq!(slugs[999], "title-999");
+}
+
+#[tokio::test]
+async fn unknown_paths_and_methods_get_json_errors() {
+    let app = App::in_process().await;
+    let (s, b) = app.get("/nope").await;
+    assert_error(s, &b, 404, "not_found", "POST /slug");
+    let r = app.client.delete(app.url("/slug")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 405);
+    let b: Value = r.json().await.unwrap();
+    assert_eq!(b["code"], "method_not_allowed");
+}

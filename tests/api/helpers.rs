@@ -1,0 +1,281 @@
+//! The world each test owns: a real `redis-server` on a free loopback port
+//! (killed on drop, its log shown if it fails to start) and the real app on
+//! port 0, reached over real HTTP.
+
+use std::net::{SocketAddr, TcpListener as StdListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use slugd::http::Limits;
+use slugd::load::{LoadReport, LoadSettings};
+use slugd::redis_conn::{RedisConfig, RedisUrl};
+use slugd::serve::ServeSettings;
+use slugd::table::TableSettings;
+use slugd::unicode_data::Categories;
+use tokio::sync::oneshot;
+
+/// The shipped data file.
+pub fn data_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/UnicodeData.txt")
+}
+
+fn free_port() -> u16 {
+    StdListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free loopback port")
+        .port()
+}
+
+/// A redis-server of the test's own.
+pub struct RedisServer {
+    child: Child,
+    pub port: u16,
+    dir: tempfile::TempDir,
+}
+
+impl RedisServer {
+    /// Starts redis-server on a free loopback port and waits for PING.
+    pub async fn start() -> RedisServer {
+        Self::start_with(&[]).await
+    }
+
+    /// Starts redis-server with extra arguments.
+    pub async fn start_with(extra: &[&str]) -> RedisServer {
+        for _ in 0..5 {
+            let dir = tempfile::tempdir().expect("a temporary directory");
+            let port = free_port();
+            let child = Self::spawn(port, dir.path(), extra);
+            let mut server = RedisServer { child, port, dir };
+            if server.wait_ready().await {
+                return server;
+            }
+            let log = std::fs::read_to_string(server.log_path()).unwrap_or_default();
+            server.kill();
+            if !log.contains("Address already in use") {
+                panic!("redis-server did not start on port {port}; its log:\n{log}");
+            }
+        }
+        panic!("redis-server found no free port in 5 tries");
+    }
+
+    fn spawn(port: u16, dir: &Path, extra: &[&str]) -> Child {
+        let mut cmd = Command::new("redis-server");
+        cmd.arg("--port")
+            .arg(port.to_string())
+            .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(dir)
+            .arg("--logfile")
+            .arg(dir.join("redis.log"))
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        match cmd.spawn() {
+            Ok(child) => child,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
+                "redis-server is not installed, and these tests need a real one. \
+                 Run scripts/test.sh (it installs it with apt-get when run as root) \
+                 or install it yourself: sudo apt-get install redis-server"
+            ),
+            Err(e) => panic!("cannot start redis-server: {e}"),
+        }
+    }
+
+    fn log_path(&self) -> PathBuf {
+        self.dir.path().join("redis.log")
+    }
+
+    async fn wait_ready(&mut self) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return false;
+            }
+            if let Ok(mut c) = self.connection().await
+                && redis::cmd("PING")
+                    .query_async::<String>(&mut c)
+                    .await
+                    .is_ok()
+            {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        false
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    pub fn config(&self) -> RedisConfig {
+        RedisConfig {
+            url: RedisUrl::parse(&self.url()).unwrap(),
+            connect_timeout: Duration::from_millis(300),
+            response_timeout: Duration::from_millis(300),
+        }
+    }
+
+    /// A plain connection, for the test's own looks into Redis.
+    pub async fn connection(&self) -> redis::RedisResult<redis::aio::MultiplexedConnection> {
+        redis::Client::open(self.url())?
+            .get_multiplexed_async_connection()
+            .await
+    }
+
+    /// Runs a command and returns its answer.
+    pub async fn query<T: redis::FromRedisValue>(&self, cmd: &mut redis::Cmd) -> T {
+        let mut c = self.connection().await.expect("connect to the test redis");
+        cmd.query_async(&mut c).await.expect("redis command")
+    }
+
+    /// Stops the server (SIGKILL) and waits for it to exit.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Load settings for `server` with the shipped data file.
+pub fn load_settings(server: &RedisServer) -> LoadSettings {
+    LoadSettings {
+        redis: server.config(),
+        data: data_file(),
+        prefix: "slugd:".to_owned(),
+        categories: Categories::default(),
+        lock_wait: Duration::from_secs(30),
+    }
+}
+
+/// Runs the loader with the shipped data file.
+pub async fn load(server: &RedisServer) -> LoadReport {
+    slugd::load::run(&load_settings(server))
+        .await
+        .unwrap_or_else(|e| panic!("load failed: {e:#}"))
+}
+
+/// A running app on port 0.
+pub struct App {
+    pub addr: SocketAddr,
+    pub client: reqwest::Client,
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+/// Settings for an app: Redis mode when `redis` is given.
+pub fn settings(redis: Option<&RedisServer>) -> ServeSettings {
+    ServeSettings {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        table: TableSettings {
+            redis: redis.map(RedisServer::config),
+            data: data_file(),
+            prefix: "slugd:".to_owned(),
+            categories: Categories::default(),
+            refresh_interval: Duration::from_millis(200),
+        },
+        limits: Limits::default(),
+    }
+}
+
+impl App {
+    /// The app in-process.
+    pub async fn in_process() -> App {
+        App::spawn(settings(None)).await
+    }
+
+    /// The app on `redis`.
+    pub async fn on_redis(redis: &RedisServer) -> App {
+        App::spawn(settings(Some(redis))).await
+    }
+
+    /// The app with `settings`, on a port of its own.
+    pub async fn spawn(settings: ServeSettings) -> App {
+        let state = slugd::serve::state(&settings).await.expect("app state");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = oneshot::channel::<()>();
+        tokio::spawn(slugd::http::serve(listener, state, async {
+            let _ = rx.await;
+        }));
+        App {
+            addr,
+            client: reqwest::Client::builder()
+                .timeout(Duration::from_secs(20))
+                .build()
+                .unwrap(),
+            shutdown: Some(tx),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// POSTs JSON; returns status and JSON body.
+    pub async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let r = self
+            .client
+            .post(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// POSTs raw bytes with a content type; returns status and JSON body.
+    pub async fn post_raw(&self, path: &str, content_type: &str, body: Vec<u8>) -> (u16, Value) {
+        let r = self
+            .client
+            .post(self.url(path))
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// GETs a path; returns status and JSON body.
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let r = self.client.get(self.url(path)).send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// The slug of `title` with default options; panics unless 200.
+    pub async fn slug(&self, title: &str) -> String {
+        let (status, body) = self
+            .post("/slug", &serde_json::json!({ "title": title }))
+            .await;
+        assert_eq!(status, 200, "{title:?}: {body}");
+        body["slug"].as_str().unwrap().to_owned()
+    }
+
+    /// The slugs of `titles` in one batch; panics unless 200.
+    pub async fn slugs(&self, titles: &[String]) -> Vec<String> {
+        let (status, body) = self
+            .post("/slugs", &serde_json::json!({ "titles": titles }))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_value(body["slugs"].clone()).unwrap()
+    }
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}

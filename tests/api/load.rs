@@ -1,0 +1,178 @@
+//! The loader: a compact table, atomic switches, harmless reruns, clean
+//! failures, and no request ever seeing a partial table.
+
+use std::io::Write;
+use std::time::Duration;
+
+use crate::helpers::{App, RedisServer, data_file, load, load_settings};
+
+async fn keys(redis: &RedisServer, pattern: &str) -> Vec<String> {
+    let mut found: Vec<String> = redis.query(redis::cmd("KEYS").arg(pattern)).await;
+    found.sort();
+    found
+}
+
+#[tokio::test]
+async fn the_default_table_is_small_and_every_bucket_a_listpack() {
+    let redis = RedisServer::start().await;
+    let report = load(&redis).await;
+    assert_eq!(report.entries, 6634);
+    assert!(
+        report.bytes <= 250_000,
+        "table takes {} bytes",
+        report.bytes
+    );
+    let buckets = keys(&redis, &format!("slugd:t:{}:*", report.version)).await;
+    assert_eq!(buckets.len() as u64, report.keys - 1);
+    for key in &buckets {
+        let encoding: String = redis
+            .query(redis::cmd("OBJECT").arg("ENCODING").arg(key))
+            .await;
+        assert_eq!(encoding, "listpack", "{key}");
+    }
+    let current: u64 = redis.query(redis::cmd("GET").arg("slugd:current")).await;
+    assert_eq!(current, report.version);
+}
+
+#[tokio::test]
+async fn loading_again_switches_and_removes_the_old_version() {
+    let redis = RedisServer::start().await;
+    let first = load(&redis).await;
+    let app = App::on_redis(&redis).await;
+    assert_eq!(app.slug("☃").await, "snowman");
+    let second = load(&redis).await;
+    assert_eq!(second.version, first.version + 1);
+    assert_eq!(second.removed, vec![first.version]);
+    assert!(
+        keys(&redis, &format!("slugd:t:{}:*", first.version))
+            .await
+            .is_empty()
+    );
+    assert!(
+        keys(&redis, &format!("slugd:meta:{}", first.version))
+            .await
+            .is_empty()
+    );
+    let versions: Vec<u64> = redis
+        .query(redis::cmd("SMEMBERS").arg("slugd:versions"))
+        .await;
+    assert_eq!(versions, vec![second.version]);
+    // The service moves to the new version on its own.
+    assert_eq!(app.slug("☃ ⬣").await, "snowman-horizontal-hexagon");
+}
+
+#[tokio::test]
+async fn a_load_removes_what_an_interrupted_load_left_behind() {
+    let redis = RedisServer::start().await;
+    // What a loader killed half-way leaves: a version in the set, some
+    // buckets, no meta, never switched to.
+    let _: () = redis
+        .query(redis::cmd("SADD").arg("slugd:versions").arg(41))
+        .await;
+    let _: () = redis
+        .query(
+            redis::cmd("HSET")
+                .arg("slugd:t:41:98")
+                .arg(3)
+                .arg("snowman"),
+        )
+        .await;
+    let report = load(&redis).await;
+    assert_eq!(report.removed, vec![41]);
+    assert!(keys(&redis, "slugd:t:41:*").await.is_empty());
+}
+
+#[tokio::test]
+async fn a_file_with_bad_lines_is_refused_and_the_live_table_stays() {
+    let redis = RedisServer::start().await;
+    let good = load(&redis).await;
+    let keys_before = keys(&redis, "slugd:*").await;
+
+    let text = std::fs::read_to_string(data_file()).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[9000] = "26ZZ;BROKEN;So;0;ON;;;;;N;;;;;";
+    lines[9001] = "2604;;So;0;ON;;;;;N;;;;;";
+    let mut bad = tempfile::NamedTempFile::new().unwrap();
+    bad.write_all(lines.join("\n").as_bytes()).unwrap();
+    let mut settings = load_settings(&redis);
+    settings.data = bad.path().to_owned();
+    let err = slugd::load::run(&settings).await.unwrap_err().to_string();
+    let path = bad.path().display().to_string();
+    assert!(
+        err.contains(&format!(
+            "{path}:9001: code point '26ZZ' is not hexadecimal"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{path}:9002: the name field is empty")),
+        "{err}"
+    );
+
+    let current: u64 = redis.query(redis::cmd("GET").arg("slugd:current")).await;
+    assert_eq!(current, good.version);
+    assert_eq!(
+        keys(&redis, "slugd:*").await,
+        keys_before,
+        "nothing left behind"
+    );
+    let app = App::on_redis(&redis).await;
+    assert_eq!(app.slug("☢").await, "radioactive");
+
+    // A missing file is named too, and touches nothing.
+    settings.data = "/nonexistent/UnicodeData.txt".into();
+    let err = format!("{:#}", slugd::load::run(&settings).await.unwrap_err());
+    assert!(
+        err.contains("cannot open /nonexistent/UnicodeData.txt"),
+        "{err}"
+    );
+}
+
+/// Requests flow through several loads; every answer is whole and right.
+#[tokio::test]
+async fn requests_during_loads_never_see_a_partial_table() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let app = App::on_redis(&redis).await;
+    let titles: Vec<String> = slugd::corpus::titles()
+        .map(|t| format!("{t} ☃ ⬣ 🦄 ♞"))
+        .collect();
+    let want = App::in_process().await.slugs(&titles).await;
+
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut clients = Vec::new();
+    for _ in 0..4 {
+        let (client, url, titles, want, stop) = (
+            app.client.clone(),
+            app.url("/slugs"),
+            titles.clone(),
+            want.clone(),
+            stop.clone(),
+        );
+        clients.push(tokio::spawn(async move {
+            let mut checked = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) || checked == 0 {
+                let r = client
+                    .post(&url)
+                    .json(&serde_json::json!({ "titles": titles }))
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(r.status().as_u16(), 200, "{}", r.text().await.unwrap());
+                let body: serde_json::Value = r.json().await.unwrap();
+                let got: Vec<String> = serde_json::from_value(body["slugs"].clone()).unwrap();
+                assert_eq!(got, want);
+                checked += 1;
+            }
+            checked
+        }));
+    }
+    for _ in 0..5 {
+        load(&redis).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for client in clients {
+        assert!(client.await.unwrap() > 0);
+    }
+}

@@ -1,0 +1,11 @@
+//! Integration tests: one binary, each test with its own redis-server and
+//! its own app on port 0, talking real HTTP.
+
+mod bench;
+mod cli;
+mod errors;
+mod health;
+mod helpers;
+mod load;
+mod outage;
+mod slug;
