@@ -18,7 +18,7 @@
 
 use std::num::NonZeroUsize;
 
-use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 /// Characters allowed in a separator: the unreserved punctuation of
 /// RFC 3986, so a slug never needs percent-encoding.
@@ -147,12 +147,21 @@ pub struct EmptySlug;
 /// Whether a character should leave no trace: combining marks, variation
 /// selectors, joiners, bidi controls and other format characters.
 fn is_traceless(c: char) -> bool {
-    // Variation selectors 17-256 are not in every table: list them.
-    if ('\u{E0100}'..='\u{E01EF}').contains(&c) {
-        return true;
+    match c {
+        // The big blocks of letters that deunicode spells with a trailing
+        // space (CJK ideographs, Hangul syllables) hold no marks: skip the
+        // category look-up for them.
+        '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}' => false,
+        // Variation selectors 17-256.
+        '\u{E0100}'..='\u{E01EF}' => true,
+        _ => matches!(
+            c.general_category(),
+            GeneralCategory::NonspacingMark
+                | GeneralCategory::SpacingMark
+                | GeneralCategory::EnclosingMark
+                | GeneralCategory::Format
+        ),
     }
-    c.general_category_group() == GeneralCategoryGroup::Mark
-        || c.general_category() == GeneralCategory::Format
 }
 
 /// Whether the engine asks the table about `c`. ASCII letters, digits and
@@ -163,47 +172,115 @@ pub fn may_be_symbol(c: char) -> bool {
     !(c.is_ascii_alphanumeric() || c.is_ascii_whitespace())
 }
 
-/// Builds the slug, word by word.
+/// For each byte: itself if an ASCII letter or digit, folded to lowercase
+/// when `LOWER`; 0 otherwise. One load replaces range checks and folding.
+const fn alnum_table(fold: bool) -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let byte = b as u8;
+        if byte.is_ascii_alphanumeric() {
+            table[b] = if fold {
+                byte.to_ascii_lowercase()
+            } else {
+                byte
+            };
+        }
+        b += 1;
+    }
+    table
+}
+
+static LOWERED: [u8; 256] = alnum_table(true);
+static AS_IS: [u8; 256] = alnum_table(false);
+
+/// Builds the slug. A separator is written as soon as a word ends and
+/// taken back if nothing follows, which keeps the path for letters and
+/// digits to one push.
 struct Builder<'a> {
-    out: String,
-    separator: &'a str,
-    lowercase: bool,
-    pending_separator: bool,
-    /// Stop once this many bytes are written: enough to know every word
-    /// boundary at or before `max_length`.
-    stop_at: usize,
+    /// ASCII only, so it becomes a `String` without copying.
+    out: Vec<u8>,
+    separator: &'a [u8],
+    /// [`LOWERED`] or [`AS_IS`].
+    alnum: &'static [u8; 256],
+    /// Whether `out` ends with a separator (or is empty): no second one.
+    after_separator: bool,
 }
 
 impl Builder<'_> {
+    /// Appends `byte` if it is an ASCII letter or digit; returns whether
+    /// it was.
     #[inline]
-    fn push_alnum(&mut self, c: char) {
-        if self.pending_separator {
-            if !self.out.is_empty() {
-                self.out.push_str(self.separator);
-            }
-            self.pending_separator = false;
+    fn push_if_alnum(&mut self, byte: u8) -> bool {
+        let out = self.alnum[byte as usize];
+        if out != 0 {
+            self.out.push(out);
+            self.after_separator = false;
         }
-        self.out.push(if self.lowercase {
-            c.to_ascii_lowercase()
-        } else {
-            c
-        });
+        out != 0
     }
 
-    /// Pushes transliterated or named text: letters and digits are kept,
+    /// Ends the current word.
+    #[inline]
+    fn separate(&mut self) {
+        if !self.after_separator {
+            self.out.extend_from_slice(self.separator);
+            self.after_separator = true;
+        }
+    }
+
+    /// Appends transliterated or named text: letters and digits are kept,
     /// anything else separates words.
+    #[inline]
     fn push_text(&mut self, text: &str) {
-        for c in text.chars() {
-            if c.is_ascii_alphanumeric() {
-                self.push_alnum(c);
-            } else {
-                self.pending_separator = true;
+        for &byte in text.as_bytes() {
+            if !self.push_if_alnum(byte) {
+                self.separate();
             }
         }
     }
 
-    fn full(&self) -> bool {
-        self.out.len() >= self.stop_at
+    /// Appends a table character's name as words of their own.
+    fn push_name(&mut self, name: &str) {
+        self.separate();
+        self.push_text(name);
+        self.separate();
+    }
+
+    /// Appends a non-ASCII character: its name, its transliteration, or
+    /// nothing.
+    #[inline]
+    fn push_non_ascii(&mut self, c: char, symbols: bool, names: &impl SymbolNames) {
+        if symbols && let Some(name) = names.name(c) {
+            return self.push_name(name);
+        }
+        // Whether `c` is traceless is asked only when its transliteration
+        // would separate words: letters and digits are kept either way,
+        // and the category look-up is not free.
+        let mut traceless = None;
+        let mut separates = || !*traceless.get_or_insert_with(|| is_traceless(c));
+        match deunicode::deunicode_char(c) {
+            Some(text) => {
+                for &byte in text.as_bytes() {
+                    if !self.push_if_alnum(byte) && separates() {
+                        self.separate();
+                    }
+                }
+            }
+            None => {
+                if separates() {
+                    self.separate();
+                }
+            }
+        }
+    }
+
+    /// The slug, without a separator at the end.
+    fn finish(mut self) -> String {
+        if self.after_separator && !self.out.is_empty() {
+            self.out.truncate(self.out.len() - self.separator.len());
+        }
+        String::from_utf8(self.out).expect("slugs are ASCII")
     }
 }
 
@@ -214,48 +291,45 @@ pub fn slugify(
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
     let separator = options.separator.as_str();
+    // Enough bytes to know every word boundary at or before `max_length`;
+    // checked at word ends only, so a long word may run past it.
+    let stop_at = options
+        .max_length
+        .map_or(usize::MAX, |m| m.get().saturating_add(separator.len() + 1));
     let mut b = Builder {
-        out: String::with_capacity(title.len().min(256)),
-        separator,
-        lowercase: options.lowercase,
-        pending_separator: false,
-        stop_at: options
-            .max_length
-            .map_or(usize::MAX, |m| m.get().saturating_add(separator.len() + 1)),
+        out: Vec::with_capacity(title.len() + 16),
+        separator: separator.as_bytes(),
+        alnum: if options.lowercase { &LOWERED } else { &AS_IS },
+        after_separator: true,
     };
-    for c in title.chars() {
-        if b.full() {
+    let bytes = title.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes[i];
+        if b.push_if_alnum(byte) {
+            i += 1;
+            continue;
+        }
+        if b.out.len() >= stop_at {
             break;
         }
-        if c.is_ascii_alphanumeric() {
-            b.push_alnum(c);
+        if byte.is_ascii() {
+            i += 1;
+            let c = byte as char;
+            match (options.symbols && may_be_symbol(c))
+                .then(|| names.name(c))
+                .flatten()
+            {
+                Some(name) => b.push_name(name),
+                None => b.separate(),
+            }
             continue;
         }
-        if options.symbols
-            && may_be_symbol(c)
-            && let Some(name) = names.name(c)
-        {
-            b.pending_separator = true;
-            b.push_text(name);
-            b.pending_separator = true;
-            continue;
-        }
-        if c.is_ascii() {
-            b.pending_separator = true;
-        } else if is_traceless(c) {
-            if let Some(text) = deunicode::deunicode_char(c) {
-                text.chars()
-                    .filter(char::is_ascii_alphanumeric)
-                    .for_each(|c| b.push_alnum(c));
-            }
-        } else {
-            match deunicode::deunicode_char(c) {
-                Some(text) => b.push_text(text),
-                None => b.pending_separator = true,
-            }
-        }
+        let c = title[i..].chars().next().expect("i is on a char boundary");
+        i += c.len_utf8();
+        b.push_non_ascii(c, options.symbols, names);
     }
-    let mut slug = b.out;
+    let mut slug = b.finish();
     if let Some(max) = options.max_length {
         truncate_at_word(&mut slug, max.get(), separator);
     }
