@@ -1,0 +1,20 @@
+# slugd: one image for the loader job and the service.
+FROM rust:1-bookworm AS build
+WORKDIR /src
+COPY Cargo.toml Cargo.lock ./
+COPY src src
+COPY benches benches
+COPY examples examples
+COPY tests tests
+COPY data data
+RUN cargo build --release --locked --bin slugd
+
+FROM debian:bookworm-slim
+RUN useradd --system --uid 10001 slugd
+COPY --from=build /src/target/release/slugd /usr/local/bin/slugd
+COPY data/UnicodeData.txt /usr/share/slugd/UnicodeData.txt
+ENV SLUGD_DATA=/usr/share/slugd/UnicodeData.txt
+USER slugd
+EXPOSE 8080
+ENTRYPOINT ["slugd"]
+CMD ["serve", "--listen", "0.0.0.0:8080"]

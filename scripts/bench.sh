@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# HTTP benchmark over loopback: loads the table into a fresh redis-server,
+# serves slugd in-process and on Redis (and the bare axum baseline of
+# examples/bare.rs), drives each with wrk on the mixed corpus, and prints
+# throughput, latency, RSS and the Redis table's memory.
+#
+#   scripts/bench.sh                 # 3 rounds of 10 s per target
+#   ROUNDS=5 DURATION=20s CONNECTIONS=64 scripts/bench.sh
+#
+# The targets take turns within each round, so machine noise hits them
+# alike; the table reports medians over the rounds and the ratios of the
+# medians. Everything binds to 127.0.0.1 and stops by itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS="${ROUNDS:-3}"
+DURATION="${DURATION:-10s}"
+CONNECTIONS="${CONNECTIONS:-64}"
+THREADS="${THREADS:-1}"
+
+need() {
+  command -v "$1" >/dev/null 2>&1 && return
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "bench.sh: installing $2 with apt-get" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
+  else
+    echo "bench.sh: $1 is missing; install the Debian package $2" >&2
+    exit 1
+  fi
+}
+need redis-server redis-server
+need wrk wrk
+need curl curl
+
+cargo build --release --quiet --bin slugd --example bare
+BIN=target/release/slugd
+BARE=target/release/examples/bare
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+wait_ready() {
+  for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0
+    curl -fsS -o /dev/null -X POST -H 'content-type: application/json' -d '{"title":"x"}' "http://127.0.0.1:$1/slug" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "bench.sh: nothing answers on port $1" >&2
+  exit 1
+}
+
+REDIS_PORT=$(free_port)
+redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no --logfile "$WORK/redis.log" &
+PIDS+=($!)
+for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.05; done
+export REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
+
+echo "== loader"
+/usr/bin/time -f "loader peak RSS: %M kB, wall: %e s" "$BIN" --log warn load 2>"$WORK/load.err" | tee "$WORK/load.out"
+grep "loader peak RSS" "$WORK/load.err"
+redis-cli -p "$REDIS_PORT" --raw eval "
+  local v = redis.call('GET', KEYS[1])
+  local keys = redis.call('KEYS', ARGV[1] .. 't:' .. v .. ':*')
+  local enc = {}
+  for _, k in ipairs(keys) do local e = redis.call('OBJECT', 'ENCODING', k); enc[e] = (enc[e] or 0) + 1 end
+  local out = {}
+  for e, n in pairs(enc) do out[#out + 1] = n .. ' ' .. e end
+  return 'bucket encodings: ' .. table.concat(out, ', ')" 1 slugd:current slugd:
+
+IN_PORT=$(free_port); RE_PORT=$(free_port); BARE_PORT=$(free_port)
+env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$IN_PORT" & PIDS+=($!); IN_PID=$!
+"$BIN" --log warn serve --listen "127.0.0.1:$RE_PORT" & PIDS+=($!); RE_PID=$!
+"$BARE" "127.0.0.1:$BARE_PORT" & PIDS+=($!); BARE_PID=$!
+wait_ready "$IN_PORT"; wait_ready "$RE_PORT"; wait_ready "$BARE_PORT"
+sleep 0.5
+echo "== idle RSS: in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, bare $(rss_kb $BARE_PID) kB"
+
+run_wrk() { # name port round
+  CORPUS=data/corpus.txt wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency \
+    -s scripts/wrk/corpus.lua "http://127.0.0.1:$2/slug" >"$WORK/$1.$3.txt"
+  local rps p50 p99 errors
+  rps=$(awk '/^Requests\/sec/ {print $2}' "$WORK/$1.$3.txt")
+  p50=$(awk '$1=="50%" {print $2}' "$WORK/$1.$3.txt")
+  p99=$(awk '$1=="99%" {print $2}' "$WORK/$1.$3.txt")
+  errors=$(awk '/Non-2xx|Socket errors/ {print}' "$WORK/$1.$3.txt" | tr '\n' ' ')
+  echo "$1 $3 $rps $p50 $p99" >>"$WORK/results"
+  printf '  round %s %-11s %10s req/s  p50 %8s  p99 %8s %s\n' "$3" "$1" "$rps" "$p50" "$p99" "$errors"
+}
+
+echo "== wrk: $ROUNDS rounds x $DURATION, $CONNECTIONS connections, $THREADS thread(s), POST /slug over data/corpus.txt"
+for round in $(seq 1 "$ROUNDS"); do
+  run_wrk in_process "$IN_PORT" "$round"
+  run_wrk redis "$RE_PORT" "$round"
+  run_wrk bare "$BARE_PORT" "$round"
+done
+echo "== RSS after load: in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, bare $(rss_kb $BARE_PID) kB"
+
+python3 - "$WORK/results" <<'PY'
+import statistics, sys
+def us(v):
+    for unit, f in (("us", 1), ("ms", 1000), ("s", 1000000)):
+        if v.endswith(unit):
+            return float(v[: -len(unit)]) * f
+    return float(v)
+rows = {}
+for line in open(sys.argv[1]):
+    name, _, rps, p50, p99 = line.split()
+    rows.setdefault(name, []).append((float(rps), us(p50), us(p99)))
+med = {n: [statistics.median(c) for c in zip(*v)] for n, v in rows.items()}
+print("== medians")
+print(f"{'target':<12}{'req/s':>12}{'p50 us':>10}{'p99 us':>10}")
+for n in ("in_process", "redis", "bare"):
+    r, a, b = med[n]
+    print(f"{n:<12}{r:>12.0f}{a:>10.0f}{b:>10.0f}")
+print(f"redis / in_process req/s: {med['redis'][0] / med['in_process'][0]:.2f}")
+print(f"redis / bare req/s:       {med['redis'][0] / med['bare'][0]:.2f}")
+print(f"in_process / bare req/s:  {med['in_process'][0] / med['bare'][0]:.2f}")
+PY
