@@ -290,20 +290,22 @@ impl Line<'_> {
 
 /// Parses one line (without its line end) of UnicodeData.txt.
 pub fn parse_line(line: &str) -> Result<Line<'_>, LineError> {
-    let fields: Vec<&str> = line.splitn(16, ';').collect();
-    if fields.len() < 15 {
-        return Err(LineError::MissingFields(fields.len()));
+    // Count the separators instead of collecting 15 fields: only the first
+    // three are used, and this runs for each of the file's 35,000 lines.
+    let count = line.bytes().filter(|&b| b == b';').count() + 1;
+    if count < 15 {
+        return Err(LineError::MissingFields(count));
     }
-    let hex = fields[0].trim();
+    let mut fields = line.split(';');
+    let mut next = || fields.next().unwrap_or_default();
+    let (hex, name, category) = (next().trim(), next().trim(), next().trim());
     if hex.is_empty() || hex.len() > 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(LineError::BadHex(hex.to_owned()));
     }
     let value = u32::from_str_radix(hex, 16).map_err(|_| LineError::BadHex(hex.to_owned()))?;
-    let name = fields[1].trim();
     if name.is_empty() {
         return Err(LineError::EmptyName);
     }
-    let category = fields[2].trim();
     if category.len() != 2 || !category.bytes().all(|b| b.is_ascii_alphabetic()) {
         return Err(LineError::BadCategory(category.to_owned()));
     }
