@@ -84,7 +84,8 @@ pub struct TableArgs {
 
     /// General categories whose characters are spelled out by name
     /// (comma-separated two-letter codes). A Redis table keeps the
-    /// categories it was loaded with.
+    /// categories it was loaded with; `serve` uses these only before Redis
+    /// first answers, to slug titles that cannot need the table.
     #[arg(long, env = "SLUGD_CATEGORIES", default_value = "So")]
     pub categories: Categories,
 }

@@ -29,6 +29,45 @@ const GENERAL_CATEGORIES: [&str; 30] = [
     "Pf", "Po", "Sm", "Sc", "Sk", "So", "Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn",
 ];
 
+/// The two-letter general category of `c`, as UnicodeData.txt writes it
+/// (from the `unicode-properties` tables, which may know a newer Unicode
+/// version than the data file).
+pub fn category_of(c: char) -> &'static str {
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
+    match c.general_category() {
+        G::UppercaseLetter => "Lu",
+        G::LowercaseLetter => "Ll",
+        G::TitlecaseLetter => "Lt",
+        G::ModifierLetter => "Lm",
+        G::OtherLetter => "Lo",
+        G::NonspacingMark => "Mn",
+        G::SpacingMark => "Mc",
+        G::EnclosingMark => "Me",
+        G::DecimalNumber => "Nd",
+        G::LetterNumber => "Nl",
+        G::OtherNumber => "No",
+        G::ConnectorPunctuation => "Pc",
+        G::DashPunctuation => "Pd",
+        G::OpenPunctuation => "Ps",
+        G::ClosePunctuation => "Pe",
+        G::InitialPunctuation => "Pi",
+        G::FinalPunctuation => "Pf",
+        G::OtherPunctuation => "Po",
+        G::MathSymbol => "Sm",
+        G::CurrencySymbol => "Sc",
+        G::ModifierSymbol => "Sk",
+        G::OtherSymbol => "So",
+        G::SpaceSeparator => "Zs",
+        G::LineSeparator => "Zl",
+        G::ParagraphSeparator => "Zp",
+        G::Control => "Cc",
+        G::Format => "Cf",
+        G::Surrogate => "Cs",
+        G::PrivateUse => "Co",
+        G::Unassigned => "Cn",
+    }
+}
+
 /// One character of the table: the character and its trimmed, lowercase name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -580,6 +619,26 @@ mod tests {
             &format!("line 1: the line is longer than {MAX_LINE_BYTES} bytes")
         );
         assert_eq!(got[1], ok('☃', "snowman"));
+    }
+
+    #[test]
+    fn category_codes_match_the_data_file() {
+        assert_eq!(category_of('☃'), "So");
+        assert_eq!(category_of('+'), "Sm");
+        assert_eq!(category_of('a'), "Ll");
+        assert_eq!(category_of('\u{301}'), "Mn");
+        let file =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/UnicodeData.txt"))
+                .unwrap();
+        // Other categories moved between Unicode 15 and the crate's
+        // version (U+0295 is Lo now, Ll then); every symbol stayed So.
+        for line in file
+            .lines()
+            .map(|l| parse_line(l).unwrap())
+            .filter(|l| l.is_named() && l.category == "So")
+        {
+            assert_eq!(category_of(line.ch), "So", "U+{:04X}", line.ch as u32);
+        }
     }
 
     #[test]

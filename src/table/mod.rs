@@ -30,7 +30,8 @@ pub struct TableSettings {
     pub data: PathBuf,
     /// The key prefix in Redis.
     pub prefix: String,
-    /// Categories of the in-process table (Redis tables say their own).
+    /// Categories of the in-process table. A Redis table says its own; until
+    /// Redis has answered once, these are what it is expected to hold.
     pub categories: Categories,
     /// How often the Redis backend checks for a new table version.
     pub refresh_interval: Duration,
@@ -67,7 +68,11 @@ impl TableSettings {
                 Ok(SymbolTable::InProcess(Arc::new(table)))
             }
             Some(config) => {
-                let table = Arc::new(RedisTable::new(config, &self.prefix)?);
+                let table = Arc::new(RedisTable::new(
+                    config,
+                    &self.prefix,
+                    self.categories.clone(),
+                )?);
                 if let Err(e) = table.refresh().await {
                     tracing::warn!(error = %e, redis = %config.url, "symbol table not reachable yet; will keep trying");
                 }

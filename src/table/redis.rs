@@ -27,6 +27,7 @@ use redis::aio::ConnectionManager;
 use super::TableError;
 use super::layout::{self, Keys, LongNames, Membership, Version};
 use crate::redis_conn::RedisConfig;
+use crate::unicode_data::{self, Categories};
 
 /// What the service holds of one table version.
 #[derive(Debug)]
@@ -53,18 +54,27 @@ pub struct RedisTable {
     timeout: Duration,
     /// The version in use; `None` until Redis has answered once.
     live: RwLock<Option<Arc<LoadedVersion>>>,
+    /// The categories the table is expected to hold, for the time before
+    /// Redis has answered once: a title with no character of them needs no
+    /// table, so it is slugged even while Redis is down.
+    expected: Categories,
 }
 
 impl RedisTable {
     /// A table on `config`'s Redis under `prefix`. Connects lazily: this
     /// never waits for Redis.
-    pub fn new(config: &RedisConfig, prefix: &str) -> Result<Self, TableError> {
+    pub fn new(
+        config: &RedisConfig,
+        prefix: &str,
+        expected: Categories,
+    ) -> Result<Self, TableError> {
         let conn = config.manager().map_err(TableError::from_redis)?;
         Ok(RedisTable {
             conn,
             keys: Keys::new(prefix),
             timeout: config.response_timeout,
             live: RwLock::new(None),
+            expected,
         })
     }
 
@@ -135,7 +145,18 @@ impl RedisTable {
         &self,
         chars: impl IntoIterator<Item = char> + Clone,
     ) -> Result<HashMap<char, String>, TableError> {
-        let mut version = self.version().await?;
+        let mut version = match self.version().await {
+            Ok(version) => version,
+            // Redis has never answered: a title none of whose characters
+            // can be in the table is slugged all the same.
+            Err(e) => {
+                let mut chars = chars.clone().into_iter();
+                return match chars.any(|c| self.expected.contains(unicode_data::category_of(c))) {
+                    true => Err(e),
+                    false => Ok(HashMap::new()),
+                };
+            }
+        };
         // A version switch costs one extra try; several in a row during one
         // request would mean loads back to back, so give up after a few.
         for _ in 0..3 {

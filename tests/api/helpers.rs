@@ -21,7 +21,8 @@ pub fn data_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/UnicodeData.txt")
 }
 
-fn free_port() -> u16 {
+/// A loopback port free right now.
+pub fn free_port() -> u16 {
     StdListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free loopback port")
@@ -58,6 +59,41 @@ impl RedisServer {
             }
         }
         panic!("redis-server found no free port in 5 tries");
+    }
+
+    /// Starts redis-server on `port` (a port the test reserved).
+    pub async fn start_on(port: u16) -> RedisServer {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let child = Self::spawn(port, dir.path(), &[]);
+        let mut server = RedisServer { child, port, dir };
+        if !server.wait_ready().await {
+            let log = std::fs::read_to_string(server.log_path()).unwrap_or_default();
+            panic!("redis-server did not start on port {port}; its log:\n{log}");
+        }
+        server
+    }
+
+    /// Saves the data to the server's directory, so that a restart brings
+    /// the same keys back.
+    pub async fn save(&self) {
+        let _: () = self.query(&mut redis::cmd("SAVE")).await;
+    }
+
+    /// Starts the server again, after [`RedisServer::kill`], on the same
+    /// port and directory (with what [`RedisServer::save`] saved).
+    pub async fn restart_after_kill(&mut self) {
+        self.child = Self::spawn(self.port, self.dir.path(), &[]);
+        assert!(self.wait_ready().await, "redis-server did not come back");
+    }
+
+    /// Sends a signal (`STOP`, `CONT`) to the server.
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("kill");
+        assert!(status.success());
     }
 
     fn spawn(port: u16, dir: &Path, extra: &[&str]) -> Child {
@@ -112,11 +148,7 @@ impl RedisServer {
     }
 
     pub fn config(&self) -> RedisConfig {
-        RedisConfig {
-            url: RedisUrl::parse(&self.url()).unwrap(),
-            connect_timeout: Duration::from_millis(300),
-            response_timeout: Duration::from_millis(300),
-        }
+        config_for_port(self.port)
     }
 
     /// A plain connection, for the test's own looks into Redis.
@@ -142,6 +174,15 @@ impl RedisServer {
 impl Drop for RedisServer {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// How the tests reach a Redis on `port`: 300 ms timeouts.
+pub fn config_for_port(port: u16) -> RedisConfig {
+    RedisConfig {
+        url: RedisUrl::parse(&format!("redis://127.0.0.1:{port}")).unwrap(),
+        connect_timeout: Duration::from_millis(300),
+        response_timeout: Duration::from_millis(300),
     }
 }
 
@@ -172,10 +213,15 @@ pub struct App {
 
 /// Settings for an app: Redis mode when `redis` is given.
 pub fn settings(redis: Option<&RedisServer>) -> ServeSettings {
+    settings_for(redis.map(RedisServer::config))
+}
+
+/// Settings for an app on the Redis of `config`, or in-process.
+pub fn settings_for(config: Option<RedisConfig>) -> ServeSettings {
     ServeSettings {
         listen: "127.0.0.1:0".parse().unwrap(),
         table: TableSettings {
-            redis: redis.map(RedisServer::config),
+            redis: config,
             data: data_file(),
             prefix: "slugd:".to_owned(),
             categories: Categories::default(),
@@ -251,6 +297,22 @@ impl App {
         let r = self.client.get(self.url(path)).send().await.unwrap();
         let status = r.status().as_u16();
         (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Polls `path` until it answers `status`, for at most `within`.
+    pub async fn wait_for(&self, path: &str, status: u16, within: Duration) {
+        let deadline = Instant::now() + within;
+        loop {
+            let (got, body) = self.get(path).await;
+            if got == status {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{path} still answers {got} {body}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// The slug of `title` with default options; panics unless 200.

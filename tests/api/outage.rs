@@ -1,11 +1,25 @@
-//! Redis going away: a fast, clear 503 for what needs Redis, and slugs as
-//! usual for titles that do not.
+//! Redis going away, stalling and coming back: a prompt, clear 503 for what
+//! needs Redis, slugs as usual for titles that do not, and recovery without
+//! restarting slugd.
 
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::helpers::{App, RedisServer, load};
+use crate::helpers::{App, RedisServer, config_for_port, free_port, load, settings_for};
+
+/// Not a speed figure: a bound far above the 300 ms response timeout the
+/// tests use, which tells a prompt error from a hang.
+const PROMPT: Duration = Duration::from_secs(3);
+
+async fn expect_503(app: &App, title: &str) {
+    let started = Instant::now();
+    let (s, b) = app.post("/slug", &json!({ "title": title })).await;
+    assert!(started.elapsed() < PROMPT, "took {:?}", started.elapsed());
+    assert_eq!(s, 503, "{b}");
+    assert_eq!(b["code"], "table_unavailable");
+    assert!(b["error"].as_str().unwrap().contains("Redis"), "{b}");
+}
 
 #[tokio::test]
 async fn redis_down_gives_a_fast_503_and_plain_titles_still_work() {
@@ -14,22 +28,121 @@ async fn redis_down_gives_a_fast_503_and_plain_titles_still_work() {
     let app = App::on_redis(&redis).await;
     assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
     redis.kill();
-
     for _ in 0..3 {
-        let started = Instant::now();
-        let (s, b) = app.post("/slug", &json!({"title": "I ❤ Redis"})).await;
-        // Not a speed figure: a bound far above the 300 ms response timeout
-        // that tells a prompt error from a hang.
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "took {:?}",
-            started.elapsed()
-        );
-        assert_eq!(s, 503, "{b}");
-        assert_eq!(b["code"], "table_unavailable");
-        assert!(b["error"].as_str().unwrap().contains("Redis"), "{b}");
+        expect_503(&app, "I ❤ Redis").await;
     }
     assert_eq!(app.slug("Привет, мир").await, "privet-mir");
     let (s, b) = app.get("/readyz").await;
     assert_eq!(s, 503, "{b}");
+}
+
+#[tokio::test]
+async fn a_service_started_before_redis_serves_plain_titles_and_recovers_by_itself() {
+    let port = free_port();
+    let app = App::spawn(settings_for(Some(config_for_port(port)))).await;
+    let (s, b) = app.get("/readyz").await;
+    assert_eq!(s, 503, "{b}");
+    assert!(
+        b["error"]
+            .as_str()
+            .unwrap()
+            .contains("Redis is unavailable"),
+        "{b}"
+    );
+    assert_eq!(app.slug("Привет, мир").await, "privet-mir");
+    assert_eq!(app.slug("Hello, World!").await, "hello-world");
+    expect_503(&app, "I ❤ Redis").await;
+
+    let redis = RedisServer::start_on(port).await;
+    load(&redis).await;
+    app.wait_for("/readyz", 200, Duration::from_secs(10)).await;
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+}
+
+#[tokio::test]
+async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
+    let mut redis = RedisServer::start().await;
+    load(&redis).await;
+    redis.save().await;
+    let app = App::on_redis(&redis).await;
+    let titles: Vec<String> = slugd::corpus::titles().map(|t| format!("{t} ☃")).collect();
+    let want = App::in_process().await.slugs(&titles).await;
+
+    let flowing = {
+        let (client, url, titles) = (app.client.clone(), app.url("/slugs"), titles.clone());
+        tokio::spawn(async move {
+            let mut statuses = Vec::new();
+            let until = Instant::now() + Duration::from_millis(1500);
+            while Instant::now() < until {
+                let started = Instant::now();
+                let r = client
+                    .post(&url)
+                    .json(&json!({ "titles": titles }))
+                    .send()
+                    .await
+                    .unwrap();
+                assert!(
+                    started.elapsed() < PROMPT,
+                    "a request took {:?}",
+                    started.elapsed()
+                );
+                statuses.push(r.status().as_u16());
+            }
+            statuses
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    redis.kill();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    redis.restart_after_kill().await;
+    let statuses = flowing.await.unwrap();
+    assert!(
+        statuses.iter().all(|s| *s == 200 || *s == 503),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.contains(&503),
+        "the outage was not seen: {statuses:?}"
+    );
+
+    app.wait_for("/readyz", 200, Duration::from_secs(5)).await;
+    let started = Instant::now();
+    loop {
+        let (s, b) = app.post("/slugs", &json!({ "titles": titles })).await;
+        if s == 200 {
+            assert_eq!(b["slugs"], json!(want));
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "not back: {s} {b}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_stalled_redis_gives_a_prompt_503_and_recovers_when_it_resumes() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let app = App::on_redis(&redis).await;
+    assert_eq!(app.slug("☃").await, "snowman");
+    redis.signal("STOP");
+    expect_503(&app, "I ❤ Redis").await;
+    expect_503(&app, "☃").await;
+    assert_eq!(app.slug("plain title").await, "plain-title");
+    redis.signal("CONT");
+    let started = Instant::now();
+    loop {
+        let (s, b) = app.post("/slug", &json!({ "title": "I ❤ Redis" })).await;
+        if s == 200 {
+            assert_eq!(b["slug"], "i-heavy-heart-redis");
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "not back: {s} {b}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
