@@ -317,20 +317,22 @@ async fn load_locked(
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let mut pipe = redis::pipe();
-    pipe.hset_multiple(
-        &meta_key,
-        &[
-            ("format", layout::FORMAT.to_string()),
-            ("entries", entries.to_string()),
-            ("categories", settings.categories.as_list()),
-            ("index", members.encode()),
-            ("long", long.encode()),
-            ("source", settings.data.display().to_string()),
-            ("loaded_at", loaded_at.to_string()),
-            ("bytes", "0".to_owned()),
-        ],
-    )
-    .ignore();
+    // HSET with many pairs, not the deprecated HMSET.
+    pipe.cmd("HSET")
+        .arg(&meta_key)
+        .arg(
+            &[
+                ("format", layout::FORMAT.to_string()),
+                ("entries", entries.to_string()),
+                ("categories", settings.categories.as_list()),
+                ("index", members.encode()),
+                ("long", long.encode()),
+                ("source", settings.data.display().to_string()),
+                ("loaded_at", loaded_at.to_string()),
+                ("bytes", "0".to_owned()),
+            ][..],
+        )
+        .ignore();
     let bucket_keys: Vec<String> = members.buckets().map(|b| keys.bucket(version, b)).collect();
     for key in bucket_keys.iter().chain(std::iter::once(&meta_key)) {
         pipe.cmd("MEMORY")

@@ -34,6 +34,8 @@ pub struct RedisServer {
     child: Child,
     pub port: u16,
     dir: tempfile::TempDir,
+    /// From `--requirepass`, for the test's own connections.
+    password: Option<String>,
 }
 
 impl RedisServer {
@@ -48,7 +50,16 @@ impl RedisServer {
             let dir = tempfile::tempdir().expect("a temporary directory");
             let port = free_port();
             let child = Self::spawn(port, dir.path(), extra);
-            let mut server = RedisServer { child, port, dir };
+            let password = extra
+                .iter()
+                .position(|a| *a == "--requirepass")
+                .map(|i| extra[i + 1].to_owned());
+            let mut server = RedisServer {
+                child,
+                port,
+                dir,
+                password,
+            };
             if server.wait_ready().await {
                 return server;
             }
@@ -65,7 +76,12 @@ impl RedisServer {
     pub async fn start_on(port: u16) -> RedisServer {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let child = Self::spawn(port, dir.path(), &[]);
-        let mut server = RedisServer { child, port, dir };
+        let mut server = RedisServer {
+            child,
+            port,
+            dir,
+            password: None,
+        };
         if !server.wait_ready().await {
             let log = std::fs::read_to_string(server.log_path()).unwrap_or_default();
             panic!("redis-server did not start on port {port}; its log:\n{log}");
@@ -144,7 +160,10 @@ impl RedisServer {
     }
 
     pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
+        match &self.password {
+            Some(password) => format!("redis://:{password}@127.0.0.1:{}", self.port),
+            None => format!("redis://127.0.0.1:{}", self.port),
+        }
     }
 
     pub fn config(&self) -> RedisConfig {

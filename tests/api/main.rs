@@ -8,4 +8,5 @@ mod health;
 mod helpers;
 mod load;
 mod outage;
+mod security;
 mod slug;

@@ -1,0 +1,217 @@
+//! Least privilege and secrets: a read-only Redis user for the service and
+//! a writer for the loader, passwords kept out of logs, deployments with
+//! different prefixes side by side, and graceful shutdown of the binary.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use slugd::redis_conn::RedisUrl;
+
+use crate::helpers::{App, RedisServer, free_port, load, load_settings, settings};
+
+/// The ACL rules README.md documents, for prefix `slugd:`.
+const READER: &str =
+    "on >reader-pw resetkeys ~slugd:* resetchannels -@all +get +hgetall +hmget +multi +exec +ping";
+const LOADER: &str = "on >loader-pw resetkeys ~slugd:* resetchannels -@all +get +set +incr +incrby +sadd +smembers +srem +hset +hgetall +unlink +scan +memory|usage +eval +evalsha +script|load +pexpire +del +ping";
+
+async fn acl(redis: &RedisServer, user: &str, rules: &str) {
+    let mut cmd = redis::cmd("ACL");
+    cmd.arg("SETUSER").arg(user);
+    for rule in rules.split_whitespace() {
+        cmd.arg(rule);
+    }
+    let _: () = redis.query(&mut cmd).await;
+}
+
+#[tokio::test]
+async fn the_service_reads_as_a_read_only_user_and_the_loader_writes_as_another() {
+    let redis = RedisServer::start().await;
+    acl(&redis, "slugd-reader", READER).await;
+    acl(&redis, "slugd-loader", LOADER).await;
+
+    let mut loader = load_settings(&redis);
+    loader.redis.url = RedisUrl::parse(&format!(
+        "redis://slugd-loader:loader-pw@127.0.0.1:{}",
+        redis.port
+    ))
+    .unwrap();
+    slugd::load::run(&loader)
+        .await
+        .expect("the loader works as slugd-loader");
+    slugd::load::run(&loader)
+        .await
+        .expect("and again, removing the old version");
+
+    let mut serve = settings(Some(&redis));
+    serve.table.redis.as_mut().unwrap().url = RedisUrl::parse(&format!(
+        "redis://slugd-reader:reader-pw@127.0.0.1:{}",
+        redis.port
+    ))
+    .unwrap();
+    let app = App::spawn(serve).await;
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    let (s, b) = app.get("/readyz").await;
+    assert_eq!(s, 200, "{b}");
+    let (s, b) = app.get("/bench?iterations=50").await;
+    assert_eq!(s, 200, "{b}");
+    assert!(b["redis"]["p50_us"].is_number(), "{b}");
+
+    // Neither user was ever refused anything.
+    let denied: Vec<redis::Value> = redis.query(redis::cmd("ACL").arg("LOG")).await;
+    assert!(denied.is_empty(), "ACL LOG: {denied:?}");
+}
+
+#[tokio::test]
+async fn deployments_with_different_prefixes_share_one_redis() {
+    let redis = RedisServer::start().await;
+    let mut blue = load_settings(&redis);
+    blue.prefix = "blue:".to_owned();
+    let mut green = load_settings(&redis);
+    green.prefix = "green:".to_owned();
+    green.categories = "So,Sm".parse().unwrap();
+    let blue_report = slugd::load::run(&blue).await.unwrap();
+    let green_report = slugd::load::run(&green).await.unwrap();
+    assert!(green_report.entries > blue_report.entries);
+    // A second load of one leaves the other's keys alone.
+    let before: Vec<String> = redis.query(redis::cmd("KEYS").arg("green:*")).await;
+    slugd::load::run(&blue).await.unwrap();
+    let mut after: Vec<String> = redis.query(redis::cmd("KEYS").arg("green:*")).await;
+    let mut before = before;
+    before.sort();
+    after.sort();
+    assert_eq!(before, after);
+
+    let mut on_blue = settings(Some(&redis));
+    on_blue.table.prefix = "blue:".to_owned();
+    let mut on_green = settings(Some(&redis));
+    on_green.table.prefix = "green:".to_owned();
+    let (blue_app, green_app) = (App::spawn(on_blue).await, App::spawn(on_green).await);
+    assert_eq!(blue_app.slug("a + b ☃").await, "a-b-snowman");
+    assert_eq!(green_app.slug("a + b ☃").await, "a-plus-b-snowman");
+}
+
+fn spawn_slugd(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_slugd"))
+        .args(args)
+        .env_remove("REDIS_URL")
+        .env("SLUGD_DATA", crate::helpers::data_file())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn passwords_never_reach_the_log() {
+    let redis = RedisServer::start_with(&["--requirepass", "hunter2-secret"]).await;
+    let url = format!("redis://:hunter2-secret@127.0.0.1:{}", redis.port);
+    let out = Command::new(env!("CARGO_BIN_EXE_slugd"))
+        .args(["load", "--redis-url", &url])
+        .env("SLUGD_DATA", crate::helpers::data_file())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let port = free_port().to_string();
+    let wrong = format!("redis://:wrong-secret@127.0.0.1:{}", redis.port);
+    for url in [&url, &wrong] {
+        let mut child = spawn_slugd(&[
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--redis-url",
+            url,
+        ]);
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        let _ = reqwest::get(format!("http://127.0.0.1:{port}/slug?title=%E2%98%83")).await;
+        let _ = reqwest::get(format!("http://127.0.0.1:{port}/bench?iterations=5")).await;
+        let body = reqwest::get(format!("http://127.0.0.1:{port}/readyz"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        Command::new("kill")
+            .arg("-TERM")
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        let mut log = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut log)
+            .unwrap();
+        child.wait().unwrap();
+        assert!(
+            log.contains("***"),
+            "the log names the URL, redacted: {log}"
+        );
+        for text in [&log, &body] {
+            assert!(
+                !text.contains("hunter2") && !text.contains("wrong-secret"),
+                "{text}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn sigterm_lets_requests_in_flight_finish_then_exits_0() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut child = spawn_slugd(&["serve", "--listen", &addr, "--redis-url", &redis.url()]);
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while client
+        .get(format!("http://{addr}/readyz"))
+        .send()
+        .await
+        .map(|r| r.status() != 200)
+        .unwrap_or(true)
+    {
+        assert!(Instant::now() < deadline, "slugd did not get ready");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // A slow request: a benchmark of many Redis round trips.
+    let in_flight = tokio::spawn(
+        client
+            .get(format!("http://{addr}/bench?iterations=60000"))
+            .send(),
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+
+    let response = in_flight
+        .await
+        .unwrap()
+        .expect("the request in flight is answered");
+    assert_eq!(response.status(), 200);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["iterations"], 60000);
+    let status = tokio::task::spawn_blocking(move || child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        client
+            .get(format!("http://{addr}/healthz"))
+            .send()
+            .await
+            .is_err(),
+        "new connections are refused"
+    );
+}
