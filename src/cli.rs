@@ -120,6 +120,11 @@ pub struct ServeArgs {
     /// Most iterations of one GET /bench.
     #[arg(long, env = "SLUGD_MAX_BENCH_ITERATIONS", default_value_t = 100_000)]
     pub max_bench_iterations: usize,
+
+    /// How long a client may take to send a request body, in milliseconds
+    /// (408 after).
+    #[arg(long, env = "SLUGD_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    pub body_timeout_ms: u64,
 }
 
 /// `slugd load`.
@@ -225,6 +230,7 @@ impl ServeArgs {
                 body_bytes: self.max_body_bytes,
                 batch_titles: self.max_batch,
                 bench_iterations: self.max_bench_iterations,
+                body_timeout: millis("--body-timeout-ms", self.body_timeout_ms)?,
             },
         })
     }

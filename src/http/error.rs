@@ -19,6 +19,9 @@ pub enum ApiError {
     /// 400: the query string cannot be read.
     #[error("the query string is not valid: {0}")]
     BadQuery(String),
+    /// 408: the client sent its body too slowly.
+    #[error("the body did not arrive within {} s; send it at once", .0.as_secs())]
+    BodyTimeout(std::time::Duration),
     /// 415: the body is not declared as JSON.
     #[error("send the body as JSON with the header Content-Type: application/json")]
     NotJson,
@@ -66,6 +69,7 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::MalformedJson(_) | ApiError::BadQuery(_) => StatusCode::BAD_REQUEST,
+            ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Invalid(_) | ApiError::TooManyTitles { .. } | ApiError::EmptySlug(_) => {
@@ -84,6 +88,7 @@ impl ApiError {
         match self {
             ApiError::MalformedJson(_) => "malformed_json",
             ApiError::BadQuery(_) => "bad_query",
+            ApiError::BodyTimeout(_) => "body_timeout",
             ApiError::NotJson => "not_json",
             ApiError::TooLarge(_) => "too_large",
             ApiError::Invalid(_) => "invalid_request",

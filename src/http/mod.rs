@@ -15,6 +15,7 @@ pub mod slug;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
@@ -23,6 +24,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Router, extract::DefaultBodyLimit};
 use serde::de::DeserializeOwned;
 use tokio::net::TcpListener;
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutError};
 
 pub use self::error::ApiError;
 use crate::table::SymbolTable;
@@ -37,6 +39,8 @@ pub struct Limits {
     pub batch_titles: usize,
     /// Most iterations of one `/bench`.
     pub bench_iterations: usize,
+    /// How long a client may take to send its body (408 after).
+    pub body_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -45,6 +49,7 @@ impl Default for Limits {
             body_bytes: 1024 * 1024,
             batch_titles: 1000,
             bench_iterations: 100_000,
+            body_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -92,6 +97,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(|| async { ApiError::NotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(RequestBodyTimeoutLayer::new(state.limits.body_timeout))
         .with_state(state)
 }
 
@@ -121,9 +127,24 @@ impl<T: DeserializeOwned> FromRequest<AppState> for Json<T> {
             {
                 Err(ApiError::TooLarge(state.limits.body_bytes))
             }
+            Err(JsonRejection::BytesRejection(e)) if caused_by::<TimeoutError>(&e) => {
+                Err(ApiError::BodyTimeout(state.limits.body_timeout))
+            }
             Err(e) => Err(e.into()),
         }
     }
+}
+
+/// Whether `error` or one of its causes is an `E`.
+fn caused_by<E: std::error::Error + 'static>(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if e.is::<E>() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
 }
 
 impl<T: serde::Serialize> IntoResponse for Json<T> {

@@ -150,3 +150,56 @@ async fn unknown_paths_and_methods_get_json_errors() {
     let b: Value = r.json().await.unwrap();
     assert_eq!(b["code"], "method_not_allowed");
 }
+
+#[tokio::test]
+async fn a_client_sending_its_body_slowly_gets_408() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut settings = crate::helpers::settings(None);
+    settings.limits.body_timeout = std::time::Duration::from_millis(300);
+    let app = App::spawn(settings).await;
+    let mut stream = tokio::net::TcpStream::connect(app.addr).await.unwrap();
+    stream
+        .write_all(b"POST /slug HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\": ")
+        .await
+        .unwrap();
+    let mut response = Vec::new();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        stream.read_to_end(&mut response),
+    )
+    .await
+    .expect("the server answers instead of waiting for ever")
+    .unwrap();
+    let text = String::from_utf8_lossy(&response);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("\"code\":\"body_timeout\""), "{text}");
+    assert_eq!(app.slug("still here").await, "still-here");
+}
+
+#[tokio::test]
+async fn hostile_but_valid_titles_get_correct_slugs() {
+    let app = App::in_process().await;
+    assert_eq!(app.slug("a\u{0}b\u{7}c\td").await, "a-b-c-d");
+    assert_eq!(
+        app.slug("\u{202E}evil\u{202C} \u{2066}text\u{2069}").await,
+        "evil-text"
+    );
+    let (s, b) = app
+        .post("/slug", &json!({"title": "☃".repeat(200_000)}))
+        .await;
+    assert_eq!(s, 200, "{b}");
+    assert!(b["slug"].as_str().unwrap().starts_with("snowman-snowman"));
+    let (s, b) = app
+        .post("/slug", &json!({"title": "x".repeat(1024 * 1024)}))
+        .await;
+    assert_error(s, &b, 413, "too_large", "limit of 1048576 bytes");
+    let titles: Vec<String> = (0..100_000).map(|i| i.to_string()).collect();
+    let (s, b) = app.post("/slugs", &json!({"titles": titles})).await;
+    assert_error(
+        s,
+        &b,
+        422,
+        "too_many_titles",
+        "at most 1000 titles; this one has 100000",
+    );
+}
