@@ -8,5 +8,6 @@ mod health;
 mod helpers;
 mod load;
 mod outage;
+mod properties;
 mod security;
 mod slug;

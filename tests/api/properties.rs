@@ -1,0 +1,117 @@
+//! Property tests of the engine over arbitrary input: no panic, the slug
+//! shape, the length limit, idempotence, and the same slug from the
+//! in-process and the Redis table.
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use slugd::slug::{Options, slugify};
+use slugd::table::{MemoryTable, SymbolTable};
+
+use crate::helpers::{RedisServer, data_file, load, settings};
+
+fn table() -> MemoryTable {
+    MemoryTable::from_file(&data_file(), &Default::default()).unwrap()
+}
+
+/// Titles: arbitrary strings, and strings dense in what the engine treats
+/// specially (symbols, marks, selectors, joiners, scripts, punctuation).
+fn titles() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        "[a-zA-Z0-9 ☃❤⬣〠☢☕🦄♞\u{FE0F}\u{200D}\u{301}\u{20E3}\u{202E}\u{E0100}北京Привет,.!_~+-]{0,40}",
+    ]
+}
+
+fn options() -> impl Strategy<Value = Options> {
+    (
+        prop::sample::select(vec!["-", "_", ".", "~", "", "--", "_-"]),
+        any::<bool>(),
+        prop::option::of(1usize..60),
+        any::<bool>(),
+    )
+        .prop_map(|(sep, lower, max, symbols)| {
+            Options::new(Some(sep), Some(lower), max, Some(symbols)).unwrap()
+        })
+}
+
+/// `^([a-z0-9]+(-[a-z0-9]+)*)?$`
+fn is_default_shape(slug: &str) -> bool {
+    slug.split('-').all(|w| {
+        !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    })
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 2000, ..Config::default() })]
+
+    #[test]
+    fn default_slugs_have_the_documented_shape_and_are_stable(title in titles()) {
+        let table = table_cached();
+        match slugify(&title, &Options::default(), table) {
+            Ok(slug) => {
+                prop_assert!(is_default_shape(&slug), "{slug:?}");
+                prop_assert_eq!(slugify(&slug, &Options::default(), table).unwrap(), slug);
+            }
+            Err(_) => prop_assert!(!title.chars().any(|c| c.is_ascii_alphanumeric())),
+        }
+    }
+
+    #[test]
+    fn any_options_never_panic_and_respect_max_length(title in titles(), options in options()) {
+        if let Ok(slug) = slugify(&title, &options, table_cached()) {
+            if let Some(max) = options.max_length {
+                prop_assert!(slug.len() <= max.get(), "{slug:?} longer than {max}");
+            }
+            prop_assert!(slug.is_ascii());
+            let sep = options.separator.as_str();
+            if !sep.is_empty() {
+                prop_assert!(!slug.starts_with(sep) && !slug.ends_with(sep), "{slug:?}");
+            }
+        }
+    }
+}
+
+fn table_cached() -> &'static MemoryTable {
+    static TABLE: std::sync::OnceLock<MemoryTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(table)
+}
+
+/// The in-process and Redis backends give the same slug for any title.
+#[tokio::test(flavor = "multi_thread")]
+async fn both_backends_agree_on_arbitrary_titles() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let state = slugd::serve::state(&settings(Some(&redis))).await.unwrap();
+    let SymbolTable::Redis(on_redis) = state.table else {
+        panic!("not Redis")
+    };
+    let on_redis = SymbolTable::Redis(on_redis);
+    let memory = SymbolTable::InProcess(std::sync::Arc::new(table()));
+    // Batches of arbitrary titles: each batch one round trip.
+    let mut runner = TestRunner::new(Config {
+        cases: 200,
+        ..Config::default()
+    });
+    let handle = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        runner
+            .run(
+                &(prop::collection::vec(titles(), 1..20), options()),
+                |(batch, options)| {
+                    let a = handle
+                        .block_on(on_redis.slugify_all(&batch, &options))
+                        .unwrap();
+                    let b = handle
+                        .block_on(memory.slugify_all(&batch, &options))
+                        .unwrap();
+                    prop_assert_eq!(a, b);
+                    Ok(())
+                },
+            )
+            .unwrap();
+    })
+    .await
+    .unwrap();
+}
