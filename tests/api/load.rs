@@ -176,3 +176,50 @@ async fn requests_during_loads_never_see_a_partial_table() {
         assert!(client.await.unwrap() > 0);
     }
 }
+
+/// Line ends and a byte order mark are encodings, not errors: a file saved
+/// with CRLF and a BOM loads the same table.
+#[tokio::test]
+async fn crlf_and_a_byte_order_mark_load_the_same_table() {
+    let redis = RedisServer::start().await;
+    let text = std::fs::read_to_string(data_file()).unwrap();
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(format!("\u{FEFF}{}", text.replace('\n', "\r\n")).as_bytes())
+        .unwrap();
+    let mut settings = load_settings(&redis);
+    settings.data = file.path().to_owned();
+    let report = slugd::load::run(&settings).await.unwrap();
+    assert_eq!(report.entries, 6634);
+    let app = App::on_redis(&redis).await;
+    assert_eq!(
+        app.slug("〠 ⬣").await,
+        "postal-mark-face-horizontal-hexagon"
+    );
+}
+
+#[test]
+fn the_loader_binary_exits_non_zero_naming_each_bad_line() {
+    let text = "2603;SNOWMAN;So;0;ON;;;;;N;;;;;\n2604;;So;0;ON;;;;;N;;;;;\nD800;SURROGATE;So;0;ON;;;;;N;;;;;\n2605;CUT";
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+    // The file is checked as it streams; the switch never happens.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let redis = rt.block_on(RedisServer::start());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_slugd"))
+        .args(["load", "--redis-url", &redis.url(), "--data"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let path = file.path().display();
+    for want in [
+        format!("{path}:2: the name field is empty"),
+        format!("{path}:3: code point U+D800 is not a Unicode scalar value"),
+        format!("{path}:4: the file ends in the middle of a line"),
+    ] {
+        assert!(err.contains(&want), "{err}");
+    }
+    let current: Option<u64> = rt.block_on(redis.query(redis::cmd("GET").arg("slugd:current")));
+    assert_eq!(current, None, "nothing was switched to");
+}

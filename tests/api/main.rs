@@ -7,6 +7,7 @@ mod errors;
 mod health;
 mod helpers;
 mod load;
+mod load_faults;
 mod outage;
 mod properties;
 mod security;
