@@ -18,7 +18,7 @@ use crate::redis_conn::{RedisConfig, RedisUrl};
 use crate::serve::{self, ServeSettings};
 use crate::slug::Options;
 use crate::stream;
-use crate::table::TableSettings;
+use crate::table::{OnRedisDown, TableSettings};
 use crate::unicode_data::Categories;
 
 /// slugd turns titles into URL slugs, spelling symbols out by their Unicode
@@ -108,6 +108,13 @@ pub struct ServeArgs {
     /// How often to check Redis for a new table version, in milliseconds.
     #[arg(long, env = "SLUGD_REFRESH_INTERVAL_MS", default_value_t = 1000)]
     pub refresh_interval_ms: u64,
+
+    /// What to do while Redis cannot answer: `fail` answers 503 for titles
+    /// that need the table; `memory` answers from an in-process table built
+    /// on demand (about 220 kB while Redis is down) and marks such
+    /// responses with the header `X-Slugd-Degraded: in-process`.
+    #[arg(long, env = "SLUGD_ON_REDIS_DOWN", default_value = "fail", value_parser = ["fail", "memory"])]
+    pub on_redis_down: String,
 
     /// Largest request body, in bytes (413 above).
     #[arg(long, env = "SLUGD_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
@@ -208,6 +215,7 @@ impl TableArgs {
 
     fn settings(&self, redis: &RedisArgs, refresh_ms: u64) -> anyhow::Result<TableSettings> {
         Ok(TableSettings {
+            on_redis_down: OnRedisDown::Fail,
             redis: redis.config()?,
             data: self.data.clone(),
             prefix: self.prefix()?,
@@ -225,7 +233,13 @@ impl ServeArgs {
         }
         Ok(ServeSettings {
             listen: self.listen,
-            table: self.table.settings(&self.redis, self.refresh_interval_ms)?,
+            table: TableSettings {
+                on_redis_down: match self.on_redis_down.as_str() {
+                    "memory" => OnRedisDown::Memory,
+                    _ => OnRedisDown::Fail,
+                },
+                ..self.table.settings(&self.redis, self.refresh_interval_ms)?
+            },
             limits: Limits {
                 body_bytes: self.max_body_bytes,
                 batch_titles: self.max_batch,
@@ -299,7 +313,7 @@ async fn slugify(args: SlugifyArgs) -> anyhow::Result<ExitCode> {
     )?;
     let table = args.table.settings(&args.redis, 1000)?.open().await?;
     if let Some(title) = args.title {
-        return match table.slugify(&title, &options).await? {
+        return match table.slugify(&title, &options).await?.0 {
             Ok(slug) => {
                 println!("{slug}");
                 Ok(ExitCode::SUCCESS)

@@ -96,6 +96,7 @@ pub fn slugify_lines(
             .collect();
         let mut slugs = runtime
             .block_on(table.slugify_all(&titles, options))?
+            .slugs
             .into_iter();
         for item in &batch {
             report.lines += 1;

@@ -28,7 +28,7 @@ async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, ApiError> 
             "mode": "in_process",
             "entries": table.len(),
         }),
-        SymbolTable::Redis(table) => {
+        SymbolTable::Redis(table, _) => {
             let version = table.check().await?;
             json!({
                 "status": "ready",

@@ -3,6 +3,8 @@
 
 use axum::Router;
 use axum::extract::{Query, State};
+use axum::http::HeaderValue;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
 
@@ -89,25 +91,47 @@ pub fn router() -> Router<AppState> {
         .route("/slugs", axum::routing::post(post_slugs))
 }
 
-async fn one(state: &AppState, request: SlugRequest) -> Result<Json<SlugResponse>, ApiError> {
+/// The header that marks answers from the in-process fallback table of
+/// `--on-redis-down memory`.
+pub const DEGRADED_HEADER: &str = "x-slugd-degraded";
+
+/// A response, marked when it came from the fallback table.
+pub struct Marked<T>(T, bool);
+
+impl<T: IntoResponse> IntoResponse for Marked<T> {
+    fn into_response(self) -> Response {
+        let mut response = self.0.into_response();
+        if self.1 {
+            response
+                .headers_mut()
+                .insert(DEGRADED_HEADER, HeaderValue::from_static("in-process"));
+        }
+        response
+    }
+}
+
+async fn one(
+    state: &AppState,
+    request: SlugRequest,
+) -> Result<Marked<Json<SlugResponse>>, ApiError> {
     let (title, options) = request.title()?;
     match state.table.slugify(&title, &options).await? {
-        Ok(slug) => Ok(Json(SlugResponse { slug })),
-        Err(empty) => Err(ApiError::EmptySlug(empty.to_string())),
+        (Ok(slug), degraded) => Ok(Marked(Json(SlugResponse { slug }), degraded)),
+        (Err(empty), _) => Err(ApiError::EmptySlug(empty.to_string())),
     }
 }
 
 async fn post_slug(
     State(state): State<AppState>,
     Json(request): Json<SlugRequest>,
-) -> Result<Json<SlugResponse>, ApiError> {
+) -> Result<Marked<Json<SlugResponse>>, ApiError> {
     one(&state, request).await
 }
 
 async fn get_slug(
     State(state): State<AppState>,
     query: Result<Query<SlugRequest>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<SlugResponse>, ApiError> {
+) -> Result<Marked<Json<SlugResponse>>, ApiError> {
     let Query(request) = query?;
     one(&state, request).await
 }
@@ -115,7 +139,7 @@ async fn get_slug(
 async fn post_slugs(
     State(state): State<AppState>,
     Json(request): Json<SlugRequest>,
-) -> Result<Json<SlugsResponse>, ApiError> {
+) -> Result<Marked<Json<SlugsResponse>>, ApiError> {
     let (titles, options) = request.titles()?;
     let max = state.limits.batch_titles;
     if titles.len() > max {
@@ -126,6 +150,7 @@ async fn post_slugs(
     }
     let results = state.table.slugify_all(&titles, &options).await?;
     let empty: Vec<usize> = results
+        .slugs
         .iter()
         .enumerate()
         .filter(|(_, r)| r.is_err())
@@ -143,7 +168,10 @@ async fn post_slugs(
             shown.join(", ")
         )));
     }
-    Ok(Json(SlugsResponse {
-        slugs: results.into_iter().flatten().collect(),
-    }))
+    Ok(Marked(
+        Json(SlugsResponse {
+            slugs: results.slugs.into_iter().flatten().collect(),
+        }),
+        results.degraded,
+    ))
 }

@@ -6,6 +6,7 @@
 //!   holds only which characters are in the table.
 //! - [`layout`]: the Redis key layout both the loader and the reader use.
 
+pub mod fallback;
 pub mod layout;
 pub mod memory;
 pub mod redis;
@@ -15,6 +16,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use self::fallback::Fallback;
 pub use self::memory::MemoryTable;
 pub use self::redis::RedisTable;
 use crate::redis_conn::RedisConfig;
@@ -35,6 +37,18 @@ pub struct TableSettings {
     pub categories: Categories,
     /// How often the Redis backend checks for a new table version.
     pub refresh_interval: Duration,
+    /// What to do while Redis cannot answer.
+    pub on_redis_down: OnRedisDown,
+}
+
+/// What the service does while Redis cannot answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnRedisDown {
+    /// Answer 503 for titles that need the table (the default).
+    #[default]
+    Fail,
+    /// Answer from an in-process table built on demand; see [`fallback`].
+    Memory,
 }
 
 /// Why a table could not be opened.
@@ -77,7 +91,9 @@ impl TableSettings {
                     tracing::warn!(error = %e, redis = %config.url, "symbol table not reachable yet; will keep trying");
                 }
                 table.spawn_watcher(self.refresh_interval);
-                Ok(SymbolTable::Redis(table))
+                let fallback = (self.on_redis_down == OnRedisDown::Memory)
+                    .then(|| Arc::new(Fallback::new(self.data.clone(), self.categories.clone())));
+                Ok(SymbolTable::Redis(table, fallback))
             }
         }
     }
@@ -117,8 +133,18 @@ impl TableError {
 pub enum SymbolTable {
     /// In the service's own memory.
     InProcess(Arc<MemoryTable>),
-    /// Shared in Redis.
-    Redis(Arc<RedisTable>),
+    /// Shared in Redis, with the in-process fallback of
+    /// `--on-redis-down memory` if configured.
+    Redis(Arc<RedisTable>, Option<Arc<Fallback>>),
+}
+
+/// The slugs of a batch, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slugs {
+    /// One per title; an error for a title with nothing to slug.
+    pub slugs: Vec<Result<String, EmptySlug>>,
+    /// Whether they came from the fallback table because Redis was down.
+    pub degraded: bool,
 }
 
 impl SymbolTable {
@@ -126,12 +152,12 @@ impl SymbolTable {
     pub fn mode(&self) -> &'static str {
         match self {
             SymbolTable::InProcess(_) => "in_process",
-            SymbolTable::Redis(_) => "redis",
+            SymbolTable::Redis(..) => "redis",
         }
     }
 
-    /// Slugs each title. The outer error is the table failing (nothing was
-    /// slugged); the inner ones are titles that have nothing to slug.
+    /// Slugs each title. The error is the table failing (nothing was
+    /// slugged); titles that have nothing to slug get an error each.
     ///
     /// With Redis, the whole batch costs at most one round trip, and none
     /// when no title has a table character.
@@ -139,25 +165,44 @@ impl SymbolTable {
         &self,
         titles: &[S],
         options: &Options,
-    ) -> Result<Vec<Result<String, EmptySlug>>, TableError> {
-        match self {
-            SymbolTable::InProcess(table) => Ok(slugify_with(titles, options, table.as_ref())),
-            SymbolTable::Redis(table) => {
-                if !options.symbols {
-                    return Ok(slugify_with(titles, options, &NoSymbols));
-                }
-                let candidates: HashSet<char> = titles
-                    .iter()
-                    .flat_map(|t| t.as_ref().chars())
-                    .filter(|&c| slug::may_be_symbol(c))
-                    .collect();
-                let names = if candidates.is_empty() {
-                    Default::default()
-                } else {
-                    table.names(candidates.iter().copied()).await?
-                };
-                Ok(slugify_with(titles, options, &names))
+    ) -> Result<Slugs, TableError> {
+        let plain = |slugs| Slugs {
+            slugs,
+            degraded: false,
+        };
+        let (table, fallback) = match self {
+            SymbolTable::InProcess(table) => {
+                return Ok(plain(slugify_with(titles, options, table.as_ref())));
             }
+            SymbolTable::Redis(table, fallback) => (table, fallback),
+        };
+        if !options.symbols {
+            return Ok(plain(slugify_with(titles, options, &NoSymbols)));
+        }
+        let candidates: HashSet<char> = titles
+            .iter()
+            .flat_map(|t| t.as_ref().chars())
+            .filter(|&c| slug::may_be_symbol(c))
+            .collect();
+        if candidates.is_empty() {
+            return Ok(plain(slugify_with(titles, options, &NoSymbols)));
+        }
+        match (table.names(candidates.iter().copied()).await, fallback) {
+            (Ok(names), _) => {
+                if let Some(fallback) = fallback {
+                    fallback.release();
+                }
+                Ok(plain(slugify_with(titles, options, &names)))
+            }
+            (Err(e @ (TableError::Unavailable(_) | TableError::Timeout(_))), Some(fallback)) => {
+                let categories = table.live_version().and_then(|v| v.categories.parse().ok());
+                let memory = fallback.table(categories).await.map_err(|_| e)?;
+                Ok(Slugs {
+                    slugs: slugify_with(titles, options, memory.as_ref()),
+                    degraded: true,
+                })
+            }
+            (Err(e), _) => Err(e),
         }
     }
 
@@ -166,9 +211,12 @@ impl SymbolTable {
         &self,
         title: &str,
         options: &Options,
-    ) -> Result<Result<String, EmptySlug>, TableError> {
+    ) -> Result<(Result<String, EmptySlug>, bool), TableError> {
         let mut all = self.slugify_all(&[title], options).await?;
-        Ok(all.pop().expect("one title in, one slug out"))
+        Ok((
+            all.slugs.pop().expect("one title in, one slug out"),
+            all.degraded,
+        ))
     }
 }
 

@@ -94,6 +94,11 @@ impl RedisTable {
         self.live.read().expect("lock poisoned").clone()
     }
 
+    /// The version last seen, without asking Redis.
+    pub fn live_version(&self) -> Option<Arc<LoadedVersion>> {
+        self.cached()
+    }
+
     /// The version in use, asking Redis only if none is known yet.
     pub async fn version(&self) -> Result<Arc<LoadedVersion>, TableError> {
         match self.cached() {

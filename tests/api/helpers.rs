@@ -245,6 +245,7 @@ pub fn settings_for(config: Option<RedisConfig>) -> ServeSettings {
             prefix: "slugd:".to_owned(),
             categories: Categories::default(),
             refresh_interval: Duration::from_millis(200),
+            on_redis_down: Default::default(),
         },
         limits: Limits::default(),
     }

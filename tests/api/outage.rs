@@ -146,3 +146,65 @@ async fn a_stalled_redis_gives_a_prompt_503_and_recovers_when_it_resumes() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test]
+async fn on_redis_down_memory_answers_from_memory_marked_and_returns_to_redis() {
+    let mut redis = RedisServer::start().await;
+    load(&redis).await;
+    redis.save().await;
+    let mut settings = crate::helpers::settings(Some(&redis));
+    settings.table.on_redis_down = slugd::table::OnRedisDown::Memory;
+    let app = App::spawn(settings).await;
+    let ask = async |app: &App| {
+        let r = app
+            .client
+            .post(app.url("/slug"))
+            .json(&json!({"title": "I ❤ Redis"}))
+            .send()
+            .await
+            .unwrap();
+        let degraded = r
+            .headers()
+            .get("x-slugd-degraded")
+            .map(|v| v.to_str().unwrap().to_owned());
+        let status = r.status().as_u16();
+        let body: serde_json::Value = r.json().await.unwrap();
+        (
+            status,
+            degraded,
+            body["slug"].as_str().unwrap_or_default().to_owned(),
+        )
+    };
+    assert_eq!(
+        ask(&app).await,
+        (200, None, "i-heavy-heart-redis".to_owned())
+    );
+    redis.kill();
+    for _ in 0..3 {
+        let started = Instant::now();
+        assert_eq!(
+            ask(&app).await,
+            (
+                200,
+                Some("in-process".to_owned()),
+                "i-heavy-heart-redis".to_owned()
+            )
+        );
+        assert!(started.elapsed() < PROMPT);
+    }
+    let (s, b) = app.post("/slugs", &json!({"titles": ["☃", "⬣"]})).await;
+    assert_eq!(
+        (s, b["slugs"].clone()),
+        (200, json!(["snowman", "horizontal-hexagon"]))
+    );
+    redis.restart_after_kill().await;
+    let started = Instant::now();
+    while ask(&app).await.1.is_some() {
+        assert!(started.elapsed() < Duration::from_secs(5), "still degraded");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        ask(&app).await,
+        (200, None, "i-heavy-heart-redis".to_owned())
+    );
+}

@@ -84,10 +84,10 @@ async fn both_backends_agree_on_arbitrary_titles() {
     let redis = RedisServer::start().await;
     load(&redis).await;
     let state = slugd::serve::state(&settings(Some(&redis))).await.unwrap();
-    let SymbolTable::Redis(on_redis) = state.table else {
+    let SymbolTable::Redis(on_redis, _) = state.table else {
         panic!("not Redis")
     };
-    let on_redis = SymbolTable::Redis(on_redis);
+    let on_redis = SymbolTable::Redis(on_redis, None);
     let memory = SymbolTable::InProcess(std::sync::Arc::new(table()));
     // Batches of arbitrary titles: each batch one round trip.
     let mut runner = TestRunner::new(Config {
@@ -102,10 +102,12 @@ async fn both_backends_agree_on_arbitrary_titles() {
                 |(batch, options)| {
                     let a = handle
                         .block_on(on_redis.slugify_all(&batch, &options))
-                        .unwrap();
+                        .unwrap()
+                        .slugs;
                     let b = handle
                         .block_on(memory.slugify_all(&batch, &options))
-                        .unwrap();
+                        .unwrap()
+                        .slugs;
                     prop_assert_eq!(a, b);
                     Ok(())
                 },

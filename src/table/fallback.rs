@@ -1,0 +1,72 @@
+//! The degraded mode of `--on-redis-down memory`: while Redis cannot
+//! answer, the service slugs with an in-process table built on demand from
+//! the data file, and drops it again once Redis answers.
+//!
+//! The trade-off: during an outage each instance holds the whole table
+//! (about 220 kB of heap for the default categories) and spends one build
+//! (tens of milliseconds, off the async threads) to keep answering; between
+//! outages it holds nothing. Responses served this way are marked, so
+//! clients and logs can tell.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::sync::Mutex;
+
+use super::{MemoryTable, TableError};
+use crate::unicode_data::Categories;
+
+/// What the degraded mode needs, and the table while it is in use.
+#[derive(Debug)]
+pub struct Fallback {
+    data: PathBuf,
+    categories: Categories,
+    /// Built at the first failure of an outage, dropped at the first
+    /// success after it.
+    table: Mutex<Option<Arc<MemoryTable>>>,
+}
+
+impl Fallback {
+    /// A fallback that reads `data` for `categories` when needed.
+    pub fn new(data: PathBuf, categories: Categories) -> Self {
+        Fallback {
+            data,
+            categories,
+            table: Mutex::new(None),
+        }
+    }
+
+    /// The in-process table, built on first use. `categories` are those of
+    /// the Redis table last seen, if any, so both give the same slugs.
+    pub async fn table(
+        &self,
+        categories: Option<Categories>,
+    ) -> Result<Arc<MemoryTable>, TableError> {
+        let mut slot = self.table.lock().await;
+        if let Some(table) = slot.as_ref() {
+            return Ok(table.clone());
+        }
+        let data = self.data.clone();
+        let categories = categories.unwrap_or_else(|| self.categories.clone());
+        let table = tokio::task::spawn_blocking(move || MemoryTable::from_file(&data, &categories))
+            .await
+            .map_err(|e| TableError::Damaged(format!("building the fallback table failed: {e}")))?
+            .map_err(|e| TableError::Damaged(format!("cannot build the fallback table: {e}")))?;
+        tracing::warn!(
+            heap_bytes = table.heap_bytes(),
+            "Redis is down: answering from an in-process table"
+        );
+        let table = Arc::new(table);
+        *slot = Some(table.clone());
+        Ok(table)
+    }
+
+    /// Drops the table once Redis answers again.
+    pub fn release(&self) {
+        if let Ok(mut slot) = self.table.try_lock()
+            && slot.take().is_some()
+        {
+            tracing::info!("Redis is back: dropped the in-process fallback table");
+        }
+    }
+}
