@@ -5,13 +5,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v redis-server >/dev/null 2>&1; then
+# What the tests run besides cargo: redis-server (every integration test)
+# and openssl (the TLS test makes its certificates with it).
+missing=()
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "test.sh: redis-server is missing; installing Debian's redis-server package" >&2
+    echo "test.sh: installing ${missing[*]} with apt-get" >&2
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "test.sh: redis-server is missing. Install it (Debian/Ubuntu: sudo apt-get install redis-server) and run again." >&2
+    echo "test.sh: missing ${missing[*]}. Install (Debian/Ubuntu: sudo apt-get install ${missing[*]}) and run again." >&2
     exit 1
   fi
 fi

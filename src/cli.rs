@@ -68,6 +68,11 @@ pub struct RedisArgs {
     /// (503), in milliseconds.
     #[arg(long, env = "SLUGD_REDIS_TIMEOUT_MS", default_value_t = 500)]
     pub redis_timeout_ms: u64,
+
+    /// For rediss:// URLs: a PEM file with the CA certificate that signed
+    /// the Redis server's certificate (default: the system's roots).
+    #[arg(long, env = "SLUGD_REDIS_CA_CERT")]
+    pub redis_ca_cert: Option<PathBuf>,
 }
 
 /// Where the table comes from.
@@ -194,8 +199,16 @@ impl RedisArgs {
             return Ok(None);
         };
         let url = RedisUrl::parse(url).map_err(anyhow::Error::msg)?;
+        let ca_cert = match &self.redis_ca_cert {
+            Some(path) => Some(
+                std::fs::read(path)
+                    .with_context(|| format!("cannot read --redis-ca-cert {}", path.display()))?,
+            ),
+            None => None,
+        };
         Ok(Some(RedisConfig {
             url,
+            ca_cert,
             connect_timeout: millis("--redis-connect-timeout-ms", self.redis_connect_timeout_ms)?,
             response_timeout: millis("--redis-timeout-ms", self.redis_timeout_ms)?,
         }))

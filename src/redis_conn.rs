@@ -1,5 +1,6 @@
 //! How slugd reaches Redis: the URL (whose password never reaches a log or
-//! an error), the connect and response timeouts, and the two kinds of
+//! an error), TLS for `rediss://` URLs (rustls, with the system's roots or
+//! a given CA), the connect and response timeouts, and the two kinds of
 //! connection it opens: a self-healing multiplexed one for the service and a
 //! plain multiplexed one for the loader.
 
@@ -74,11 +75,23 @@ pub struct RedisConfig {
     pub connect_timeout: Duration,
     /// How long one command or pipeline may wait for its answer.
     pub response_timeout: Duration,
+    /// For `rediss://` URLs: the PEM certificate(s) of the CA that signed
+    /// the server's certificate. Without it, the system's roots are used.
+    pub ca_cert: Option<Vec<u8>>,
 }
 
 impl RedisConfig {
     fn client(&self) -> redis::RedisResult<Client> {
-        Client::open(self.url.expose())
+        match &self.ca_cert {
+            Some(pem) => Client::build_with_tls(
+                self.url.expose(),
+                redis::TlsCertificates {
+                    client_tls: None,
+                    root_cert: Some(pem.clone()),
+                },
+            ),
+            None => Client::open(self.url.expose()),
+        }
     }
 
     /// A multiplexed connection that reconnects by itself after a failure,

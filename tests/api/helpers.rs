@@ -36,6 +36,8 @@ pub struct RedisServer {
     dir: tempfile::TempDir,
     /// From `--requirepass`, for the test's own connections.
     password: Option<String>,
+    /// The CA certificate (PEM) when the server speaks TLS only.
+    tls_ca: Option<Vec<u8>>,
 }
 
 impl RedisServer {
@@ -59,6 +61,7 @@ impl RedisServer {
                 port,
                 dir,
                 password,
+                tls_ca: None,
             };
             if server.wait_ready().await {
                 return server;
@@ -81,10 +84,106 @@ impl RedisServer {
             port,
             dir,
             password: None,
+            tls_ca: None,
         };
         if !server.wait_ready().await {
             let log = std::fs::read_to_string(server.log_path()).unwrap_or_default();
             panic!("redis-server did not start on port {port}; its log:\n{log}");
+        }
+        server
+    }
+
+    /// Starts redis-server speaking only TLS, with a certificate for
+    /// 127.0.0.1 signed by a CA that `openssl` makes for this test.
+    pub async fn start_tls() -> RedisServer {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = |name: &str| dir.path().join(name).display().to_string();
+        std::fs::write(
+            path("ext.cnf"),
+            "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
+        )
+        .unwrap();
+        let days = ["-days", "1"];
+        for args in [
+            vec![
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-subj",
+                "/CN=slugd test CA",
+                "-keyout",
+                &path("ca.key"),
+                "-out",
+                &path("ca.pem"),
+            ],
+            vec![
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-subj",
+                "/CN=127.0.0.1",
+                "-keyout",
+                &path("key.pem"),
+                "-out",
+                &path("server.csr"),
+            ],
+            vec![
+                "x509",
+                "-req",
+                "-in",
+                &path("server.csr"),
+                "-CA",
+                &path("ca.pem"),
+                "-CAkey",
+                &path("ca.key"),
+                "-CAcreateserial",
+                "-extfile",
+                &path("ext.cnf"),
+                "-out",
+                &path("cert.pem"),
+            ],
+        ] {
+            let status = Command::new("openssl")
+                .args(&args)
+                .args(days)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .expect("openssl makes the test certificates (apt-get install openssl)");
+            assert!(status.success(), "openssl {args:?} failed");
+        }
+        let (c, k) = (path("cert.pem"), path("key.pem"));
+        let port = free_port();
+        let child = Self::spawn(
+            0,
+            dir.path(),
+            &[
+                "--tls-port",
+                &port.to_string(),
+                "--tls-cert-file",
+                &c,
+                "--tls-key-file",
+                &k,
+                "--tls-ca-cert-file",
+                &path("ca.pem"),
+                "--tls-auth-clients",
+                "no",
+            ],
+        );
+        let tls_ca = Some(std::fs::read(path("ca.pem")).unwrap());
+        let mut server = RedisServer {
+            child,
+            port,
+            dir,
+            password: None,
+            tls_ca,
+        };
+        if !server.wait_ready().await {
+            let log = std::fs::read_to_string(server.log_path()).unwrap_or_default();
+            panic!("redis-server with TLS did not start on port {port}; its log:\n{log}");
         }
         server
     }
@@ -160,6 +259,9 @@ impl RedisServer {
     }
 
     pub fn url(&self) -> String {
+        if self.tls_ca.is_some() {
+            return format!("rediss://127.0.0.1:{}", self.port);
+        }
         match &self.password {
             Some(password) => format!("redis://:{password}@127.0.0.1:{}", self.port),
             None => format!("redis://127.0.0.1:{}", self.port),
@@ -167,14 +269,16 @@ impl RedisServer {
     }
 
     pub fn config(&self) -> RedisConfig {
-        config_for_port(self.port)
+        RedisConfig {
+            url: RedisUrl::parse(&self.url()).unwrap(),
+            ca_cert: self.tls_ca.clone(),
+            ..config_for_port(self.port)
+        }
     }
 
     /// A plain connection, for the test's own looks into Redis.
     pub async fn connection(&self) -> redis::RedisResult<redis::aio::MultiplexedConnection> {
-        redis::Client::open(self.url())?
-            .get_multiplexed_async_connection()
-            .await
+        self.config().connect().await
     }
 
     /// Runs a command and returns its answer.
@@ -202,6 +306,7 @@ pub fn config_for_port(port: u16) -> RedisConfig {
         url: RedisUrl::parse(&format!("redis://127.0.0.1:{port}")).unwrap(),
         connect_timeout: Duration::from_millis(300),
         response_timeout: Duration::from_millis(300),
+        ca_cert: None,
     }
 }
 

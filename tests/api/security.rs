@@ -215,3 +215,21 @@ async fn sigterm_lets_requests_in_flight_finish_then_exits_0() {
         "new connections are refused"
     );
 }
+
+#[tokio::test]
+async fn rediss_urls_work_with_a_given_ca() {
+    let redis = RedisServer::start_tls().await;
+    assert!(redis.url().starts_with("rediss://"));
+    let report = load(&redis).await;
+    assert_eq!(report.entries, 6634);
+    let app = App::on_redis(&redis).await;
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    // Without the CA the server's certificate is not trusted: a clear 503.
+    let mut untrusted = settings(Some(&redis));
+    untrusted.table.redis.as_mut().unwrap().ca_cert = None;
+    let app = App::spawn(untrusted).await;
+    let (s, b) = app
+        .post("/slug", &serde_json::json!({"title": "I ❤ Redis"}))
+        .await;
+    assert_eq!(s, 503, "{b}");
+}
