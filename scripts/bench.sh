@@ -18,16 +18,7 @@ DURATION="${DURATION:-10s}"
 CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-1}"
 
-need() {
-  command -v "$1" >/dev/null 2>&1 && return
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "bench.sh: installing $2 with apt-get" >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
-  else
-    echo "bench.sh: $1 is missing; install the Debian package $2" >&2
-    exit 1
-  fi
-}
+source scripts/lib/common.sh
 need redis-server redis-server
 need wrk wrk
 need curl curl
@@ -36,31 +27,8 @@ cargo build --release --quiet --bin slugd --example bare
 BIN=target/release/slugd
 BARE=target/release/examples/bare
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
-wait_ready() {
-  for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0
-    curl -fsS -o /dev/null -X POST -H 'content-type: application/json' -d '{"title":"x"}' "http://127.0.0.1:$1/slug" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "bench.sh: nothing answers on port $1" >&2
-  exit 1
-}
-
 REDIS_PORT=$(free_port)
-redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no --logfile "$WORK/redis.log" &
-PIDS+=($!)
-for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.05; done
+start_redis
 export REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 
 echo "== loader"
@@ -86,13 +54,10 @@ echo "== idle RSS: in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, 
 run_wrk() { # name port round
   CORPUS=data/corpus.txt wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency \
     -s scripts/wrk/corpus.lua "http://127.0.0.1:$2/slug" >"$WORK/$1.$3.txt"
-  local rps p50 p99 errors
-  rps=$(awk '/^Requests\/sec/ {print $2}' "$WORK/$1.$3.txt")
-  p50=$(awk '$1=="50%" {print $2}' "$WORK/$1.$3.txt")
-  p99=$(awk '$1=="99%" {print $2}' "$WORK/$1.$3.txt")
-  errors=$(awk '/Non-2xx|Socket errors/ {print}' "$WORK/$1.$3.txt" | tr '\n' ' ')
+  local rps p50 p99 non2xx sock
+  read -r rps p50 p99 non2xx sock < <(wrk_summary "$WORK/$1.$3.txt")
   echo "$1 $3 $rps $p50 $p99" >>"$WORK/results"
-  printf '  round %s %-11s %10s req/s  p50 %8s  p99 %8s %s\n' "$3" "$1" "$rps" "$p50" "$p99" "$errors"
+  printf '  round %s %-11s %10s req/s  p50 %8s  p99 %8s  errors %s non-2xx, %s socket\n' "$3" "$1" "$rps" "$p50" "$p99" "$non2xx" "$sock"
 }
 
 echo "== wrk: $ROUNDS rounds x $DURATION, $CONNECTIONS connections, $THREADS thread(s), POST /slug over data/corpus.txt"

@@ -107,7 +107,9 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         match &self {
             ApiError::Internal(detail) => tracing::error!(%detail, "internal error"),
-            ApiError::Unavailable(e) => tracing::warn!(error = %e, "table unavailable"),
+            // Per request at debug only: an outage would flood the log. The
+            // table's watcher logs each change of state once.
+            ApiError::Unavailable(e) => tracing::debug!(error = %e, "table unavailable"),
             _ => {}
         }
         let body = json!({ "error": self.to_string(), "code": self.code() });

@@ -263,7 +263,11 @@ impl RedisTable {
                 tick.tick().await;
                 let Some(table) = table.upgrade() else { return };
                 match table.refresh().await {
-                    Ok(_) => last_error = None,
+                    Ok(_) => {
+                        if last_error.take().is_some() {
+                            tracing::info!("the symbol table in Redis is reachable again");
+                        }
+                    }
                     Err(e) => {
                         let text = e.to_string();
                         if last_error.as_deref() != Some(&text) {

@@ -1,0 +1,59 @@
+# Shared by bench.sh and soak.sh: tools, ports, processes, readiness, RSS.
+# Source it after `cd` to the project root. Everything binds to 127.0.0.1.
+
+need() { # command debian-package
+  command -v "$1" >/dev/null 2>&1 && return
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "$(basename "$0"): installing $2 with apt-get" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
+  else
+    echo "$(basename "$0"): $1 is missing; install the Debian package $2" >&2
+    exit 1
+  fi
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+
+wait_ready() { # port
+  for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0
+    curl -fsS -o /dev/null -X POST -H 'content-type: application/json' -d '{"title":"x"}' "http://127.0.0.1:$1/slug" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "$(basename "$0"): nothing answers on port $1" >&2
+  exit 1
+}
+
+# Starts redis-server on $REDIS_PORT (saving to $WORK/dump.rdb only when
+# asked with SAVE) and waits for it; sets REDIS_PID.
+start_redis() {
+  redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
+    --dir "$WORK" --logfile "$WORK/redis.log" &
+  REDIS_PID=$!
+  PIDS+=("$REDIS_PID")
+  for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && return 0; sleep 0.05; done
+  echo "$(basename "$0"): redis-server did not start; see $WORK/redis.log" >&2
+  exit 1
+}
+
+# wrk's summary line for one run: "req/s p50 p99 errors".
+wrk_summary() { # wrk-output-file
+  local rps p50 p99 non2xx sock
+  rps=$(awk '/^Requests\/sec/ {print $2}' "$1")
+  p50=$(awk '$1=="50%" {print $2}' "$1")
+  p99=$(awk '$1=="99%" {print $2}' "$1")
+  non2xx=$(awk '/Non-2xx/ {print $NF}' "$1")
+  sock=$(awk -F'[ ,]+' '/Socket errors/ {print $4+$6+$8+$10}' "$1")
+  echo "$rps $p50 $p99 ${non2xx:-0} ${sock:-0}"
+}
