@@ -198,9 +198,10 @@ static AS_IS: [u8; 256] = alnum_table(false);
 /// taken back if nothing follows, which keeps the path for letters and
 /// digits to one push.
 struct Builder<'a> {
-    /// ASCII only, so it becomes a `String` without copying.
-    out: Vec<u8>,
-    separator: &'a [u8],
+    /// ASCII only. A `String` rather than bytes, so that it becomes the
+    /// slug without a UTF-8 validation.
+    out: String,
+    separator: &'a str,
     /// [`LOWERED`] or [`AS_IS`].
     alnum: &'static [u8; 256],
     /// Whether `out` ends with a separator (or is empty): no second one.
@@ -214,17 +215,46 @@ impl Builder<'_> {
     fn push_if_alnum(&mut self, byte: u8) -> bool {
         let out = self.alnum[byte as usize];
         if out != 0 {
-            self.out.push(out);
+            // The tables hold ASCII only; the mask shows it to the
+            // compiler, so this is a one-byte push.
+            self.out.push(char::from(out & 0x7F));
             self.after_separator = false;
         }
         out != 0
+    }
+
+    /// Appends the ASCII letters and digits at the start of `bytes`, at
+    /// least one; returns how many there were. Most of a title is such
+    /// runs, so this loop does no more than look up, push and count.
+    #[inline]
+    fn push_word(&mut self, bytes: &[u8]) -> usize {
+        self.after_separator = false;
+        // Held in a local: for all the compiler knows, each byte written
+        // could change the field, which it would then load again each time.
+        let alnum = self.alnum;
+        let mut n = 0;
+        for &byte in bytes {
+            let out = alnum[byte as usize];
+            if out == 0 {
+                break;
+            }
+            // One byte, as in `push_if_alnum`.
+            self.out.push(char::from(out & 0x7F));
+            n += 1;
+        }
+        n
     }
 
     /// Ends the current word.
     #[inline]
     fn separate(&mut self) {
         if !self.after_separator {
-            self.out.extend_from_slice(self.separator);
+            // The usual one-byte separator is a plain push, not a copy of
+            // unknown length (a call to memcpy).
+            match *self.separator.as_bytes() {
+                [byte] => self.out.push(char::from(byte & 0x7F)),
+                _ => self.out.push_str(self.separator),
+            }
             self.after_separator = true;
         }
     }
@@ -276,11 +306,12 @@ impl Builder<'_> {
     }
 
     /// The slug, without a separator at the end.
+    #[inline]
     fn finish(mut self) -> String {
         if self.after_separator && !self.out.is_empty() {
             self.out.truncate(self.out.len() - self.separator.len());
         }
-        String::from_utf8(self.out).expect("slugs are ASCII")
+        self.out
     }
 }
 
@@ -297,18 +328,22 @@ pub fn slugify(
         .max_length
         .map_or(usize::MAX, |m| m.get().saturating_add(separator.len() + 1));
     let mut b = Builder {
-        out: Vec::with_capacity(title.len() + 16),
-        separator: separator.as_bytes(),
+        out: String::with_capacity(title.len() + 16),
+        separator,
         alnum: if options.lowercase { &LOWERED } else { &AS_IS },
         after_separator: true,
     };
     let bytes = title.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        let byte = bytes[i];
-        if b.push_if_alnum(byte) {
-            i += 1;
-            continue;
+    while let Some(&(mut byte)) = bytes.get(i) {
+        if b.alnum[byte as usize] != 0 {
+            i += b.push_word(&bytes[i..]);
+            // The word ended at the end of the title or at a byte that is
+            // not a letter or digit, handled below.
+            match bytes.get(i) {
+                Some(&next) => byte = next,
+                None => break,
+            }
         }
         if b.out.len() >= stop_at {
             break;
@@ -316,7 +351,9 @@ pub fn slugify(
         if byte.is_ascii() {
             i += 1;
             let c = byte as char;
-            match (options.symbols && may_be_symbol(c))
+            // `may_be_symbol(c)` for a `c` known not to be a letter or digit.
+            let candidate = !byte.is_ascii_whitespace();
+            match (options.symbols && candidate)
                 .then(|| names.name(c))
                 .flatten()
             {

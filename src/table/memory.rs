@@ -96,6 +96,15 @@ impl MemoryTable {
         self.members.contains(c)
     }
 
+    /// The name of `c`, known to be a member. Kept out of line so that
+    /// [`SymbolNames::name`] stays small enough to inline.
+    #[inline(never)]
+    fn name_of_member(&self, c: char) -> &str {
+        let i = self.members.rank(&self.ranks, c);
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.names[start..self.ends[i] as usize]
+    }
+
     /// Every entry, in code point order.
     pub fn entries(&self) -> impl Iterator<Item = (char, &str)> {
         (0..=char::MAX as u32)
@@ -110,14 +119,15 @@ impl MemoryTable {
 }
 
 impl SymbolNames for MemoryTable {
+    /// The engine asks about every non-ASCII character and most are not
+    /// members: the bit test is inlined into the caller, and only members
+    /// pay for a call.
     #[inline]
     fn name(&self, c: char) -> Option<&str> {
         if !self.members.contains(c) {
             return None;
         }
-        let i = self.members.rank(&self.ranks, c);
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        Some(&self.names[start..self.ends[i] as usize])
+        Some(self.name_of_member(c))
     }
 }
 
