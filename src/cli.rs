@@ -69,6 +69,13 @@ pub struct RedisArgs {
     #[arg(long, env = "SLUGD_REDIS_TIMEOUT_MS", default_value_t = 500)]
     pub redis_timeout_ms: u64,
 
+    /// Most symbol names a Redis-mode process keeps once fetched, so that
+    /// popular symbols cost no round trip (0 turns the cache off). A version
+    /// never changes once loaded, so cached names are never stale; the cache
+    /// empties when the table version changes or when it is full.
+    #[arg(long, env = "SLUGD_NAME_CACHE", default_value_t = 1024)]
+    pub name_cache: usize,
+
     /// For rediss:// URLs: a PEM file with the CA certificate that signed
     /// the Redis server's certificate (default: the system's roots).
     #[arg(long, env = "SLUGD_REDIS_CA_CERT")]
@@ -229,6 +236,7 @@ impl TableArgs {
     fn settings(&self, redis: &RedisArgs, refresh_ms: u64) -> anyhow::Result<TableSettings> {
         Ok(TableSettings {
             on_redis_down: OnRedisDown::Fail,
+            name_cache: redis.name_cache,
             redis: redis.config()?,
             data: self.data.clone(),
             prefix: self.prefix()?,

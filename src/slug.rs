@@ -16,6 +16,7 @@
 //! either end; `lowercase` folds ASCII case; `max_length` cuts at a word
 //! boundary.
 
+use std::borrow::Cow;
 use std::num::NonZeroUsize;
 
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
@@ -52,7 +53,7 @@ impl<S: std::hash::BuildHasher> SymbolNames for std::collections::HashMap<char, 
 /// A validated separator: up to [`MAX_SEPARATOR_LEN`] characters of
 /// [`SEPARATOR_CHARS`], possibly empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Separator(String);
+pub struct Separator(Cow<'static, str>);
 
 impl Separator {
     /// Validates a separator.
@@ -60,7 +61,11 @@ impl Separator {
         if s.len() > MAX_SEPARATOR_LEN || !s.chars().all(|c| SEPARATOR_CHARS.contains(c)) {
             return Err(OptionError::Separator(s.to_owned()));
         }
-        Ok(Separator(s.to_owned()))
+        // The usual separator costs no allocation per request.
+        Ok(Separator(match s {
+            "-" => Cow::Borrowed("-"),
+            _ => Cow::Owned(s.to_owned()),
+        }))
     }
 
     /// The separator text.
@@ -71,7 +76,7 @@ impl Separator {
 
 impl Default for Separator {
     fn default() -> Self {
-        Separator("-".to_owned())
+        Separator(Cow::Borrowed("-"))
     }
 }
 

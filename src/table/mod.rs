@@ -11,7 +11,6 @@ pub mod layout;
 pub mod memory;
 pub mod redis;
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -39,6 +38,8 @@ pub struct TableSettings {
     pub refresh_interval: Duration,
     /// What to do while Redis cannot answer.
     pub on_redis_down: OnRedisDown,
+    /// Most names the Redis backend keeps once fetched (0: none).
+    pub name_cache: usize,
 }
 
 /// What the service does while Redis cannot answer.
@@ -86,6 +87,7 @@ impl TableSettings {
                     config,
                     &self.prefix,
                     self.categories.clone(),
+                    self.name_cache,
                 )?);
                 if let Err(e) = table.refresh().await {
                     tracing::warn!(error = %e, redis = %config.url, "symbol table not reachable yet; will keep trying");
@@ -179,15 +181,13 @@ impl SymbolTable {
         if !options.symbols {
             return Ok(plain(slugify_with(titles, options, &NoSymbols)));
         }
-        let candidates: HashSet<char> = titles
+        // Only the table knows which characters need names; it asks Redis
+        // only for those, and not at all when there are none.
+        let candidates = titles
             .iter()
             .flat_map(|t| t.as_ref().chars())
-            .filter(|&c| slug::may_be_symbol(c))
-            .collect();
-        if candidates.is_empty() {
-            return Ok(plain(slugify_with(titles, options, &NoSymbols)));
-        }
-        match (table.names(candidates.iter().copied()).await, fallback) {
+            .filter(|&c| slug::may_be_symbol(c));
+        match (table.names(candidates).await, fallback) {
             (Ok(names), _) => {
                 if let Some(fallback) = fallback {
                     fallback.release();

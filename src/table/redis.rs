@@ -1,24 +1,27 @@
 //! The shared symbol table in Redis, as the service reads it.
 //!
 //! The service keeps only the small membership index of the live version
-//! (which characters are in the table, about 16 kB); the names stay in
-//! Redis. A request costs:
-//! - no round trip when none of its characters is in the table;
-//! - otherwise one round trip: a `MULTI` with `GET {p}current` and one
-//!   `HMGET` per bucket needed, so every name comes from one version, and the
-//!   answer says whether that version is still live.
+//! (which characters are in the table, about 16 kB) and a bounded cache of
+//! the names it has fetched (`--name-cache`, 1,024 names by default, a few
+//! tens of kB at most); the table stays in Redis. A request costs:
+//! - no round trip when none of its characters is in the table, or all of
+//!   their names are in the cache;
+//! - otherwise one round trip: a pipeline of one `HMGET` per bucket needed
+//!   and, last, `GET {p}current`.
 //!
-//! When the loader has switched versions, the answer shows it; the service
-//! then reads the new version's index and asks again. That is the only case
-//! with more than one round trip, once per switch. A version being removed
-//! is never seen half-way: `MULTI` makes the reads one snapshot, and a
-//! version is removed only after `current` has moved away from it.
+//! The last `GET` makes the reads one snapshot without a transaction: a
+//! version is removed only after `current` has moved away from it, and a
+//! version never becomes current again, so if it is still current when the
+//! `GET` runs, the `HMGET`s before it read it whole. When the loader has
+//! switched versions, the answer shows it; the service then reads the new
+//! version's index and asks again. That is the only case with more than one
+//! round trip, once per switch.
 //!
 //! Every call is bounded by the response timeout, on top of the driver's
 //! own, so an unreachable or stalled Redis gives a fast error, never a hang.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, RwLock, Weak};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 
 use redis::Value;
@@ -58,6 +61,53 @@ pub struct RedisTable {
     /// Redis has answered once: a title with no character of them needs no
     /// table, so it is slugged even while Redis is down.
     expected: Categories,
+    /// Names already fetched, for the version they came from. A version
+    /// never changes once written, so an entry stays right until the
+    /// version does; the cache is bounded and starts over when full.
+    cache: Mutex<NameCache>,
+}
+
+/// A bounded map of names of one table version.
+#[derive(Debug, Default)]
+struct NameCache {
+    version: Version,
+    names: HashMap<char, Arc<str>>,
+    capacity: usize,
+}
+
+impl NameCache {
+    /// Looks up `wanted` for `version`: the hits go into `names`, the misses
+    /// are returned.
+    fn lookup(
+        &self,
+        version: Version,
+        wanted: Vec<char>,
+        names: &mut HashMap<char, String>,
+    ) -> Vec<char> {
+        if self.version != version || self.names.is_empty() {
+            return wanted;
+        }
+        wanted
+            .into_iter()
+            .filter(|c| match self.names.get(c) {
+                Some(name) => {
+                    names.insert(*c, name.to_string());
+                    false
+                }
+                None => true,
+            })
+            .collect()
+    }
+
+    fn insert(&mut self, version: Version, fetched: &HashMap<char, String>) {
+        if self.version != version || self.names.len() + fetched.len() > self.capacity {
+            self.names.clear();
+            self.version = version;
+        }
+        for (c, name) in fetched.iter().take(self.capacity) {
+            self.names.insert(*c, Arc::from(name.as_str()));
+        }
+    }
 }
 
 impl RedisTable {
@@ -67,6 +117,7 @@ impl RedisTable {
         config: &RedisConfig,
         prefix: &str,
         expected: Categories,
+        cache_capacity: usize,
     ) -> Result<Self, TableError> {
         let conn = config.manager().map_err(TableError::from_redis)?;
         Ok(RedisTable {
@@ -75,6 +126,10 @@ impl RedisTable {
             timeout: config.response_timeout,
             live: RwLock::new(None),
             expected,
+            cache: Mutex::new(NameCache {
+                capacity: cache_capacity,
+                ..NameCache::default()
+            }),
         })
     }
 
@@ -88,6 +143,10 @@ impl RedisTable {
             Ok(Err(e)) => Err(TableError::from_redis(e)),
             Err(_) => Err(TableError::Timeout(self.timeout)),
         }
+    }
+
+    fn cache(&self) -> std::sync::MutexGuard<'_, NameCache> {
+        self.cache.lock().expect("lock poisoned")
     }
 
     fn cached(&self) -> Option<Arc<LoadedVersion>> {
@@ -165,16 +224,24 @@ impl RedisTable {
         // A version switch costs one extra try; several in a row during one
         // request would mean loads back to back, so give up after a few.
         for _ in 0..3 {
-            let wanted: Vec<char> = chars
+            let mut wanted: Vec<char> = chars
                 .clone()
                 .into_iter()
                 .filter(|c| version.members.contains(*c))
                 .collect();
-            if wanted.is_empty() {
-                return Ok(HashMap::new());
+            wanted.sort_unstable();
+            wanted.dedup();
+            let mut names = HashMap::with_capacity(wanted.len());
+            let missing = self.cache().lookup(version.version, wanted, &mut names);
+            if missing.is_empty() {
+                return Ok(names);
             }
-            match self.fetch(&version, &wanted).await? {
-                Some(names) => return Ok(names),
+            match self.fetch(&version, &missing).await? {
+                Some(fetched) => {
+                    self.cache().insert(version.version, &fetched);
+                    names.extend(fetched);
+                    return Ok(names);
+                }
                 None => version = self.refresh().await?,
             }
         }
@@ -198,8 +265,10 @@ impl RedisTable {
                 fields.push((c, k));
             }
         }
+        // `GET current` comes last: if `version` is still current when it
+        // runs, it was current during the `HMGET`s before it (a version
+        // never becomes current again), so they read it whole.
         let mut pipe = redis::pipe();
-        pipe.atomic().cmd("GET").arg(self.keys.current());
         for (&bucket, fields) in &by_bucket {
             let cmd = pipe
                 .cmd("HMGET")
@@ -208,12 +277,12 @@ impl RedisTable {
                 cmd.arg(layout::field_of(c, k));
             }
         }
-        let replies: Vec<Value> = self
+        pipe.cmd("GET").arg(self.keys.current());
+        let mut replies: Vec<Value> = self
             .call(async |mut c| pipe.query_async(&mut c).await)
             .await?;
-        let mut replies = replies.into_iter();
         let current: Option<Version> = replies
-            .next()
+            .pop()
             .map(redis::from_redis_value)
             .transpose()
             .map_err(|e| TableError::Damaged(format!("{}current: {e}", self.keys.prefix())))?

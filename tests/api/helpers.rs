@@ -351,6 +351,7 @@ pub fn settings_for(config: Option<RedisConfig>) -> ServeSettings {
             categories: Categories::default(),
             refresh_interval: Duration::from_millis(200),
             on_redis_down: Default::default(),
+            name_cache: 1024,
         },
         limits: Limits::default(),
     }

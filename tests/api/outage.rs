@@ -8,6 +8,14 @@ use serde_json::json;
 
 use crate::helpers::{App, RedisServer, config_for_port, free_port, load, settings_for};
 
+/// The app on `redis` without the name cache, so that every title with a
+/// symbol needs Redis: these tests are about what happens then.
+async fn uncached(redis: &RedisServer) -> App {
+    let mut settings = crate::helpers::settings(Some(redis));
+    settings.table.name_cache = 0;
+    App::spawn(settings).await
+}
+
 /// Not a speed figure: a bound far above the 300 ms response timeout the
 /// tests use, which tells a prompt error from a hang.
 const PROMPT: Duration = Duration::from_secs(3);
@@ -25,7 +33,7 @@ async fn expect_503(app: &App, title: &str) {
 async fn redis_down_gives_a_fast_503_and_plain_titles_still_work() {
     let mut redis = RedisServer::start().await;
     load(&redis).await;
-    let app = App::on_redis(&redis).await;
+    let app = uncached(&redis).await;
     assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
     redis.kill();
     for _ in 0..3 {
@@ -64,7 +72,7 @@ async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
     let mut redis = RedisServer::start().await;
     load(&redis).await;
     redis.save().await;
-    let app = App::on_redis(&redis).await;
+    let app = uncached(&redis).await;
     let titles: Vec<String> = slugd::corpus::titles().map(|t| format!("{t} ☃")).collect();
     let want = App::in_process().await.slugs(&titles).await;
 
@@ -125,7 +133,7 @@ async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
 async fn a_stalled_redis_gives_a_prompt_503_and_recovers_when_it_resumes() {
     let redis = RedisServer::start().await;
     load(&redis).await;
-    let app = App::on_redis(&redis).await;
+    let app = uncached(&redis).await;
     assert_eq!(app.slug("☃").await, "snowman");
     redis.signal("STOP");
     expect_503(&app, "I ❤ Redis").await;
@@ -154,6 +162,7 @@ async fn on_redis_down_memory_answers_from_memory_marked_and_returns_to_redis() 
     redis.save().await;
     let mut settings = crate::helpers::settings(Some(&redis));
     settings.table.on_redis_down = slugd::table::OnRedisDown::Memory;
+    settings.table.name_cache = 0;
     let app = App::spawn(settings).await;
     let ask = async |app: &App| {
         let r = app
@@ -207,4 +216,15 @@ async fn on_redis_down_memory_answers_from_memory_marked_and_returns_to_redis() 
         ask(&app).await,
         (200, None, "i-heavy-heart-redis".to_owned())
     );
+}
+
+#[tokio::test]
+async fn names_fetched_once_are_served_from_the_cache_even_while_redis_is_down() {
+    let mut redis = RedisServer::start().await;
+    load(&redis).await;
+    let app = App::on_redis(&redis).await;
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    redis.kill();
+    assert_eq!(app.slug("❤ again").await, "heavy-heart-again");
+    expect_503(&app, "☃ was never asked for").await;
 }

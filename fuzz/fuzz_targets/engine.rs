@@ -1,0 +1,44 @@
+//! Fuzzes the slug engine: any title with any valid options, against the
+//! real symbol table. Checks what must always hold, not just "no panic".
+#![no_main]
+
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use slugd::slug::{Options, slugify};
+use slugd::table::MemoryTable;
+
+fn table() -> &'static MemoryTable {
+    static TABLE: OnceLock<MemoryTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/UnicodeData.txt");
+        MemoryTable::from_file(&path, &Default::default()).expect("the shipped data file")
+    })
+}
+
+const SEPARATORS: [&str; 6] = ["-", "_", ".", "~", "", "-_~"];
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&knobs, rest)) = data.split_first() else { return };
+    let Ok(title) = std::str::from_utf8(rest) else { return };
+    let max = (knobs >> 4) as usize;
+    let options = Options::new(
+        Some(SEPARATORS[(knobs & 7) as usize % SEPARATORS.len()]),
+        Some(knobs & 8 == 0),
+        (max > 0).then_some(max * 3),
+        Some(knobs & 1 == 0),
+    )
+    .unwrap();
+    if let Ok(slug) = slugify(title, &options, table()) {
+        assert!(!slug.is_empty());
+        assert!(slug.is_ascii());
+        if let Some(max) = options.max_length {
+            assert!(slug.len() <= max.get(), "{slug:?}");
+        }
+        if options == Options::default() {
+            assert!(slug.split('-').all(|w| !w.is_empty()
+                && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())));
+            assert_eq!(slugify(&slug, &options, table()).unwrap(), slug);
+        }
+    }
+});
