@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # HTTP benchmark over loopback: loads the table into a fresh redis-server,
-# serves slugd in-process and on Redis (and the bare axum baseline of
-# examples/bare.rs), drives each with wrk on the mixed corpus, and prints
-# throughput, latency, RSS and the Redis table's memory.
+# serves slugd in-process, on Redis, and on Redis with the name cache off
+# (and the bare axum baseline of examples/bare.rs), drives each with wrk on
+# the mixed corpus, and prints throughput, latency, RSS and the Redis
+# table's memory.
 #
 #   scripts/bench.sh                 # 3 rounds of 10 s per target
 #   ROUNDS=5 DURATION=20s CONNECTIONS=64 scripts/bench.sh
@@ -43,13 +44,16 @@ redis-cli -p "$REDIS_PORT" --raw eval "
   for e, n in pairs(enc) do out[#out + 1] = n .. ' ' .. e end
   return 'bucket encodings: ' .. table.concat(out, ', ')" 1 slugd:current slugd:
 
-IN_PORT=$(free_port); RE_PORT=$(free_port); BARE_PORT=$(free_port)
+IN_PORT=$(free_port); RE_PORT=$(free_port); NC_PORT=$(free_port); BARE_PORT=$(free_port)
 env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$IN_PORT" & PIDS+=($!); IN_PID=$!
 "$BIN" --log warn serve --listen "127.0.0.1:$RE_PORT" & PIDS+=($!); RE_PID=$!
+# The same on Redis without the name cache: every title with a symbol
+# makes its round trip.
+"$BIN" --log warn serve --listen "127.0.0.1:$NC_PORT" --name-cache 0 & PIDS+=($!); NC_PID=$!
 "$BARE" "127.0.0.1:$BARE_PORT" & PIDS+=($!); BARE_PID=$!
-wait_ready "$IN_PORT"; wait_ready "$RE_PORT"; wait_ready "$BARE_PORT"
+wait_ready "$IN_PORT"; wait_ready "$RE_PORT"; wait_ready "$NC_PORT"; wait_ready "$BARE_PORT"
 sleep 0.5
-echo "== idle RSS: in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, bare $(rss_kb $BARE_PID) kB"
+echo "== idle RSS: in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, redis without cache $(rss_kb $NC_PID) kB, bare $(rss_kb $BARE_PID) kB"
 
 run_wrk() { # name port round
   CORPUS=data/corpus.txt wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency \
@@ -57,16 +61,17 @@ run_wrk() { # name port round
   local rps p50 p99 non2xx sock
   read -r rps p50 p99 non2xx sock < <(wrk_summary "$WORK/$1.$3.txt")
   echo "$1 $3 $rps $p50 $p99" >>"$WORK/results"
-  printf '  round %s %-11s %10s req/s  p50 %8s  p99 %8s  errors %s non-2xx, %s socket\n' "$3" "$1" "$rps" "$p50" "$p99" "$non2xx" "$sock"
+  printf '  round %s %-14s %10s req/s  p50 %8s  p99 %8s  errors %s non-2xx, %s socket\n' "$3" "$1" "$rps" "$p50" "$p99" "$non2xx" "$sock"
 }
 
 echo "== wrk: $ROUNDS rounds x $DURATION, $CONNECTIONS connections, $THREADS thread(s), POST /slug over data/corpus.txt"
 for round in $(seq 1 "$ROUNDS"); do
   run_wrk in_process "$IN_PORT" "$round"
   run_wrk redis "$RE_PORT" "$round"
+  run_wrk redis_nocache "$NC_PORT" "$round"
   run_wrk bare "$BARE_PORT" "$round"
 done
-echo "== RSS after load: in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, bare $(rss_kb $BARE_PID) kB"
+echo "== RSS after load: in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, redis without cache $(rss_kb $NC_PID) kB, bare $(rss_kb $BARE_PID) kB"
 
 python3 - "$WORK/results" <<'PY'
 import statistics, sys
@@ -81,11 +86,12 @@ for line in open(sys.argv[1]):
     rows.setdefault(name, []).append((float(rps), us(p50), us(p99)))
 med = {n: [statistics.median(c) for c in zip(*v)] for n, v in rows.items()}
 print("== medians")
-print(f"{'target':<12}{'req/s':>12}{'p50 us':>10}{'p99 us':>10}")
-for n in ("in_process", "redis", "bare"):
+print(f"{'target':<15}{'req/s':>10}{'p50 us':>10}{'p99 us':>10}")
+for n in ("in_process", "redis", "redis_nocache", "bare"):
     r, a, b = med[n]
-    print(f"{n:<12}{r:>12.0f}{a:>10.0f}{b:>10.0f}")
+    print(f"{n:<15}{r:>10.0f}{a:>10.0f}{b:>10.0f}")
 print(f"redis / in_process req/s: {med['redis'][0] / med['in_process'][0]:.2f}")
 print(f"redis / bare req/s:       {med['redis'][0] / med['bare'][0]:.2f}")
 print(f"in_process / bare req/s:  {med['in_process'][0] / med['bare'][0]:.2f}")
+print(f"redis_nocache / in_process req/s: {med['redis_nocache'][0] / med['in_process'][0]:.2f}")
 PY

@@ -164,6 +164,15 @@ async fn passwords_never_reach_the_log() {
 
 #[tokio::test]
 async fn sigterm_lets_requests_in_flight_finish_then_exits_0() {
+    drains_then_exits_0_on("TERM").await;
+}
+
+#[tokio::test]
+async fn ctrl_c_lets_requests_in_flight_finish_then_exits_0() {
+    drains_then_exits_0_on("INT").await;
+}
+
+async fn drains_then_exits_0_on(signal: &str) {
     let redis = RedisServer::start().await;
     load(&redis).await;
     let port = free_port();
@@ -189,7 +198,7 @@ async fn sigterm_lets_requests_in_flight_finish_then_exits_0() {
     );
     tokio::time::sleep(Duration::from_millis(200)).await;
     Command::new("kill")
-        .arg("-TERM")
+        .arg(format!("-{signal}"))
         .arg(child.id().to_string())
         .status()
         .unwrap();
