@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak test over loopback: 200 concurrent connections for 60 s against each
 # mode with the mixed corpus; then the same on Redis while Redis is killed
-# and restarted once in the middle. Reports errors, timeouts, RSS after the
+# and restarted once in the middle, with and without the name cache. Reports errors, timeouts, RSS after the
 # first 5 s and at the end, and how long the restart hurt.
 #
 #   scripts/soak.sh
@@ -60,15 +60,19 @@ probe() { # port seconds
 
 restart_redis() {
   echo "  (killing redis-server at $(date +%T), restarting it 1 s later)"
+  redis-cli -p "$REDIS_PORT" save >/dev/null
   kill -9 "$REDIS_PID"; wait "$REDIS_PID" 2>/dev/null || true
   sleep 1
   start_redis
 }
 
-IN_PORT=$(free_port); RE_PORT=$(free_port)
-env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$IN_PORT" & PIDS+=($!); IN_PID=$!
-"$BIN" --log warn serve --listen "127.0.0.1:$RE_PORT" & PIDS+=($!); RE_PID=$!
-wait_ready "$IN_PORT"; wait_ready "$RE_PORT"
+IN_PORT=$(free_port); RE_PORT=$(free_port); NC_PORT=$(free_port)
+env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$IN_PORT" 2>>"$WORK/in_process.log" & PIDS+=($!); IN_PID=$!
+"$BIN" --log warn serve --listen "127.0.0.1:$RE_PORT" 2>>"$WORK/redis.log" & PIDS+=($!); RE_PID=$!
+# Without the name cache every title with a symbol needs Redis: the run
+# that shows what a Redis restart costs when the cache cannot hide it.
+"$BIN" --log warn serve --listen "127.0.0.1:$NC_PORT" --name-cache 0 2>>"$WORK/nocache.log" & PIDS+=($!); NC_PID=$!
+wait_ready "$IN_PORT"; wait_ready "$RE_PORT"; wait_ready "$NC_PORT"
 
 echo "== soak: $CONNECTIONS connections, ${DURATION} s each, POST /slug over data/corpus.txt"
 soak in_process "$IN_PID" "$IN_PORT"
@@ -77,11 +81,12 @@ probe "$RE_PORT" "$DURATION" &
 PROBE_PID=$!
 soak redis+restart "$RE_PID" "$RE_PORT" restart_redis
 wait "$PROBE_PID" || true
-python3 - "$WORK/probe.txt" <<'PY'
+report_probe() {
+  python3 - "$WORK/probe.txt" "$1" <<'PY'
 import sys
 rows = [line.split() for line in open(sys.argv[1])]
 bad = [(float(t), c) for t, c in rows if c != "200"]
-print(f"probe during the restart run: {len(rows)} probes, {len(bad)} not 200", end="")
+print(f"probe during {sys.argv[2]}: {len(rows)} probes, {len(bad)} not 200", end="")
 if bad:
     codes = sorted({c for _, c in bad})
     print(f" (codes {', '.join(codes)}), failing for {bad[-1][0] - bad[0][0]:.2f} s"
@@ -89,3 +94,11 @@ if bad:
 else:
     print()
 PY
+}
+report_probe "redis+restart"
+rm -f "$WORK/probe.txt"
+probe "$NC_PORT" "$DURATION" &
+PROBE_PID=$!
+soak redis-nocache+restart "$NC_PID" "$NC_PORT" restart_redis
+wait "$PROBE_PID" || true
+report_probe "redis-nocache+restart"
