@@ -16,6 +16,23 @@ async fn uncached(redis: &RedisServer) -> App {
     App::spawn(settings).await
 }
 
+/// POSTs `body` until the answer is 200, for at most 5 s (recovery
+/// without a restart of slugd); returns that answer's body.
+async fn until_ok(app: &App, path: &str, body: &serde_json::Value) -> serde_json::Value {
+    let started = Instant::now();
+    loop {
+        let (s, b) = app.post(path, body).await;
+        if s == 200 {
+            return b;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "not back: {s} {b}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Not a speed figure: a bound far above the 300 ms response timeout the
 /// tests use, which tells a prompt error from a hang.
 const PROMPT: Duration = Duration::from_secs(3);
@@ -114,19 +131,8 @@ async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
     );
 
     app.wait_for("/readyz", 200, Duration::from_secs(5)).await;
-    let started = Instant::now();
-    loop {
-        let (s, b) = app.post("/slugs", &json!({ "titles": titles })).await;
-        if s == 200 {
-            assert_eq!(b["slugs"], json!(want));
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "not back: {s} {b}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let b = until_ok(&app, "/slugs", &json!({ "titles": titles })).await;
+    assert_eq!(b["slugs"], json!(want));
 }
 
 #[tokio::test]
@@ -140,19 +146,8 @@ async fn a_stalled_redis_gives_a_prompt_503_and_recovers_when_it_resumes() {
     expect_503(&app, "☃").await;
     assert_eq!(app.slug("plain title").await, "plain-title");
     redis.signal("CONT");
-    let started = Instant::now();
-    loop {
-        let (s, b) = app.post("/slug", &json!({ "title": "I ❤ Redis" })).await;
-        if s == 200 {
-            assert_eq!(b["slug"], "i-heavy-heart-redis");
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "not back: {s} {b}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let b = until_ok(&app, "/slug", &json!({ "title": "I ❤ Redis" })).await;
+    assert_eq!(b["slug"], "i-heavy-heart-redis");
 }
 
 #[tokio::test]
