@@ -6,7 +6,8 @@
 //!
 //! The symbol table is loaded once into Redis by `slugd load` and shared by
 //! every service instance, which keeps only a 16 kB index of which
-//! characters are in it. An in-process mode reads the whole table into the
+//! characters are in it and a bounded cache of names it has fetched. An
+//! in-process mode reads the whole table into the
 //! service instead: the default when no Redis is configured, and the
 //! baseline `/bench` compares Redis against.
 //!
@@ -18,7 +19,8 @@
 //!   trimming rule, shared by the loader and the in-process table.
 //! - [`lines`]: line reading with a bound on line length.
 //! - [`table`]: the symbol table, one enum over the in-process and Redis
-//!   backends, and the Redis key layout.
+//!   backends, the Redis key layout, and the in-process fallback of
+//!   `--on-redis-down memory`.
 //! - [`load`]: the loader job: stream, batched writes, atomic switch.
 //! - [`redis_conn`]: Redis URLs (passwords hidden), timeouts, connections.
 //! - [`http`]: the router, handlers, the one error type, health, bench.
