@@ -91,6 +91,20 @@ async fn deployments_with_different_prefixes_share_one_redis() {
     assert_eq!(green_app.slug("a + b ☃").await, "a-plus-b-snowman");
 }
 
+/// Waits until the binary answers 200 on `path` (at most 10 s).
+async fn wait_for(addr: &str, path: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(r) = reqwest::get(format!("http://{addr}{path}")).await
+            && r.status() == 200
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "slugd did not answer on {path}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 fn spawn_slugd(args: &[&str]) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_slugd"))
         .args(args)
@@ -127,7 +141,7 @@ async fn passwords_never_reach_the_log() {
             "--redis-url",
             url,
         ]);
-        tokio::time::sleep(Duration::from_millis(700)).await;
+        wait_for(&format!("127.0.0.1:{port}"), "/healthz").await;
         let _ = reqwest::get(format!("http://127.0.0.1:{port}/slug?title=%E2%98%83")).await;
         let _ = reqwest::get(format!("http://127.0.0.1:{port}/bench?iterations=5")).await;
         let body = reqwest::get(format!("http://127.0.0.1:{port}/readyz"))
@@ -179,17 +193,7 @@ async fn drains_then_exits_0_on(signal: &str) {
     let addr = format!("127.0.0.1:{port}");
     let mut child = spawn_slugd(&["serve", "--listen", &addr, "--redis-url", &redis.url()]);
     let client = reqwest::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while client
-        .get(format!("http://{addr}/readyz"))
-        .send()
-        .await
-        .map(|r| r.status() != 200)
-        .unwrap_or(true)
-    {
-        assert!(Instant::now() < deadline, "slugd did not get ready");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_for(&addr, "/readyz").await;
     // A slow request: a benchmark of many Redis round trips.
     let in_flight = tokio::spawn(
         client
