@@ -6,6 +6,7 @@ mod cli;
 mod errors;
 mod health;
 mod helpers;
+mod instances;
 mod load;
 mod load_faults;
 mod outage;
