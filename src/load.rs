@@ -378,6 +378,12 @@ async fn load_locked(
         ?previous,
         "switched readers to the new table version"
     );
+    // Tell running services at once; those that miss it find the new
+    // version at their next periodic check.
+    let notified: redis::RedisResult<i64> = loader.conn.publish(keys.switched(), version).await;
+    if let Err(e) = notified {
+        tracing::warn!(error = %e, "could not announce the switch; services find it within their refresh interval");
+    }
 
     let others: Vec<Version> = loader
         .conn

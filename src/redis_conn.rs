@@ -110,6 +110,15 @@ impl RedisConfig {
         ConnectionManager::new_lazy_with_config(self.client()?, config)
     }
 
+    /// A publish/subscribe connection, for notices of new table versions.
+    pub async fn pubsub(&self) -> redis::RedisResult<redis::aio::PubSub> {
+        let client = self.client()?;
+        match tokio::time::timeout(self.connect_timeout, client.get_async_pubsub()).await {
+            Ok(result) => result,
+            Err(_) => Err(std::io::Error::from(std::io::ErrorKind::TimedOut).into()),
+        }
+    }
+
     /// One multiplexed connection, for the loader.
     pub async fn connect(&self) -> redis::RedisResult<MultiplexedConnection> {
         let config = AsyncConnectionConfig::new()

@@ -14,6 +14,10 @@
 //! | `{p}meta:{v}` | hash | version `v`: `entries`, `categories`, `index`, `long`, `bytes`, `source`, `loaded_at` |
 //! | `{p}t:{v}:{b}` | hash | bucket `b` (hex) of version `v`: field = code point offset, value = name |
 //!
+//! After a switch the loader publishes the new version on channel
+//! `{p}switched`, so services move to it at once rather than at their next
+//! periodic check.
+//!
 //! # Why buckets and chunks
 //!
 //! One plain hash of 6,634 names takes about 500 kB: its hashtable encoding
@@ -107,6 +111,11 @@ impl Keys {
     /// The set of versions ever started and not yet removed.
     pub fn versions(&self) -> String {
         format!("{}versions", self.prefix)
+    }
+
+    /// The channel the loader announces a switch on (payload: the version).
+    pub fn switched(&self) -> String {
+        format!("{}switched", self.prefix)
     }
 
     /// The loader lock.

@@ -93,6 +93,7 @@ impl TableSettings {
                     tracing::warn!(error = %e, redis = %config.url, "symbol table not reachable yet; will keep trying");
                 }
                 table.spawn_watcher(self.refresh_interval);
+                table.spawn_subscriber(config.clone());
                 let fallback = (self.on_redis_down == OnRedisDown::Memory)
                     .then(|| Arc::new(Fallback::new(self.data.clone(), self.categories.clone())));
                 Ok(SymbolTable::Redis(table, fallback))

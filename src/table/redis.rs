@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use redis::Value;
 use redis::aio::ConnectionManager;
 
@@ -316,6 +317,45 @@ impl RedisTable {
             }
         }
         Ok(Some(names))
+    }
+
+    /// Listens for the loader's switch notices and refreshes at once on
+    /// each; reconnects after a second when the connection drops. A
+    /// notice missed meanwhile is caught by [`RedisTable::spawn_watcher`].
+    pub fn spawn_subscriber(self: &Arc<Self>, config: RedisConfig) {
+        let table: Weak<Self> = Arc::downgrade(self);
+        let channel = self.keys.switched();
+        tokio::spawn(async move {
+            let mut told = false;
+            loop {
+                let subscribed = async {
+                    let mut pubsub = config.pubsub().await?;
+                    pubsub.subscribe(&channel).await?;
+                    Ok::<_, redis::RedisError>(pubsub)
+                };
+                match subscribed.await {
+                    Ok(pubsub) => {
+                        told = false;
+                        let mut notices = pubsub.into_on_message();
+                        while notices.next().await.is_some() {
+                            let Some(table) = table.upgrade() else { return };
+                            if let Err(e) = table.refresh().await {
+                                tracing::warn!(error = %e, "cannot read the announced table version");
+                            }
+                        }
+                    }
+                    Err(e) if !told => {
+                        tracing::warn!(error = %e, channel, "cannot subscribe to switch notices; relying on the periodic check");
+                        told = true;
+                    }
+                    Err(_) => {}
+                }
+                if table.strong_count() == 0 {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        });
     }
 
     /// Keeps the live version fresh: asks Redis every `interval` until the

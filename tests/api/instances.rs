@@ -18,6 +18,10 @@ struct Instance {
 
 impl Instance {
     async fn start(redis: &RedisServer) -> Instance {
+        Self::start_with(redis, &[]).await
+    }
+
+    async fn start_with(redis: &RedisServer, extra: &[&str]) -> Instance {
         let addr = format!("127.0.0.1:{}", free_port());
         let child = Command::new(env!("CARGO_BIN_EXE_slugd"))
             .args([
@@ -29,6 +33,7 @@ impl Instance {
                 "--redis-url",
                 &redis.url(),
             ])
+            .args(extra)
             .env("SLUGD_DATA", data_file())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -101,12 +106,23 @@ async fn three_instances_give_identical_slugs() {
 /// every instance serves the new name soon after the switch.
 #[tokio::test]
 async fn a_new_table_version_reaches_every_instance_without_a_restart() {
+    reload_reaches_three_instances(&[]).await;
+}
+
+/// With the periodic check an hour apart, only the loader's notice can
+/// bring the new version: it does.
+#[tokio::test]
+async fn the_loaders_notice_alone_brings_the_new_version() {
+    reload_reaches_three_instances(&["--refresh-interval-ms", "3600000"]).await;
+}
+
+async fn reload_reaches_three_instances(extra: &[&str]) {
     let redis = RedisServer::start().await;
     load(&redis).await;
     let instances = [
-        Instance::start(&redis).await,
-        Instance::start(&redis).await,
-        Instance::start(&redis).await,
+        Instance::start_with(&redis, extra).await,
+        Instance::start_with(&redis, extra).await,
+        Instance::start_with(&redis, extra).await,
     ];
     let old = json!(["snowman-horizontal-hexagon", "i-heavy-heart-redis"]);
     let new = json!(["snowperson-horizontal-hexagon", "i-heavy-heart-redis"]);

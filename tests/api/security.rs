@@ -11,9 +11,8 @@ use slugd::redis_conn::RedisUrl;
 use crate::helpers::{App, RedisServer, free_port, load, load_settings, settings};
 
 /// The ACL rules README.md documents, for prefix `slugd:`.
-const READER: &str =
-    "on >reader-pw resetkeys ~slugd:* resetchannels -@all +get +hgetall +hmget +ping";
-const LOADER: &str = "on >loader-pw resetkeys ~slugd:* resetchannels -@all +get +set +incr +incrby +sadd +smembers +srem +hset +hgetall +unlink +scan +memory|usage +eval +evalsha +script|load +pexpire +del +ping";
+const READER: &str = "on >reader-pw resetkeys ~slugd:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping";
+const LOADER: &str = "on >loader-pw resetkeys ~slugd:* resetchannels &slugd:* -@all +publish +get +set +incr +incrby +sadd +smembers +srem +hset +hgetall +unlink +scan +memory|usage +eval +evalsha +script|load +pexpire +del +ping";
 
 async fn acl(redis: &RedisServer, user: &str, rules: &str) {
     let mut cmd = redis::cmd("ACL");
