@@ -28,9 +28,7 @@ cargo build --release --quiet --bin slugd --example bare
 BIN=target/release/slugd
 BARE=target/release/examples/bare
 
-REDIS_PORT=$(free_port)
 start_redis
-export REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 
 echo "== loader"
 /usr/bin/time -f "loader peak RSS: %M kB, wall: %e s" "$BIN" --log warn load 2>"$WORK/load.err" | tee "$WORK/load.out"

@@ -18,9 +18,7 @@ need curl curl
 cargo build --release --quiet --bin slugd
 BIN=target/release/slugd
 
-REDIS_PORT=$(free_port)
 start_redis
-export REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 "$BIN" --log warn load | sed 's/^/loader: /'
 TABLE_BYTES=$(redis-cli -p "$REDIS_PORT" hget "slugd:meta:$(redis-cli -p "$REDIS_PORT" get slugd:current)" bytes)
 

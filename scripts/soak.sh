@@ -21,9 +21,7 @@ need curl curl
 cargo build --release --quiet --bin slugd
 BIN=target/release/slugd
 
-REDIS_PORT=$(free_port)
 start_redis
-export REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 "$BIN" --log warn load >/dev/null
 redis-cli -p "$REDIS_PORT" save >/dev/null   # so a restart brings the table back
 

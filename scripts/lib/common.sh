@@ -35,9 +35,12 @@ wait_ready() { # port
   exit 1
 }
 
-# Starts redis-server on $REDIS_PORT (saving to $WORK/dump.rdb only when
-# asked with SAVE) and waits for it; sets REDIS_PID.
+# Starts redis-server on $REDIS_PORT (a free port the first time; saving to
+# $WORK/dump.rdb only when asked with SAVE) and waits for it; sets REDIS_PID
+# and exports REDIS_URL for slugd.
 start_redis() {
+  : "${REDIS_PORT:=$(free_port)}"
+  export REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
   redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
     --dir "$WORK" --logfile "$WORK/redis.log" &
   REDIS_PID=$!
