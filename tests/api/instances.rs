@@ -197,3 +197,48 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
         assert!(asker.await.unwrap() > 0);
     }
 }
+
+async fn hmget_calls(redis: &RedisServer) -> u64 {
+    let info: String = redis.query(redis::cmd("INFO").arg("commandstats")).await;
+    info.lines()
+        .find_map(|l| l.strip_prefix("cmdstat_hmget:calls="))
+        .and_then(|rest| rest.split(',').next())
+        .map_or(0, |n| n.parse().unwrap())
+}
+
+/// A service given a replica's URL reads from the replica, and stays right
+/// after a load on the primary.
+#[tokio::test]
+async fn a_service_reads_from_a_replica_and_follows_reloads() {
+    let primary = RedisServer::start().await;
+    let port = primary.port.to_string();
+    let replica = RedisServer::start_with(&["--replicaof", "127.0.0.1", &port]).await;
+    load(&primary).await;
+    let mut settings = crate::helpers::settings(Some(&replica));
+    settings.table.name_cache = 0;
+    let app = crate::helpers::App::spawn(settings).await;
+    app.wait_for("/readyz", 200, Duration::from_secs(10)).await;
+    assert_eq!(app.slug("☃ ⬣").await, "snowman-horizontal-hexagon");
+    assert!(hmget_calls(&replica).await > 0);
+    assert_eq!(hmget_calls(&primary).await, 0, "the primary was not read");
+
+    let text = std::fs::read_to_string(data_file()).unwrap();
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(
+        text.replace("2603;SNOWMAN;So", "2603;SNOWPERSON;So")
+            .as_bytes(),
+    )
+    .unwrap();
+    let mut load = load_settings(&primary);
+    load.data = file.path().to_owned();
+    slugd::load::run(&load).await.unwrap();
+    let started = Instant::now();
+    while app.slug("☃ ⬣").await != "snowperson-horizontal-hexagon" {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the replica's reader never saw the new version"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(hmget_calls(&primary).await, 0, "the primary was not read");
+}
