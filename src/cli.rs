@@ -144,6 +144,11 @@ pub struct ServeArgs {
     /// (408 after).
     #[arg(long, env = "SLUGD_BODY_TIMEOUT_MS", default_value_t = 10_000)]
     pub body_timeout_ms: u64,
+
+    /// How long a client may take to send its request headers, in
+    /// milliseconds (the connection is closed after).
+    #[arg(long, env = "SLUGD_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
+    pub header_timeout_ms: u64,
 }
 
 /// `slugd load`.
@@ -266,6 +271,7 @@ impl ServeArgs {
                 batch_titles: self.max_batch,
                 bench_iterations: self.max_bench_iterations,
                 body_timeout: millis("--body-timeout-ms", self.body_timeout_ms)?,
+                header_timeout: millis("--header-timeout-ms", self.header_timeout_ms)?,
             },
         })
     }

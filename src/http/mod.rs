@@ -23,6 +23,10 @@ use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Router, extract::DefaultBodyLimit};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto::Builder as ConnBuilder;
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use serde::de::DeserializeOwned;
 use tokio::net::TcpListener;
 
@@ -41,6 +45,9 @@ pub struct Limits {
     pub bench_iterations: usize,
     /// How long a client may take to send its body (408 after).
     pub body_timeout: Duration,
+    /// How long a client may take to send its request headers (the
+    /// connection is closed after).
+    pub header_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -50,6 +57,7 @@ impl Default for Limits {
             batch_titles: 1000,
             bench_iterations: 100_000,
             body_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -100,16 +108,56 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Serves the API on `listener` until `shutdown` completes, then lets
-/// requests in flight finish.
+/// Serves the API on `listener` until `shutdown` completes, then stops
+/// accepting and lets requests in flight finish.
+///
+/// A hand-written accept loop rather than `axum::serve`, for one reason:
+/// `axum::serve` sets no timer, so a client trickling in its request
+/// headers would hold a connection for ever. Here hyper closes a connection
+/// whose headers take longer than `header_timeout`.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let header_timeout = state.limits.header_timeout;
+    let app = router(state);
+    let mut builder = ConnBuilder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors and the like: wait, do not spin.
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot accept a connection");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let service = TowerToHyperService::new(app.clone());
+        let connection = builder
+            .serve_connection_with_upgrades(TokioIo::new(stream), service)
+            .into_owned();
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(error = %e, "connection ended with an error");
+            }
+        });
+    }
+    // New connections are refused from here on; those open finish the
+    // request they are serving.
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }
 
 /// `axum::Json` with this API's error shape for every rejection.

@@ -203,3 +203,25 @@ async fn hostile_but_valid_titles_get_correct_slugs() {
         "at most 1000 titles; this one has 100000",
     );
 }
+
+#[tokio::test]
+async fn a_client_sending_its_headers_slowly_is_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut settings = crate::helpers::settings(None);
+    settings.limits.header_timeout = std::time::Duration::from_millis(300);
+    let app = App::spawn(settings).await;
+    let mut stream = tokio::net::TcpStream::connect(app.addr).await.unwrap();
+    stream
+        .write_all(b"POST /slug HTTP/1.1\r\nHost: x\r\nContent-Ty")
+        .await
+        .unwrap();
+    let mut rest = Vec::new();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        stream.read_to_end(&mut rest),
+    )
+    .await
+    .expect("the server closes the connection instead of waiting for ever")
+    .ok();
+    assert_eq!(app.slug("still here").await, "still-here");
+}
