@@ -44,9 +44,11 @@ impl SymbolNames for NoSymbols {
     }
 }
 
-impl<S: std::hash::BuildHasher> SymbolNames for std::collections::HashMap<char, String, S> {
+impl<V: AsRef<str>, S: std::hash::BuildHasher> SymbolNames
+    for std::collections::HashMap<char, V, S>
+{
     fn name(&self, c: char) -> Option<&str> {
-        self.get(&c).map(String::as_str)
+        self.get(&c).map(AsRef::as_ref)
     }
 }
 

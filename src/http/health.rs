@@ -29,7 +29,8 @@ async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, ApiError> 
             "entries": table.len(),
         }),
         SymbolTable::Redis(table, _) => {
-            let version = table.check().await?;
+            // A round trip, so readiness means Redis answers now.
+            let version = table.refresh().await?;
             json!({
                 "status": "ready",
                 "mode": "redis",

@@ -68,6 +68,9 @@ pub struct RedisTable {
     cache: Mutex<NameCache>,
 }
 
+/// Names of table characters, shared with the cache without copying.
+pub type Names = HashMap<char, Arc<str>>;
+
 /// A bounded map of names of one table version.
 #[derive(Debug, Default)]
 struct NameCache {
@@ -79,12 +82,7 @@ struct NameCache {
 impl NameCache {
     /// Looks up `wanted` for `version`: the hits go into `names`, the misses
     /// are returned.
-    fn lookup(
-        &self,
-        version: Version,
-        wanted: Vec<char>,
-        names: &mut HashMap<char, String>,
-    ) -> Vec<char> {
+    fn lookup(&self, version: Version, wanted: Vec<char>, names: &mut Names) -> Vec<char> {
         if self.version != version || self.names.is_empty() {
             return wanted;
         }
@@ -92,7 +90,7 @@ impl NameCache {
             .into_iter()
             .filter(|c| match self.names.get(c) {
                 Some(name) => {
-                    names.insert(*c, name.to_string());
+                    names.insert(*c, name.clone());
                     false
                 }
                 None => true,
@@ -100,13 +98,13 @@ impl NameCache {
             .collect()
     }
 
-    fn insert(&mut self, version: Version, fetched: &HashMap<char, String>) {
+    fn insert(&mut self, version: Version, fetched: &Names) {
         if self.version != version || self.names.len() + fetched.len() > self.capacity {
             self.names.clear();
             self.version = version;
         }
         for (c, name) in fetched.iter().take(self.capacity) {
-            self.names.insert(*c, Arc::from(name.as_str()));
+            self.names.insert(*c, name.clone());
         }
     }
 }
@@ -150,18 +148,14 @@ impl RedisTable {
         self.cache.lock().expect("lock poisoned")
     }
 
-    fn cached(&self) -> Option<Arc<LoadedVersion>> {
-        self.live.read().expect("lock poisoned").clone()
-    }
-
     /// The version last seen, without asking Redis.
     pub fn live_version(&self) -> Option<Arc<LoadedVersion>> {
-        self.cached()
+        self.live.read().expect("lock poisoned").clone()
     }
 
     /// The version in use, asking Redis only if none is known yet.
     pub async fn version(&self) -> Result<Arc<LoadedVersion>, TableError> {
-        match self.cached() {
+        match self.live_version() {
             Some(v) => Ok(v),
             None => self.refresh().await,
         }
@@ -176,7 +170,7 @@ impl RedisTable {
         let Some(id) = id else {
             return Err(TableError::NotLoaded(self.keys.prefix().to_owned()));
         };
-        if let Some(v) = self.cached().filter(|v| v.version == id) {
+        if let Some(v) = self.live_version().filter(|v| v.version == id) {
             return Ok(v);
         }
         let meta_key = self.keys.meta(id);
@@ -199,17 +193,12 @@ impl RedisTable {
         Ok(loaded)
     }
 
-    /// Whether the live table is reachable and loaded: a round trip.
-    pub async fn check(&self) -> Result<Arc<LoadedVersion>, TableError> {
-        self.refresh().await
-    }
-
     /// The names of those of `chars` that are in the table, in at most one
     /// round trip (none when no character is in the table).
     pub async fn names(
         &self,
         chars: impl IntoIterator<Item = char> + Clone,
-    ) -> Result<HashMap<char, String>, TableError> {
+    ) -> Result<Names, TableError> {
         let mut version = match self.version().await {
             Ok(version) => version,
             // Redis has never answered: a title none of whose characters
@@ -257,7 +246,7 @@ impl RedisTable {
         &self,
         version: &LoadedVersion,
         wanted: &[char],
-    ) -> Result<Option<HashMap<char, String>>, TableError> {
+    ) -> Result<Option<Names>, TableError> {
         // Bucket -> (char, chunk) per field asked, in field order.
         let mut by_bucket: BTreeMap<u32, Vec<(char, usize)>> = BTreeMap::new();
         for &c in wanted {
@@ -316,7 +305,9 @@ impl RedisTable {
                 names.entry(c).or_default().push_str(&chunk);
             }
         }
-        Ok(Some(names))
+        Ok(Some(
+            names.into_iter().map(|(c, n)| (c, Arc::from(n))).collect(),
+        ))
     }
 
     /// Listens for the loader's switch notices and refreshes at once on
