@@ -310,6 +310,20 @@ pub fn config_for_port(port: u16) -> RedisConfig {
     }
 }
 
+/// `POST {url}` of a batch of titles (`url` ends in `/slugs`).
+pub async fn post_titles(
+    client: &reqwest::Client,
+    url: &str,
+    titles: &[String],
+) -> reqwest::Response {
+    client
+        .post(url)
+        .json(&serde_json::json!({ "titles": titles }))
+        .send()
+        .await
+        .unwrap()
+}
+
 /// Load settings for `server` with the shipped data file.
 pub fn load_settings(server: &RedisServer) -> LoadSettings {
     LoadSettings {

@@ -61,12 +61,8 @@ impl Instance {
 
     /// `POST /slugs`: the status and the `slugs` array.
     async fn slugs(&self, client: &reqwest::Client, titles: &[String]) -> (u16, Value) {
-        let r = client
-            .post(format!("http://{}/slugs", self.addr))
-            .json(&json!({ "titles": titles }))
-            .send()
-            .await
-            .unwrap();
+        let url = format!("http://{}/slugs", self.addr);
+        let r = crate::helpers::post_titles(client, &url, titles).await;
         let status = r.status().as_u16();
         let body: Value = r.json().await.unwrap_or(Value::Null);
         (status, body["slugs"].clone())
@@ -155,12 +151,7 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
         askers.push(tokio::spawn(async move {
             let mut asked = 0;
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                let r = client
-                    .post(&url)
-                    .json(&json!({ "titles": titles }))
-                    .send()
-                    .await
-                    .unwrap();
+                let r = crate::helpers::post_titles(&client, &url, &titles).await;
                 assert_eq!(r.status().as_u16(), 200);
                 let body: Value = r.json().await.unwrap();
                 let slugs = &body["slugs"];

@@ -152,12 +152,7 @@ async fn requests_during_loads_never_see_a_partial_table() {
         clients.push(tokio::spawn(async move {
             let mut checked = 0u32;
             while !stop.load(std::sync::atomic::Ordering::Relaxed) || checked == 0 {
-                let r = client
-                    .post(&url)
-                    .json(&serde_json::json!({ "titles": titles }))
-                    .send()
-                    .await
-                    .unwrap();
+                let r = crate::helpers::post_titles(&client, &url, &titles).await;
                 assert_eq!(r.status().as_u16(), 200, "{}", r.text().await.unwrap());
                 let body: serde_json::Value = r.json().await.unwrap();
                 let got: Vec<String> = serde_json::from_value(body["slugs"].clone()).unwrap();

@@ -100,12 +100,7 @@ async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
             let until = Instant::now() + Duration::from_millis(1500);
             while Instant::now() < until {
                 let started = Instant::now();
-                let r = client
-                    .post(&url)
-                    .json(&json!({ "titles": titles }))
-                    .send()
-                    .await
-                    .unwrap();
+                let r = crate::helpers::post_titles(&client, &url, &titles).await;
                 assert!(
                     started.elapsed() < PROMPT,
                     "a request took {:?}",
