@@ -14,7 +14,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::http::Limits;
 use crate::load::{self, LoadSettings};
-use crate::redis_conn::{RedisConfig, RedisUrl};
+use crate::redis_conn::{Endpoint, RedisConfig, RedisUrl};
 use crate::serve::{self, ServeSettings};
 use crate::slug::Options;
 use crate::stream;
@@ -26,8 +26,8 @@ use crate::unicode_data::Categories;
 /// scripts ("Привет, мир" -> privet-mir).
 ///
 /// The symbol table lives in Redis, loaded once by `slugd load` and shared
-/// by every instance; without --redis-url it is read into the process
-/// instead.
+/// by every instance (one server with --redis-url, a Redis Cluster with
+/// --redis-cluster); without either it is read into the process instead.
 #[derive(Debug, Parser)]
 #[command(name = "slugd", version)]
 pub struct Cli {
@@ -43,7 +43,8 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run the HTTP service (on Redis with --redis-url, else in-process).
+    /// Run the HTTP service (on Redis with --redis-url or --redis-cluster,
+    /// else in-process).
     Serve(ServeArgs),
     /// Load UnicodeData.txt into Redis as a new table version and switch
     /// every service to it atomically.
@@ -55,10 +56,23 @@ pub enum Command {
 /// How to reach Redis.
 #[derive(Debug, Args)]
 pub struct RedisArgs {
-    /// Redis URL, redis://[user:password@]host:port[/db]. Without it,
-    /// `serve` and `slugify` use an in-process table.
-    #[arg(long, env = "REDIS_URL")]
+    /// Redis URL, redis://[user:password@]host:port[/db] (rediss:// for
+    /// TLS). A replica's URL makes a service read from that replica. Without
+    /// it or --redis-cluster, `serve` and `slugify` use an in-process table.
+    #[arg(long, env = "REDIS_URL", conflicts_with = "redis_cluster")]
     pub redis_url: Option<String>,
+
+    /// A Redis Cluster, by seed nodes: host:port[,host:port...], each node
+    /// optionally as redis://[user:password@]host:port or rediss://... The
+    /// table's buckets spread over the cluster's slots; a request asks each
+    /// node it needs once, all in parallel.
+    #[arg(long, env = "REDIS_CLUSTER")]
+    pub redis_cluster: Option<String>,
+
+    /// With --redis-cluster: send table reads to replicas (at random) when
+    /// the cluster has them. Writes (`slugd load`) always go to primaries.
+    #[arg(long, env = "SLUGD_READ_FROM_REPLICAS", requires = "redis_cluster")]
+    pub read_from_replicas: bool,
 
     /// How long one connection attempt to Redis may take, in milliseconds.
     #[arg(long, env = "SLUGD_REDIS_CONNECT_TIMEOUT_MS", default_value_t = 500)]
@@ -207,10 +221,12 @@ fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {
 
 impl RedisArgs {
     fn config(&self) -> anyhow::Result<Option<RedisConfig>> {
-        let Some(url) = &self.redis_url else {
-            return Ok(None);
+        let endpoint = match (&self.redis_url, &self.redis_cluster) {
+            (Some(url), _) => Endpoint::Single(RedisUrl::parse(url).map_err(anyhow::Error::msg)?),
+            (None, Some(nodes)) => Endpoint::cluster(nodes, self.read_from_replicas)
+                .map_err(|e| anyhow::anyhow!("--redis-cluster: {e}"))?,
+            (None, None) => return Ok(None),
         };
-        let url = RedisUrl::parse(url).map_err(anyhow::Error::msg)?;
         let ca_cert = match &self.redis_ca_cert {
             Some(path) => Some(
                 std::fs::read(path)
@@ -219,7 +235,7 @@ impl RedisArgs {
             None => None,
         };
         Ok(Some(RedisConfig {
-            url,
+            endpoint,
             ca_cert,
             connect_timeout: millis("--redis-connect-timeout-ms", self.redis_connect_timeout_ms)?,
             response_timeout: millis("--redis-timeout-ms", self.redis_timeout_ms)?,
@@ -230,9 +246,13 @@ impl RedisArgs {
 impl TableArgs {
     fn prefix(&self) -> anyhow::Result<String> {
         let p = &self.key_prefix;
-        if p.is_empty() || p.len() > 64 || p.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        if p.is_empty()
+            || p.len() > 64
+            || p.chars()
+                .any(|c| c.is_whitespace() || c.is_control() || c == '{' || c == '}')
+        {
             bail!(
-                "--key-prefix {p:?} must be 1 to 64 characters without spaces, for example \"slugd:\""
+                "--key-prefix {p:?} must be 1 to 64 characters without spaces or braces (which would pin every key to one cluster slot), for example \"slugd:\""
             );
         }
         Ok(p.clone())
@@ -282,7 +302,7 @@ impl LoadArgs {
     pub fn settings(&self) -> anyhow::Result<LoadSettings> {
         let Some(redis) = self.redis.config()? else {
             bail!(
-                "slugd load needs Redis: give --redis-url or set REDIS_URL (try scripts/redis.sh for a local one)"
+                "slugd load needs Redis: give --redis-url or --redis-cluster, or set REDIS_URL or REDIS_CLUSTER (try scripts/redis.sh for a local one)"
             );
         };
         Ok(LoadSettings {
@@ -308,7 +328,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 format!(
                     "loading {} into {} failed",
                     settings.data.display(),
-                    settings.redis.url
+                    settings.redis.endpoint
                 )
             })?;
             println!(

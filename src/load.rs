@@ -25,10 +25,10 @@ use std::io::BufReader;
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use redis::aio::MultiplexedConnection;
 use redis::{AsyncCommands, Script};
 
 use crate::redis_conn::RedisConfig;
+use crate::redis_conn::conn::Conn;
 use crate::table::layout::{self, Keys, LongNames, Membership, Version};
 use crate::unicode_data::{BadLine, Categories, DataError, LineError, ReadError, Reader};
 
@@ -137,7 +137,7 @@ return 0";
 
 /// One load in progress.
 struct Loader {
-    conn: MultiplexedConnection,
+    conn: Conn,
     keys: Keys,
     token: String,
 }
@@ -207,52 +207,67 @@ impl Loader {
         if batch.is_empty() {
             return Ok(());
         }
-        let mut pipe = redis::pipe();
-        for (&bucket, fields) in batch.iter() {
-            let cmd = pipe.cmd("HSET").arg(self.keys.bucket(version, bucket));
-            for (field, value) in fields {
-                cmd.arg(*field).arg(value);
-            }
-            cmd.ignore();
-        }
-        pipe.exec_async(&mut self.conn)
+        let cmds: Vec<(String, redis::Cmd)> = batch
+            .iter()
+            .map(|(&bucket, fields)| {
+                let key = self.keys.bucket(version, bucket);
+                let mut cmd = redis::cmd("HSET");
+                cmd.arg(&key);
+                for (field, value) in fields {
+                    cmd.arg(*field).arg(value);
+                }
+                (key, cmd)
+            })
+            .collect();
+        self.conn
+            .per_node(&cmds, false)
             .await
             .map_err(redis_err("writing the table"))?;
         batch.clear();
         self.renew_lock().await
     }
 
-    /// Removes every key of `version`.
+    /// Removes every key of `version`: its buckets, found by scanning
+    /// every primary, then its meta and its entry in `{p}versions`.
     async fn remove_version(&mut self, version: Version) -> Result<(), LoadError> {
         let doing = "removing an old table version";
         let pattern = self.keys.bucket_pattern(version);
-        let mut cursor: u64 = 0;
-        loop {
-            let (next, found): (u64, Vec<String>) = redis::cmd("SCAN")
-                .arg(cursor)
-                .arg("MATCH")
-                .arg(&pattern)
-                .arg("COUNT")
-                .arg(1000)
-                .query_async(&mut self.conn)
-                .await
-                .map_err(redis_err(doing))?;
-            if !found.is_empty() {
-                let _: i64 = self.conn.unlink(found).await.map_err(redis_err(doing))?;
-            }
-            cursor = next;
-            if cursor == 0 {
-                break;
+        for node in self.conn.primaries().await.map_err(redis_err(doing))? {
+            let mut cursor: u64 = 0;
+            loop {
+                let (next, found) = self
+                    .conn
+                    .scan(&node, cursor, &pattern)
+                    .await
+                    .map_err(redis_err(doing))?;
+                let unlinks: Vec<(String, redis::Cmd)> = found
+                    .into_iter()
+                    .map(|key| {
+                        let cmd = redis::cmd("UNLINK").arg(&key).clone();
+                        (key, cmd)
+                    })
+                    .collect();
+                self.conn
+                    .per_node(&unlinks, false)
+                    .await
+                    .map_err(redis_err(doing))?;
+                cursor = next;
+                if cursor == 0 {
+                    break;
+                }
             }
         }
-        let mut pipe = redis::pipe();
-        pipe.unlink(self.keys.meta(version))
-            .ignore()
-            .srem(self.keys.versions(), version)
-            .ignore();
-        pipe.exec_async(&mut self.conn)
+        let _: i64 = self
+            .conn
+            .unlink(self.keys.meta(version))
             .await
-            .map_err(redis_err(doing))
+            .map_err(redis_err(doing))?;
+        let _: i64 = self
+            .conn
+            .srem(self.keys.versions(), version)
+            .await
+            .map_err(redis_err(doing))?;
+        Ok(())
     }
 }
 
@@ -263,7 +278,7 @@ pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
     let file = File::open(&settings.data).map_err(|e| DataError::open(&settings.data, e))?;
     let conn = settings
         .redis
-        .connect()
+        .loader_conn()
         .await
         .map_err(redis_err("connecting"))?;
     let mut loader = Loader {
@@ -316,36 +331,38 @@ async fn load_locked(
     let loaded_at = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let mut pipe = redis::pipe();
+    let mut meta = redis::cmd("HSET");
     // HSET with many pairs, not the deprecated HMSET.
-    pipe.cmd("HSET")
-        .arg(&meta_key)
-        .arg(
-            &[
-                ("format", layout::FORMAT.to_string()),
-                ("entries", entries.to_string()),
-                ("categories", settings.categories.as_list()),
-                ("index", members.encode()),
-                ("long", long.encode()),
-                ("source", settings.data.display().to_string()),
-                ("loaded_at", loaded_at.to_string()),
-                ("bytes", "0".to_owned()),
-            ][..],
-        )
-        .ignore();
+    meta.arg(&meta_key).arg(
+        &[
+            ("format", layout::FORMAT.to_string()),
+            ("entries", entries.to_string()),
+            ("categories", settings.categories.as_list()),
+            ("index", members.encode()),
+            ("long", long.encode()),
+            ("source", settings.data.display().to_string()),
+            ("loaded_at", loaded_at.to_string()),
+            ("bytes", "0".to_owned()),
+        ][..],
+    );
     let bucket_keys: Vec<String> = members.buckets().map(|b| keys.bucket(version, b)).collect();
+    let mut cmds = vec![(meta_key.clone(), meta)];
     for key in bucket_keys.iter().chain(std::iter::once(&meta_key)) {
-        pipe.cmd("MEMORY")
-            .arg("USAGE")
-            .arg(key)
-            .arg("SAMPLES")
-            .arg(0);
+        let mut usage = redis::cmd("MEMORY");
+        usage.arg("USAGE").arg(key).arg("SAMPLES").arg(0);
+        cmds.push((key.clone(), usage));
     }
-    let usage: Vec<Option<u64>> = pipe
-        .query_async(&mut loader.conn)
+    let replies = loader
+        .conn
+        .per_node(&cmds, false)
         .await
         .map_err(redis_err("writing the version's meta"))?;
-    let bytes: u64 = usage.iter().flatten().sum();
+    let mut bytes = 0u64;
+    for reply in replies.into_iter().skip(1) {
+        let usage: Option<u64> = redis::from_redis_value(reply)
+            .map_err(|e| redis_err("measuring the table")(e.into()))?;
+        bytes += usage.unwrap_or(0);
+    }
     let _: i64 = loader
         .conn
         .hset(&meta_key, "bytes", bytes)

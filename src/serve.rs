@@ -68,7 +68,7 @@ pub async fn run(
     let addr = listener.local_addr().map_err(ServeError::Serve)?;
     match &settings.table.redis {
         Some(redis) => {
-            tracing::info!(%addr, mode = "redis", redis = %redis.url, prefix = %settings.table.prefix, "slugd listening")
+            tracing::info!(%addr, mode = "redis", redis = %redis.endpoint, prefix = %settings.table.prefix, "slugd listening")
         }
         None => {
             tracing::info!(%addr, mode = "in_process", data = %settings.table.data.display(), "slugd listening")

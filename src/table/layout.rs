@@ -14,6 +14,12 @@
 //! | `{p}meta:{v}` | hash | version `v`: `entries`, `categories`, `index`, `long`, `bytes`, `source`, `loaded_at` |
 //! | `{p}t:{v}:{b}` | hash | bucket `b` (hex) of version `v`: field = code point offset, value = name |
 //!
+//! On a Redis Cluster, the `{ctl}` hash tag puts the four control keys in
+//! one slot, so the loader's switch script may touch both the lock and
+//! `current`; every other key hashes on its whole name, so the buckets of a
+//! version spread over all the slots and nodes. (This is why a prefix may
+//! not contain braces.)
+//!
 //! After a switch the loader publishes the new version on channel
 //! `{p}switched`, so services move to it at once rather than at their next
 //! periodic check.
@@ -55,6 +61,9 @@ pub const MAX_CHUNKS: usize = 4;
 /// The version of this layout, stored in `meta` so a reader can refuse a
 /// table written by a loader it does not understand.
 pub const FORMAT: u32 = 1;
+
+/// The hash tag (and separator) of the control keys: one cluster slot.
+pub const CONTROL_TAG: &str = "{ctl}:";
 
 /// A table version id, taken from `{p}seq`.
 pub type Version = u64;
@@ -100,17 +109,17 @@ impl Keys {
 
     /// The live version pointer.
     pub fn current(&self) -> String {
-        format!("{}current", self.prefix)
+        format!("{}{CONTROL_TAG}current", self.prefix)
     }
 
     /// The version counter.
     pub fn seq(&self) -> String {
-        format!("{}seq", self.prefix)
+        format!("{}{CONTROL_TAG}seq", self.prefix)
     }
 
     /// The set of versions ever started and not yet removed.
     pub fn versions(&self) -> String {
-        format!("{}versions", self.prefix)
+        format!("{}{CONTROL_TAG}versions", self.prefix)
     }
 
     /// The channel the loader announces a switch on (payload: the version).
@@ -120,7 +129,7 @@ impl Keys {
 
     /// The loader lock.
     pub fn lock(&self) -> String {
-        format!("{}lock", self.prefix)
+        format!("{}{CONTROL_TAG}lock", self.prefix)
     }
 
     /// The metadata hash of version `v`.
@@ -349,6 +358,7 @@ mod tests {
         let keys = Keys::new("app*1:");
         assert_eq!(keys.bucket(7, 0x9c), "app*1:t:7:9c");
         assert_eq!(keys.bucket_pattern(7), "app\\*1:t:7:*");
-        assert_eq!(keys.current(), "app*1:current");
+        assert_eq!(keys.current(), "app*1:{ctl}:current");
+        assert_eq!(keys.lock(), "app*1:{ctl}:lock");
     }
 }

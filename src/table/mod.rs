@@ -90,7 +90,7 @@ impl TableSettings {
                     self.name_cache,
                 )?);
                 if let Err(e) = table.refresh().await {
-                    tracing::warn!(error = %e, redis = %config.url, "symbol table not reachable yet; will keep trying");
+                    tracing::warn!(error = %e, redis = %config.endpoint, "symbol table not reachable yet; will keep trying");
                 }
                 table.spawn_watcher(self.refresh_interval);
                 table.spawn_subscriber(config.clone());

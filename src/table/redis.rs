@@ -6,16 +6,18 @@
 //! tens of kB at most); the table stays in Redis. A request costs:
 //! - no round trip when none of its characters is in the table, or all of
 //!   their names are in the cache;
-//! - otherwise one round trip: a pipeline of one `HMGET` per bucket needed
-//!   and, last, `GET {p}current`.
+//! - otherwise one `HMGET` per bucket needed, sent as one pipeline: one
+//!   round trip to the server, or on a cluster one pipeline to each node
+//!   that holds any of those buckets, all in parallel.
 //!
-//! The last `GET` makes the reads one snapshot without a transaction: a
-//! version is removed only after `current` has moved away from it, and a
-//! version never becomes current again, so if it is still current when the
-//! `GET` runs, the `HMGET`s before it read it whole. When the loader has
-//! switched versions, the answer shows it; the service then reads the new
-//! version's index and asks again. That is the only case with more than one
-//! round trip, once per switch.
+//! The reads need no transaction to be one snapshot: every key read belongs
+//! to one version, and a version's keys never change once it is live; they
+//! are only removed, after `current` has moved on. So the names are all of
+//! that version, or some are missing. A missing name means the version was
+//! removed under the request: the service then reads `current`, moves to
+//! the new version and asks again (the only case with more round trips,
+//! once per switch). If the version is still current, the table is damaged
+//! and the request fails with that.
 //!
 //! Every call is bounded by the response timeout, on top of the driver's
 //! own, so an unreachable or stalled Redis gives a fast error, never a hang.
@@ -26,11 +28,11 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use redis::Value;
-use redis::aio::ConnectionManager;
 
 use super::TableError;
 use super::layout::{self, Keys, LongNames, Membership, Version};
 use crate::redis_conn::RedisConfig;
+use crate::redis_conn::conn::Conn;
 use crate::unicode_data::{self, Categories};
 
 /// What the service holds of one table version.
@@ -52,7 +54,7 @@ pub struct LoadedVersion {
 
 /// The Redis backend.
 pub struct RedisTable {
-    conn: ConnectionManager,
+    conn: Conn,
     keys: Keys,
     /// Bounds every call, including waits for a reconnect.
     timeout: Duration,
@@ -70,6 +72,14 @@ pub struct RedisTable {
 
 /// Names of table characters, shared with the cache without copying.
 pub type Names = HashMap<char, Arc<str>>;
+
+/// What one fetch found.
+enum Fetched {
+    /// Every name asked for.
+    Names(Names),
+    /// A character the version's index lists but whose name is gone.
+    Missing(char),
+}
 
 /// A bounded map of names of one table version.
 #[derive(Debug, Default)]
@@ -118,7 +128,7 @@ impl RedisTable {
         expected: Categories,
         cache_capacity: usize,
     ) -> Result<Self, TableError> {
-        let conn = config.manager().map_err(TableError::from_redis)?;
+        let conn = config.service_conn().map_err(TableError::from_redis)?;
         Ok(RedisTable {
             conn,
             keys: Keys::new(prefix),
@@ -135,7 +145,7 @@ impl RedisTable {
     /// Runs one Redis call within the response timeout.
     async fn call<T>(
         &self,
-        f: impl AsyncFnOnce(ConnectionManager) -> redis::RedisResult<T>,
+        f: impl AsyncFnOnce(Conn) -> redis::RedisResult<T>,
     ) -> Result<T, TableError> {
         match tokio::time::timeout(self.timeout, f(self.conn.clone())).await {
             Ok(Ok(v)) => Ok(v),
@@ -227,12 +237,21 @@ impl RedisTable {
                 return Ok(names);
             }
             match self.fetch(&version, &missing).await? {
-                Some(fetched) => {
+                Fetched::Names(fetched) => {
                     self.cache().insert(version.version, &fetched);
                     names.extend(fetched);
                     return Ok(names);
                 }
-                None => version = self.refresh().await?,
+                Fetched::Missing(c) => {
+                    let now = self.refresh().await?;
+                    if now.version == version.version {
+                        return Err(TableError::Damaged(format!(
+                            "version {} has no name for U+{:04X}",
+                            version.version, c as u32
+                        )));
+                    }
+                    version = now;
+                }
             }
         }
         Err(TableError::Damaged(
@@ -240,13 +259,10 @@ impl RedisTable {
         ))
     }
 
-    /// One round trip: the names of `wanted` from `version`, or `None` when
-    /// `version` is no longer live.
-    async fn fetch(
-        &self,
-        version: &LoadedVersion,
-        wanted: &[char],
-    ) -> Result<Option<Names>, TableError> {
+    /// One round trip to each node needed: the names of `wanted` from
+    /// `version`, or the first character whose name is missing (the
+    /// version was removed meanwhile, or is damaged).
+    async fn fetch(&self, version: &LoadedVersion, wanted: &[char]) -> Result<Fetched, TableError> {
         // Bucket -> (char, chunk) per field asked, in field order.
         let mut by_bucket: BTreeMap<u32, Vec<(char, usize)>> = BTreeMap::new();
         for &c in wanted {
@@ -255,31 +271,21 @@ impl RedisTable {
                 fields.push((c, k));
             }
         }
-        // `GET current` comes last: if `version` is still current when it
-        // runs, it was current during the `HMGET`s before it (a version
-        // never becomes current again), so they read it whole.
-        let mut pipe = redis::pipe();
-        for (&bucket, fields) in &by_bucket {
-            let cmd = pipe
-                .cmd("HMGET")
-                .arg(self.keys.bucket(version.version, bucket));
-            for &(c, k) in fields {
-                cmd.arg(layout::field_of(c, k));
-            }
-        }
-        pipe.cmd("GET").arg(self.keys.current());
-        let mut replies: Vec<Value> = self
-            .call(async |mut c| pipe.query_async(&mut c).await)
+        let cmds: Vec<(String, redis::Cmd)> = by_bucket
+            .iter()
+            .map(|(&bucket, fields)| {
+                let key = self.keys.bucket(version.version, bucket);
+                let mut cmd = redis::cmd("HMGET");
+                cmd.arg(&key);
+                for &(c, k) in fields {
+                    cmd.arg(layout::field_of(c, k));
+                }
+                (key, cmd)
+            })
+            .collect();
+        let replies: Vec<Value> = self
+            .call(async |mut c| c.per_node(&cmds, true).await)
             .await?;
-        let current: Option<Version> = replies
-            .pop()
-            .map(redis::from_redis_value)
-            .transpose()
-            .map_err(|e| TableError::Damaged(format!("{}current: {e}", self.keys.prefix())))?
-            .flatten();
-        if current != Some(version.version) {
-            return Ok(None);
-        }
         let mut names: HashMap<char, String> = HashMap::with_capacity(wanted.len());
         for ((bucket, fields), reply) in by_bucket.iter().zip(replies) {
             let values: Vec<Option<String>> = redis::from_redis_value(reply).map_err(|e| {
@@ -297,15 +303,12 @@ impl RedisTable {
             }
             for (&(c, _), value) in fields.iter().zip(values) {
                 let Some(chunk) = value else {
-                    return Err(TableError::Damaged(format!(
-                        "version {} has no name for U+{:04X}",
-                        version.version, c as u32
-                    )));
+                    return Ok(Fetched::Missing(c));
                 };
                 names.entry(c).or_default().push_str(&chunk);
             }
         }
-        Ok(Some(
+        Ok(Fetched::Names(
             names.into_iter().map(|(c, n)| (c, Arc::from(n))).collect(),
         ))
     }

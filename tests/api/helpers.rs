@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use slugd::http::Limits;
 use slugd::load::{LoadReport, LoadSettings};
-use slugd::redis_conn::{RedisConfig, RedisUrl};
+use slugd::redis_conn::conn::Conn;
+use slugd::redis_conn::{Endpoint, RedisConfig, RedisUrl};
 use slugd::serve::ServeSettings;
 use slugd::table::TableSettings;
 use slugd::unicode_data::Categories;
@@ -270,15 +271,15 @@ impl RedisServer {
 
     pub fn config(&self) -> RedisConfig {
         RedisConfig {
-            url: RedisUrl::parse(&self.url()).unwrap(),
+            endpoint: Endpoint::Single(RedisUrl::parse(&self.url()).unwrap()),
             ca_cert: self.tls_ca.clone(),
             ..config_for_port(self.port)
         }
     }
 
     /// A plain connection, for the test's own looks into Redis.
-    pub async fn connection(&self) -> redis::RedisResult<redis::aio::MultiplexedConnection> {
-        self.config().connect().await
+    pub async fn connection(&self) -> redis::RedisResult<Conn> {
+        self.config().loader_conn().await
     }
 
     /// Runs a command and returns its answer.
@@ -302,12 +303,11 @@ impl Drop for RedisServer {
 
 /// How the tests reach a Redis on `port`: 300 ms timeouts.
 pub fn config_for_port(port: u16) -> RedisConfig {
-    RedisConfig {
-        url: RedisUrl::parse(&format!("redis://127.0.0.1:{port}")).unwrap(),
-        connect_timeout: Duration::from_millis(300),
-        response_timeout: Duration::from_millis(300),
-        ca_cert: None,
-    }
+    RedisConfig::single(
+        RedisUrl::parse(&format!("redis://127.0.0.1:{port}")).unwrap(),
+        Duration::from_millis(300),
+        Duration::from_millis(300),
+    )
 }
 
 /// `POST {url}` of a batch of titles (`url` ends in `/slugs`).

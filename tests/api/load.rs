@@ -30,7 +30,9 @@ async fn the_default_table_is_small_and_every_bucket_a_listpack() {
             .await;
         assert_eq!(encoding, "listpack", "{key}");
     }
-    let current: u64 = redis.query(redis::cmd("GET").arg("slugd:current")).await;
+    let current: u64 = redis
+        .query(redis::cmd("GET").arg("slugd:{ctl}:current"))
+        .await;
     assert_eq!(current, report.version);
 }
 
@@ -54,7 +56,7 @@ async fn loading_again_switches_and_removes_the_old_version() {
             .is_empty()
     );
     let versions: Vec<u64> = redis
-        .query(redis::cmd("SMEMBERS").arg("slugd:versions"))
+        .query(redis::cmd("SMEMBERS").arg("slugd:{ctl}:versions"))
         .await;
     assert_eq!(versions, vec![second.version]);
     // The service moves to the new version on its own.
@@ -67,7 +69,7 @@ async fn a_load_removes_what_an_interrupted_load_left_behind() {
     // What a loader killed half-way leaves: a version in the set, some
     // buckets, no meta, never switched to.
     let _: () = redis
-        .query(redis::cmd("SADD").arg("slugd:versions").arg(41))
+        .query(redis::cmd("SADD").arg("slugd:{ctl}:versions").arg(41))
         .await;
     let _: () = redis
         .query(
@@ -109,7 +111,9 @@ async fn a_file_with_bad_lines_is_refused_and_the_live_table_stays() {
         "{err}"
     );
 
-    let current: u64 = redis.query(redis::cmd("GET").arg("slugd:current")).await;
+    let current: u64 = redis
+        .query(redis::cmd("GET").arg("slugd:{ctl}:current"))
+        .await;
     assert_eq!(current, good.version);
     assert_eq!(
         keys(&redis, "slugd:*").await,
@@ -215,6 +219,7 @@ fn the_loader_binary_exits_non_zero_naming_each_bad_line() {
     ] {
         assert!(err.contains(&want), "{err}");
     }
-    let current: Option<u64> = rt.block_on(redis.query(redis::cmd("GET").arg("slugd:current")));
+    let current: Option<u64> =
+        rt.block_on(redis.query(redis::cmd("GET").arg("slugd:{ctl}:current")));
     assert_eq!(current, None, "nothing was switched to");
 }

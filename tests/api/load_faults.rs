@@ -29,7 +29,9 @@ fn big_data_file() -> tempfile::NamedTempFile {
 }
 
 async fn current(redis: &RedisServer) -> u64 {
-    redis.query(redis::cmd("GET").arg("slugd:current")).await
+    redis
+        .query(redis::cmd("GET").arg("slugd:{ctl}:current"))
+        .await
 }
 
 async fn count(redis: &RedisServer, pattern: &str) -> usize {

@@ -6,7 +6,7 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use slugd::redis_conn::RedisUrl;
+use slugd::redis_conn::{Endpoint, RedisUrl};
 
 use crate::helpers::{App, RedisServer, free_port, load, load_settings, settings};
 
@@ -30,11 +30,13 @@ async fn the_service_reads_as_a_read_only_user_and_the_loader_writes_as_another(
     acl(&redis, "slugd-loader", LOADER).await;
 
     let mut loader = load_settings(&redis);
-    loader.redis.url = RedisUrl::parse(&format!(
-        "redis://slugd-loader:loader-pw@127.0.0.1:{}",
-        redis.port
-    ))
-    .unwrap();
+    loader.redis.endpoint = Endpoint::Single(
+        RedisUrl::parse(&format!(
+            "redis://slugd-loader:loader-pw@127.0.0.1:{}",
+            redis.port
+        ))
+        .unwrap(),
+    );
     slugd::load::run(&loader)
         .await
         .expect("the loader works as slugd-loader");
@@ -43,11 +45,13 @@ async fn the_service_reads_as_a_read_only_user_and_the_loader_writes_as_another(
         .expect("and again, removing the old version");
 
     let mut serve = settings(Some(&redis));
-    serve.table.redis.as_mut().unwrap().url = RedisUrl::parse(&format!(
-        "redis://slugd-reader:reader-pw@127.0.0.1:{}",
-        redis.port
-    ))
-    .unwrap();
+    serve.table.redis.as_mut().unwrap().endpoint = Endpoint::Single(
+        RedisUrl::parse(&format!(
+            "redis://slugd-reader:reader-pw@127.0.0.1:{}",
+            redis.port
+        ))
+        .unwrap(),
+    );
     let app = App::spawn(serve).await;
     assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
     let (s, b) = app.get("/readyz").await;

@@ -1,0 +1,357 @@
+//! Redis Cluster: redis-rs's cluster connection (opened lazily, so the
+//! service starts while the cluster is down), the map of which primary holds
+//! which hash slots (from `CLUSTER SLOTS`), and batches sent as one pipeline
+//! per node.
+//!
+//! redis-rs sends a pipeline to one slot's node and refuses one whose keys
+//! are in different slots. A table read needs keys spread over many slots,
+//! so [`Cluster::per_node`] groups the keys by the primary that holds their
+//! slot and sends each group as a pipeline routed by the slot of its first
+//! key: every key of the group is on that node, so Redis answers them all.
+//! If the map is stale (slots moved), Redis answers `MOVED`; the call fails,
+//! the map is read again in the background and the next call is right.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use redis::cluster::{ClusterClient, ClusterClientBuilder};
+use redis::cluster_async::ClusterConnection;
+use redis::cluster_read_routing::RandomReplicaStrategy;
+use redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
+use redis::{Cmd, FromRedisValue, RedisResult, Value};
+use tokio::sync::OnceCell;
+
+use super::conn::errors_to_err;
+use super::{Endpoint, RedisConfig};
+
+/// Hash slots in a Redis Cluster.
+pub const SLOTS: u16 = 16384;
+
+/// A node by address; the default value stands for the one server of a
+/// single-server connection.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Node {
+    /// Host as the cluster announces it.
+    pub host: String,
+    /// Port.
+    pub port: u16,
+}
+
+/// A connection to a Redis Cluster. Clones share it.
+#[derive(Clone)]
+pub struct Cluster(Arc<Inner>);
+
+struct Inner {
+    client: ClusterClient,
+    conn: OnceCell<ClusterConnection>,
+    connect_timeout: Duration,
+    seeds: usize,
+    read_from_replicas: bool,
+    slots: RwLock<Arc<SlotMap>>,
+    refreshing: AtomicBool,
+}
+
+/// Which primary holds which slots.
+#[derive(Debug, Default)]
+struct SlotMap {
+    /// `(first slot, last slot, index into primaries)`, sorted.
+    ranges: Vec<(u16, u16, usize)>,
+    primaries: Vec<Node>,
+}
+
+impl SlotMap {
+    fn primary_of(&self, slot: u16) -> Option<usize> {
+        let i = self.ranges.partition_point(|&(_, last, _)| last < slot);
+        self.ranges
+            .get(i)
+            .filter(|&&(first, _, _)| first <= slot)
+            .map(|&(_, _, p)| p)
+    }
+
+    /// Parses a `CLUSTER SLOTS` reply.
+    fn parse(reply: Value) -> RedisResult<Self> {
+        let mut map = SlotMap::default();
+        for range in Vec::<Vec<Value>>::from_redis_value(reply)? {
+            let mut fields = range.into_iter();
+            let (Some(first), Some(last), Some(primary)) =
+                (fields.next(), fields.next(), fields.next())
+            else {
+                return Err(bad_reply("a slot range with fewer than 3 fields"));
+            };
+            let first = u16::from_redis_value(first)?;
+            let last = u16::from_redis_value(last)?;
+            let mut primary = Vec::<Value>::from_redis_value(primary)?.into_iter();
+            let (Some(host), Some(port)) = (primary.next(), primary.next()) else {
+                return Err(bad_reply("a node without host and port"));
+            };
+            let node = Node {
+                host: String::from_redis_value(host)?,
+                port: u16::from_redis_value(port)?,
+            };
+            let index = match map.primaries.iter().position(|n| *n == node) {
+                Some(i) => i,
+                None => {
+                    map.primaries.push(node);
+                    map.primaries.len() - 1
+                }
+            };
+            map.ranges.push((first, last, index));
+        }
+        map.ranges.sort_unstable();
+        Ok(map)
+    }
+}
+
+fn bad_reply(what: &'static str) -> redis::RedisError {
+    (
+        redis::ErrorKind::Parse,
+        "unexpected CLUSTER SLOTS reply",
+        what.to_owned(),
+    )
+        .into()
+}
+
+/// The hash slot of `key`: CRC16 of the key, or of its hash tag (the text
+/// inside the first `{...}`, when not empty), modulo 16384.
+pub fn slot_of(key: &[u8]) -> u16 {
+    let hashed = key
+        .iter()
+        .position(|&b| b == b'{')
+        .and_then(|open| {
+            let rest = &key[open + 1..];
+            let close = rest.iter().position(|&b| b == b'}')?;
+            (close > 0).then(|| &rest[..close])
+        })
+        .unwrap_or(key);
+    crc16::State::<crc16::XMODEM>::calculate(hashed) % SLOTS
+}
+
+impl Cluster {
+    /// A cluster connection for `config`, not yet connected.
+    pub fn new(config: &RedisConfig) -> RedisResult<Self> {
+        let Endpoint::Cluster {
+            nodes,
+            read_from_replicas,
+        } = &config.endpoint
+        else {
+            unreachable!("Cluster::new is only called for a cluster endpoint");
+        };
+        let mut builder = ClusterClientBuilder::new(nodes.iter().map(|n| n.expose().to_owned()))
+            .connection_timeout(config.connect_timeout)
+            .response_timeout(config.response_timeout)
+            // A request waits at most one response timeout anyway.
+            .retries(2);
+        if let Some(certs) = config.certificates() {
+            builder = builder.certs(certs);
+        }
+        if *read_from_replicas {
+            builder = builder.read_routing_strategy(RandomReplicaStrategy);
+        }
+        Ok(Cluster(Arc::new(Inner {
+            client: builder.build()?,
+            conn: OnceCell::new(),
+            connect_timeout: config.connect_timeout,
+            seeds: nodes.len(),
+            read_from_replicas: *read_from_replicas,
+            slots: RwLock::new(Arc::default()),
+            refreshing: AtomicBool::new(false),
+        })))
+    }
+
+    /// Connects now if not connected yet.
+    pub async fn connect(&self) -> RedisResult<()> {
+        self.connection().await.map(drop)
+    }
+
+    /// The cluster connection, opened on first use (and retried on the next
+    /// use if that fails). redis-rs keeps it up to date with the cluster's
+    /// nodes afterwards.
+    pub(super) async fn connection(&self) -> RedisResult<ClusterConnection> {
+        let conn = self
+            .0
+            .conn
+            .get_or_try_init(|| async {
+                // Every seed may take one connect timeout.
+                let seeds = self.0.seeds as u32;
+                let conn = tokio::time::timeout(
+                    self.0.connect_timeout * seeds,
+                    self.0.client.get_async_connection(),
+                )
+                .await
+                .map_err(|_| {
+                    redis::RedisError::from(std::io::Error::from(std::io::ErrorKind::TimedOut))
+                })??;
+                Ok::<_, redis::RedisError>(conn)
+            })
+            .await?
+            .clone();
+        if self.slot_map().ranges.is_empty() {
+            self.refresh_slots_with(&mut conn.clone()).await?;
+        }
+        Ok(conn)
+    }
+
+    fn slot_map(&self) -> Arc<SlotMap> {
+        self.0.slots.read().expect("lock poisoned").clone()
+    }
+
+    /// Reads which primary holds which slots again.
+    pub async fn refresh_slots(&self) -> RedisResult<()> {
+        let mut conn = self.connection().await?;
+        self.refresh_slots_with(&mut conn).await
+    }
+
+    async fn refresh_slots_with(&self, conn: &mut ClusterConnection) -> RedisResult<()> {
+        let reply = conn
+            .route_command(
+                redis::cmd("CLUSTER").arg("SLOTS").clone(),
+                RoutingInfo::SingleNode(SingleNodeRoutingInfo::Random),
+            )
+            .await?;
+        let map = SlotMap::parse(reply)?;
+        *self.0.slots.write().expect("lock poisoned") = Arc::new(map);
+        Ok(())
+    }
+
+    /// Refreshes the slot map in the background, once at a time.
+    fn refresh_slots_soon(&self) {
+        if self.0.refreshing.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let cluster = self.clone();
+        tokio::spawn(async move {
+            let bound = cluster.0.connect_timeout * 2;
+            if let Ok(Err(e)) = tokio::time::timeout(bound, cluster.refresh_slots()).await {
+                tracing::debug!(error = %e, "cannot read the cluster's slots yet");
+            }
+            cluster.0.refreshing.store(false, Ordering::Release);
+        });
+    }
+
+    /// See [`super::conn::Conn::per_node`].
+    pub(super) async fn per_node(
+        &self,
+        cmds: &[(String, Cmd)],
+        read: bool,
+    ) -> RedisResult<Vec<Value>> {
+        let conn = self.connection().await?;
+        let map = self.slot_map();
+        // Group key: the primary's index, or (unknown slot) the slot itself
+        // above every index.
+        let mut groups: Vec<(usize, u16, Vec<usize>)> = Vec::new();
+        for (i, (key, _)) in cmds.iter().enumerate() {
+            let slot = slot_of(key.as_bytes());
+            let group = map
+                .primary_of(slot)
+                .unwrap_or(map.primaries.len() + slot as usize);
+            match groups.iter_mut().find(|(g, _, _)| *g == group) {
+                Some((_, _, members)) => members.push(i),
+                None => groups.push((group, slot, vec![i])),
+            }
+        }
+        let addr = match read && self.0.read_from_replicas {
+            true => SlotAddr::ReplicaOptional,
+            false => SlotAddr::Master,
+        };
+        let sends = groups.iter().map(|(_, slot, members)| {
+            let mut pipe = redis::pipe();
+            for &i in members {
+                pipe.add_command(cmds[i].1.clone());
+            }
+            let mut conn = conn.clone();
+            let route = SingleNodeRoutingInfo::SpecificNode(Route::new(*slot, addr));
+            async move { conn.route_pipeline(pipe, 0, members.len(), route).await }
+        });
+        let replies = match futures_util::future::try_join_all(sends).await {
+            Ok(replies) => replies,
+            Err(e) => {
+                self.refresh_slots_soon();
+                return Err(e);
+            }
+        };
+        let mut ordered = vec![Value::Nil; cmds.len()];
+        for ((_, _, members), values) in groups.iter().zip(replies) {
+            if values.len() != members.len() {
+                return Err(bad_reply("a pipeline answered the wrong number of replies"));
+            }
+            for (&i, value) in members.iter().zip(values) {
+                ordered[i] = value;
+            }
+        }
+        errors_to_err(ordered).inspect_err(|_| self.refresh_slots_soon())
+    }
+
+    /// Every primary, as the slot map knows them.
+    pub(super) async fn primaries(&self) -> RedisResult<Vec<Node>> {
+        self.refresh_slots().await?;
+        Ok(self.slot_map().primaries.clone())
+    }
+
+    /// Runs `cmd` on `node`.
+    pub(super) async fn on_node<T: FromRedisValue>(&self, node: &Node, cmd: Cmd) -> RedisResult<T> {
+        let mut conn = self.connection().await?;
+        let route = SingleNodeRoutingInfo::ByAddress {
+            host: node.host.clone(),
+            port: node.port,
+        };
+        let value = conn
+            .route_command(cmd, RoutingInfo::SingleNode(route))
+            .await?;
+        Ok(T::from_redis_value(value)?)
+    }
+
+    /// The slot map as `(first, last, "host:port")`, for tests and logs.
+    pub fn slots(&self) -> Vec<(u16, u16, String)> {
+        let map = self.slot_map();
+        map.ranges
+            .iter()
+            .map(|&(first, last, p)| {
+                let node = &map.primaries[p];
+                (first, last, format!("{}:{}", node.host, node.port))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_follow_redis_cluster_hashing() {
+        // Values from the Redis Cluster specification and `CLUSTER KEYSLOT`.
+        assert_eq!(slot_of(b"123456789"), 0x31C3 % SLOTS);
+        assert_eq!(slot_of(b"foo"), 12182);
+        assert_eq!(slot_of(b"{user1000}.following"), slot_of(b"user1000"));
+        // An empty tag does not count: the whole key is hashed.
+        let whole = crc16::State::<crc16::XMODEM>::calculate(b"foo{}{bar}") % SLOTS;
+        assert_eq!(slot_of(b"foo{}{bar}"), whole);
+        assert_eq!(slot_of(b"foo{{bar}}zap"), slot_of(b"{bar"));
+    }
+
+    #[test]
+    fn slot_map_finds_the_primary_of_each_slot() {
+        let node = |host: &str, port: i64| {
+            Value::Array(vec![
+                Value::BulkString(host.as_bytes().to_vec()),
+                Value::Int(port),
+                Value::BulkString(b"id".to_vec()),
+            ])
+        };
+        let range = |a: i64, b: i64, n: Value| Value::Array(vec![Value::Int(a), Value::Int(b), n]);
+        let reply = Value::Array(vec![
+            range(5461, 10922, node("127.0.0.1", 7001)),
+            range(0, 5460, node("127.0.0.1", 7000)),
+            range(10923, 16383, node("127.0.0.1", 7002)),
+        ]);
+        let map = SlotMap::parse(reply).unwrap();
+        let port = |slot| map.primaries[map.primary_of(slot).unwrap()].port;
+        assert_eq!(port(0), 7000);
+        assert_eq!(port(5460), 7000);
+        assert_eq!(port(5461), 7001);
+        assert_eq!(port(16383), 7002);
+        assert_eq!(map.primaries.len(), 3);
+        assert!(SlotMap::default().primary_of(7).is_none());
+    }
+}

@@ -1,0 +1,126 @@
+//! The one connection type slugd talks to Redis through, over one server or
+//! a cluster. Single-key commands and scripts go through it as through any
+//! redis-rs connection ([`ConnectionLike`]); the one operation a cluster
+//! changes, a batch of commands on many keys, has its own method:
+//! [`Conn::per_node`].
+
+use redis::aio::{ConnectionLike, ConnectionManager, MultiplexedConnection};
+use redis::{Cmd, RedisFuture, RedisResult, Value};
+
+use super::cluster::{Cluster, Node};
+
+/// A connection to one server or to a cluster. Cheap to clone: clones share
+/// the underlying connections.
+#[derive(Clone)]
+pub enum Conn {
+    /// One server, reconnecting by itself (the service).
+    Managed(ConnectionManager),
+    /// One server, one connection that fails rather than retries (the
+    /// loader).
+    Plain(MultiplexedConnection),
+    /// A Redis Cluster.
+    Cluster(Cluster),
+}
+
+impl Conn {
+    /// Sends `cmds`, each a command on the one key given with it, and
+    /// returns their replies in order. On one server that is one pipeline;
+    /// on a cluster, one pipeline per node holding any of the keys, all sent
+    /// at once: one round trip to each node needed, in parallel. With
+    /// `read` set, a cluster configured to read from replicas sends them to
+    /// replicas. Any command's error fails the whole.
+    pub async fn per_node(
+        &mut self,
+        cmds: &[(String, Cmd)],
+        read: bool,
+    ) -> RedisResult<Vec<Value>> {
+        if cmds.is_empty() {
+            return Ok(Vec::new());
+        }
+        if let Conn::Cluster(cluster) = self {
+            return cluster.per_node(cmds, read).await;
+        }
+        let mut pipe = redis::pipe();
+        for (_, cmd) in cmds {
+            pipe.add_command(cmd.clone());
+        }
+        let values = self.req_packed_commands(&pipe, 0, cmds.len()).await?;
+        errors_to_err(values)
+    }
+
+    /// The nodes that hold keys: the one server, or every cluster primary.
+    pub async fn primaries(&mut self) -> RedisResult<Vec<Node>> {
+        match self {
+            Conn::Cluster(cluster) => cluster.primaries().await,
+            _ => Ok(vec![Node::default()]),
+        }
+    }
+
+    /// One `SCAN` step on `node` (from [`Conn::primaries`]): the next
+    /// cursor and the keys found.
+    pub async fn scan(
+        &mut self,
+        node: &Node,
+        cursor: u64,
+        pattern: &str,
+    ) -> RedisResult<(u64, Vec<String>)> {
+        let mut cmd = redis::cmd("SCAN");
+        cmd.arg(cursor)
+            .arg("MATCH")
+            .arg(pattern)
+            .arg("COUNT")
+            .arg(1000);
+        match self {
+            Conn::Cluster(cluster) => cluster.on_node(node, cmd).await,
+            _ => cmd.query_async(self).await,
+        }
+    }
+}
+
+/// Turns a server error among pipeline replies into the call's error.
+pub(super) fn errors_to_err(values: Vec<Value>) -> RedisResult<Vec<Value>> {
+    values
+        .into_iter()
+        .map(|v| match v {
+            Value::ServerError(_) => v.extract_error(),
+            v => Ok(v),
+        })
+        .collect()
+}
+
+impl ConnectionLike for Conn {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
+        match self {
+            Conn::Managed(c) => c.req_packed_command(cmd),
+            Conn::Plain(c) => c.req_packed_command(cmd),
+            Conn::Cluster(cluster) => Box::pin(async move {
+                let mut conn = cluster.connection().await?;
+                conn.req_packed_command(cmd).await
+            }),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a redis::Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        match self {
+            Conn::Managed(c) => c.req_packed_commands(pipeline, offset, count),
+            Conn::Plain(c) => c.req_packed_commands(pipeline, offset, count),
+            Conn::Cluster(cluster) => Box::pin(async move {
+                let mut conn = cluster.connection().await?;
+                conn.req_packed_commands(pipeline, offset, count).await
+            }),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Conn::Managed(c) => c.get_db(),
+            Conn::Plain(c) => c.get_db(),
+            Conn::Cluster(_) => 0,
+        }
+    }
+}
