@@ -159,6 +159,11 @@ impl Cluster {
         })))
     }
 
+    /// Whether reads may go to replicas.
+    pub fn reads_from_replicas(&self) -> bool {
+        self.0.read_from_replicas
+    }
+
     /// Connects now if not connected yet.
     pub async fn connect(&self) -> RedisResult<()> {
         self.connection().await.map(drop)

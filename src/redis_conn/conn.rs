@@ -48,6 +48,20 @@ impl Conn {
         errors_to_err(values)
     }
 
+    /// Whether reads may go to replicas of a cluster.
+    pub fn reads_from_replicas(&self) -> bool {
+        matches!(self, Conn::Cluster(c) if c.reads_from_replicas())
+    }
+
+    /// On a cluster, reads which node holds which slots again; nothing
+    /// otherwise.
+    pub async fn refresh_topology(&self) -> RedisResult<()> {
+        match self {
+            Conn::Cluster(c) => c.refresh_slots().await,
+            _ => Ok(()),
+        }
+    }
+
     /// The nodes that hold keys: the one server, or every cluster primary.
     pub async fn primaries(&mut self) -> RedisResult<Vec<Node>> {
         match self {

@@ -173,10 +173,19 @@ impl RedisTable {
 
     /// Asks Redis which version is live and reads its index if it is new.
     pub async fn refresh(&self) -> Result<Arc<LoadedVersion>, TableError> {
+        // `current` and `meta` come from primaries even when buckets are
+        // read from replicas: a lagging replica of another shard must not
+        // make a version look damaged.
         let current = self.keys.current();
+        let get = [(current.clone(), redis::cmd("GET").arg(&current).clone())];
         let id: Option<Version> = self
-            .call(async |mut c| redis::cmd("GET").arg(&current).query_async(&mut c).await)
-            .await?;
+            .call(async |mut c| c.per_node(&get, false).await)
+            .await?
+            .pop()
+            .map(redis::from_redis_value)
+            .transpose()
+            .map_err(|e| TableError::Damaged(format!("{current}: {e}")))?
+            .flatten();
         let Some(id) = id else {
             return Err(TableError::NotLoaded(self.keys.prefix().to_owned()));
         };
@@ -184,14 +193,18 @@ impl RedisTable {
             return Ok(v);
         }
         let meta_key = self.keys.meta(id);
+        let get = [(
+            meta_key.clone(),
+            redis::cmd("HGETALL").arg(&meta_key).clone(),
+        )];
         let meta: HashMap<String, String> = self
-            .call(async |mut c| {
-                redis::cmd("HGETALL")
-                    .arg(&meta_key)
-                    .query_async(&mut c)
-                    .await
-            })
-            .await?;
+            .call(async |mut c| c.per_node(&get, false).await)
+            .await?
+            .pop()
+            .map(redis::from_redis_value)
+            .transpose()
+            .map_err(|e| TableError::Damaged(format!("{meta_key}: {e}")))?
+            .unwrap_or_default();
         let loaded = Arc::new(parse_meta(id, &meta)?);
         tracing::info!(
             version = id,
@@ -236,7 +249,12 @@ impl RedisTable {
             if missing.is_empty() {
                 return Ok(names);
             }
-            match self.fetch(&version, &missing).await? {
+            let mut fetched = self.fetch(&version, &missing, true).await?;
+            if matches!(fetched, Fetched::Missing(_)) && self.conn.reads_from_replicas() {
+                // A replica may lag behind its primary just after a load.
+                fetched = self.fetch(&version, &missing, false).await?;
+            }
+            match fetched {
                 Fetched::Names(fetched) => {
                     self.cache().insert(version.version, &fetched);
                     names.extend(fetched);
@@ -262,7 +280,12 @@ impl RedisTable {
     /// One round trip to each node needed: the names of `wanted` from
     /// `version`, or the first character whose name is missing (the
     /// version was removed meanwhile, or is damaged).
-    async fn fetch(&self, version: &LoadedVersion, wanted: &[char]) -> Result<Fetched, TableError> {
+    async fn fetch(
+        &self,
+        version: &LoadedVersion,
+        wanted: &[char],
+        from_replicas: bool,
+    ) -> Result<Fetched, TableError> {
         // Bucket -> (char, chunk) per field asked, in field order.
         let mut by_bucket: BTreeMap<u32, Vec<(char, usize)>> = BTreeMap::new();
         for &c in wanted {
@@ -284,7 +307,7 @@ impl RedisTable {
             })
             .collect();
         let replies: Vec<Value> = self
-            .call(async |mut c| c.per_node(&cmds, true).await)
+            .call(async |mut c| c.per_node(&cmds, from_replicas).await)
             .await?;
         let mut names: HashMap<char, String> = HashMap::with_capacity(wanted.len());
         for ((bucket, fields), reply) in by_bucket.iter().zip(replies) {
@@ -365,6 +388,11 @@ impl RedisTable {
             loop {
                 tick.tick().await;
                 let Some(table) = table.upgrade() else { return };
+                // On a cluster, also learn slot moves before they cost a
+                // failed request.
+                if let Err(e) = table.call(async |c| c.refresh_topology().await).await {
+                    tracing::debug!(error = %e, "cannot read the cluster's slots");
+                }
                 match table.refresh().await {
                     Ok(_) => {
                         if last_error.take().is_some() {

@@ -39,6 +39,8 @@ pub struct RedisServer {
     password: Option<String>,
     /// The CA certificate (PEM) when the server speaks TLS only.
     tls_ca: Option<Vec<u8>>,
+    /// The extra arguments it was started with, for a restart.
+    args: Vec<String>,
 }
 
 impl RedisServer {
@@ -63,6 +65,7 @@ impl RedisServer {
                 dir,
                 password,
                 tls_ca: None,
+                args: extra.iter().map(|a| a.to_string()).collect(),
             };
             if server.wait_ready().await {
                 return server;
@@ -79,13 +82,14 @@ impl RedisServer {
     /// Starts redis-server on `port` (a port the test reserved).
     pub async fn start_on(port: u16) -> RedisServer {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let child = Self::spawn(port, dir.path(), &[]);
+        let child = Self::spawn(port, dir.path(), &[] as &[&str]);
         let mut server = RedisServer {
             child,
             port,
             dir,
             password: None,
             tls_ca: None,
+            args: Vec::new(),
         };
         if !server.wait_ready().await {
             let log = std::fs::read_to_string(server.log_path()).unwrap_or_default();
@@ -158,22 +162,22 @@ impl RedisServer {
         }
         let (c, k) = (path("cert.pem"), path("key.pem"));
         let port = free_port();
-        let child = Self::spawn(
-            0,
-            dir.path(),
-            &[
-                "--tls-port",
-                &port.to_string(),
-                "--tls-cert-file",
-                &c,
-                "--tls-key-file",
-                &k,
-                "--tls-ca-cert-file",
-                &path("ca.pem"),
-                "--tls-auth-clients",
-                "no",
-            ],
-        );
+        let args: Vec<String> = [
+            "--tls-port",
+            &port.to_string(),
+            "--tls-cert-file",
+            &c,
+            "--tls-key-file",
+            &k,
+            "--tls-ca-cert-file",
+            &path("ca.pem"),
+            "--tls-auth-clients",
+            "no",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        let child = Self::spawn(0, dir.path(), &args);
         let tls_ca = Some(std::fs::read(path("ca.pem")).unwrap());
         let mut server = RedisServer {
             child,
@@ -181,6 +185,7 @@ impl RedisServer {
             dir,
             password: None,
             tls_ca,
+            args,
         };
         if !server.wait_ready().await {
             let log = std::fs::read_to_string(server.log_path()).unwrap_or_default();
@@ -198,7 +203,8 @@ impl RedisServer {
     /// Starts the server again, after [`RedisServer::kill`], on the same
     /// port and directory (with what [`RedisServer::save`] saved).
     pub async fn restart_after_kill(&mut self) {
-        self.child = Self::spawn(self.port, self.dir.path(), &[]);
+        let port = if self.tls_ca.is_some() { 0 } else { self.port };
+        self.child = Self::spawn(port, self.dir.path(), &self.args);
         assert!(self.wait_ready().await, "redis-server did not come back");
     }
 
@@ -212,7 +218,7 @@ impl RedisServer {
         assert!(status.success());
     }
 
-    fn spawn(port: u16, dir: &Path, extra: &[&str]) -> Child {
+    fn spawn(port: u16, dir: &Path, extra: &[impl AsRef<std::ffi::OsStr>]) -> Child {
         let mut cmd = Command::new("redis-server");
         cmd.arg("--port")
             .arg(port.to_string())

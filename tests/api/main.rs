@@ -3,6 +3,7 @@
 
 mod bench;
 mod cli;
+mod cluster;
 mod errors;
 mod health;
 mod helpers;

@@ -1,0 +1,443 @@
+//! Redis Cluster: a real cluster of redis-server processes on loopback
+//! (made with `redis-cli --cluster create`), loaded by `slugd load
+//! --redis-cluster` and served through it. The slugs match a single
+//! server's, the buckets spread over every primary, a primary going down
+//! stops only the titles that need its slots, and reads go to replicas when
+//! asked to.
+
+use std::collections::HashMap;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use slugd::redis_conn::{Endpoint, RedisConfig};
+
+use crate::helpers::{App, RedisServer, data_file, free_port, load, load_settings, settings_for};
+
+/// A Redis Cluster of the test's own; every node is killed on drop.
+pub struct RedisCluster {
+    pub nodes: Vec<RedisServer>,
+}
+
+impl RedisCluster {
+    /// `primaries` primaries with `replicas` replicas each, all slots
+    /// assigned, every node agreeing the cluster is ok.
+    pub async fn start(primaries: usize, replicas: usize) -> RedisCluster {
+        let mut nodes = Vec::new();
+        for _ in 0..primaries * (1 + replicas) {
+            let bus = free_port().to_string();
+            nodes.push(
+                RedisServer::start_with(&[
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--cluster-port",
+                    &bus,
+                    "--cluster-node-timeout",
+                    "1000",
+                    // Slots of a primary that is down stop; the others go on.
+                    "--cluster-require-full-coverage",
+                    "no",
+                ])
+                .await,
+            );
+        }
+        let cluster = RedisCluster { nodes };
+        let out = Command::new("redis-cli")
+            .arg("--cluster")
+            .arg("create")
+            .args(cluster.addresses())
+            .args(["--cluster-replicas", &replicas.to_string(), "--cluster-yes"])
+            .output()
+            .expect("redis-cli makes the test cluster: apt-get install redis-tools (scripts/test.sh does)");
+        assert!(
+            out.status.success(),
+            "redis-cli --cluster create failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        cluster.wait_ok().await;
+        cluster
+    }
+
+    fn addresses(&self) -> Vec<String> {
+        self.nodes
+            .iter()
+            .map(|n| format!("127.0.0.1:{}", n.port))
+            .collect()
+    }
+
+    /// The seed list as `--redis-cluster` takes it.
+    pub fn seeds(&self) -> String {
+        self.addresses().join(",")
+    }
+
+    /// Waits until every node says the cluster is ok and every replica is
+    /// in sync with its primary.
+    pub async fn wait_ok(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for node in &self.nodes {
+            loop {
+                let info: String = node.query(redis::cmd("CLUSTER").arg("INFO")).await;
+                let repl: String = node.query(redis::cmd("INFO").arg("replication")).await;
+                let known = format!("cluster_known_nodes:{}", self.nodes.len());
+                if info.contains("cluster_state:ok")
+                    && info.contains(&known)
+                    && (repl.contains("role:master") || repl.contains("master_link_status:up"))
+                {
+                    break;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "node {} not ready:\n{info}\n{repl}",
+                    node.port
+                );
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+
+    /// How the tests reach the cluster: 300 ms timeouts.
+    pub fn config(&self, read_from_replicas: bool) -> RedisConfig {
+        RedisConfig {
+            endpoint: Endpoint::cluster(&self.seeds(), read_from_replicas).unwrap(),
+            ..self.nodes[0].config()
+        }
+    }
+
+    /// Indexes of the nodes that are primaries now.
+    pub async fn primaries(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        for (i, node) in self.nodes.iter().enumerate() {
+            let repl: String = node.query(redis::cmd("INFO").arg("replication")).await;
+            if repl.contains("role:master") {
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    /// Waits until each primary's replica has all its writes.
+    pub async fn wait_replicated(&self) {
+        for primary in self.primaries().await {
+            let acked: i64 = self.nodes[primary]
+                .query(redis::cmd("WAIT").arg(1).arg(5000))
+                .await;
+            assert_eq!(acked, 1, "the replica of {} lags", self.nodes[primary].port);
+        }
+    }
+}
+
+/// Keys matching `pattern` on one node (its own keys only).
+async fn keys_on(node: &RedisServer, pattern: &str) -> Vec<String> {
+    node.query(redis::cmd("KEYS").arg(pattern)).await
+}
+
+/// A table character stored in bucket key `key` on `node`.
+async fn char_in_bucket(node: &RedisServer, key: &str) -> char {
+    let bucket = u32::from_str_radix(key.rsplit(':').next().unwrap(), 16).unwrap();
+    let fields: Vec<u32> = node.query(redis::cmd("HKEYS").arg(key)).await;
+    let offset = fields.into_iter().find(|f| *f < 64).unwrap();
+    char::from_u32(bucket * 64 + offset).unwrap()
+}
+
+/// `INFO commandstats` calls of `command` on `node`.
+async fn calls(node: &RedisServer, command: &str) -> u64 {
+    let stats: String = node.query(redis::cmd("INFO").arg("commandstats")).await;
+    let prefix = format!("cmdstat_{command}:calls=");
+    stats
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .and_then(|rest| rest.split(',').next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Every symbol of the table, each in a title with other scripts.
+fn symbol_titles() -> Vec<String> {
+    let table = slugd::table::MemoryTable::from_file(&data_file(), &Default::default()).unwrap();
+    let mut titles: Vec<String> = table.entries().map(|(c, _)| format!("Ω {c} x")).collect();
+    titles.extend(slugd::corpus::titles().map(str::to_owned));
+    titles
+}
+
+#[tokio::test]
+async fn a_cluster_gives_the_same_slugs_as_one_server_with_buckets_on_every_primary() {
+    let cluster = RedisCluster::start(3, 0).await;
+    let single = RedisServer::start().await;
+    let on_single = load(&single).await;
+
+    // The real binary, configured the way the docs say.
+    let out = Command::new(env!("CARGO_BIN_EXE_slugd"))
+        .args(["--log", "warn", "load", "--redis-cluster", &cluster.seeds()])
+        .env("SLUGD_DATA", data_file())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "slugd load --redis-cluster failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("{} entries", on_single.entries)),
+        "{stdout}"
+    );
+
+    // Same keys as on one server, spread over all three primaries.
+    let single_keys = keys_on(&single, "slugd:*").await.len();
+    let mut per_node = Vec::new();
+    for node in &cluster.nodes {
+        per_node.push(keys_on(node, "slugd:t:*").await.len());
+    }
+    let mut cluster_keys = 0;
+    for node in &cluster.nodes {
+        cluster_keys += keys_on(node, "slugd:*").await.len();
+    }
+    assert_eq!(cluster_keys, single_keys, "buckets per node: {per_node:?}");
+    assert!(
+        per_node.iter().all(|&n| n >= 30),
+        "buckets per node: {per_node:?}"
+    );
+
+    let mut on_cluster = settings_for(Some(cluster.config(false)));
+    on_cluster.table.name_cache = 0;
+    let on_cluster = App::spawn(on_cluster).await;
+    let on_single = App::on_redis(&single).await;
+    for chunk in symbol_titles().chunks(1000) {
+        assert_eq!(on_cluster.slugs(chunk).await, on_single.slugs(chunk).await);
+    }
+    assert_eq!(
+        on_cluster.slug("This is my ☃ post!").await,
+        "this-is-my-snowman-post"
+    );
+
+    // A second load switches and removes the first version from every node.
+    let report = slugd::load::run(&slugd::load::LoadSettings {
+        redis: cluster.config(false),
+        ..load_settings(&single)
+    })
+    .await
+    .unwrap();
+    assert_eq!(report.removed.len(), 1, "{report:?}");
+    for node in &cluster.nodes {
+        let old = keys_on(node, &format!("slugd:t:{}:*", report.removed[0])).await;
+        assert!(old.is_empty(), "node {} kept {old:?}", node.port);
+    }
+    assert_eq!(
+        on_cluster.slug("I ❤ Redis").await,
+        on_single.slug("I ❤ Redis").await
+    );
+}
+
+#[tokio::test]
+async fn a_primary_going_down_stops_only_its_slots_and_its_return_brings_them_back() {
+    let mut cluster = RedisCluster::start(3, 0).await;
+    slugd::load::run(&slugd::load::LoadSettings {
+        redis: cluster.config(false),
+        ..load_settings(&cluster.nodes[0])
+    })
+    .await
+    .unwrap();
+    let mut settings = settings_for(Some(cluster.config(false)));
+    settings.table.name_cache = 0;
+    let app = App::spawn(settings).await;
+    app.wait_for("/readyz", 200, Duration::from_secs(5)).await;
+
+    // The victim holds buckets but not the control keys; a survivor's
+    // bucket gives a title the restart must not touch.
+    let mut victim = None;
+    let mut survivor = None;
+    for (i, node) in cluster.nodes.iter().enumerate() {
+        let control = !keys_on(node, "slugd:{ctl}:*").await.is_empty();
+        let bucket = keys_on(node, "slugd:t:*").await.remove(0);
+        let c = char_in_bucket(node, &bucket).await;
+        match (control, victim) {
+            (false, None) => victim = Some((i, c)),
+            _ => survivor = Some(c),
+        }
+    }
+    let (victim, lost) = victim.unwrap();
+    let kept = survivor.unwrap();
+    let kept_title = format!("keep {kept}");
+    let lost_title = format!("lose {lost}");
+    let kept_slug = app.slug(&kept_title).await;
+    let lost_slug = app.slug(&lost_title).await;
+
+    cluster.nodes[victim].save().await;
+    cluster.nodes[victim].kill();
+
+    // Titles on the other primaries keep working, every time.
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(3) {
+        assert_eq!(app.slug(&kept_title).await, kept_slug);
+        let asked = Instant::now();
+        let (status, body) = app
+            .post("/slug", &serde_json::json!({ "title": lost_title }))
+            .await;
+        assert!(status == 503 || status == 200, "{status} {body}");
+        if status == 503 {
+            assert!(asked.elapsed() < Duration::from_secs(2), "slow 503");
+            assert!(body["error"].as_str().unwrap().contains("Redis"), "{body}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (status, _) = app
+        .post("/slug", &serde_json::json!({ "title": lost_title }))
+        .await;
+    assert_eq!(status, 503, "the down primary's slots cannot answer");
+
+    // It comes back with its data; the service recovers by itself.
+    cluster.nodes[victim].restart_after_kill().await;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (status, body) = app
+            .post("/slug", &serde_json::json!({ "title": lost_title }))
+            .await;
+        if status == 200 {
+            assert_eq!(body["slug"], lost_slug.as_str());
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not back after the restart: {status} {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(app.slug(&kept_title).await, kept_slug);
+}
+
+#[tokio::test]
+async fn reads_go_to_replicas_when_asked_and_stay_right_after_a_reload() {
+    let cluster = RedisCluster::start(3, 1).await;
+    let loader = slugd::load::LoadSettings {
+        redis: cluster.config(false),
+        ..load_settings(&cluster.nodes[0])
+    };
+    slugd::load::run(&loader).await.unwrap();
+    cluster.wait_replicated().await;
+
+    let mut settings = settings_for(Some(cluster.config(true)));
+    settings.table.name_cache = 0;
+    let app = App::spawn(settings).await;
+    let in_process = App::in_process().await;
+    let titles = symbol_titles();
+    let primaries = cluster.primaries().await;
+    let before: HashMap<usize, u64> = {
+        let mut m = HashMap::new();
+        for (i, node) in cluster.nodes.iter().enumerate() {
+            m.insert(i, calls(node, "hmget").await);
+        }
+        m
+    };
+    for chunk in titles.chunks(1000) {
+        assert_eq!(app.slugs(chunk).await, in_process.slugs(chunk).await);
+    }
+    let mut on_replicas = 0;
+    for (i, node) in cluster.nodes.iter().enumerate() {
+        let n = calls(node, "hmget").await - before[&i];
+        match primaries.contains(&i) {
+            true => assert_eq!(n, 0, "primary {} served {n} HMGETs", node.port),
+            false => on_replicas += n,
+        }
+    }
+    assert!(on_replicas > 0, "no HMGET reached a replica");
+
+    // A reload with one name changed: served from the replicas once they
+    // have it, never a mix and never an error.
+    let dir = tempfile::tempdir().unwrap();
+    let changed = dir.path().join("UnicodeData.txt");
+    let text = std::fs::read_to_string(data_file()).unwrap();
+    std::fs::write(&changed, text.replace(";SNOWMAN;", ";SNOWPERSON;")).unwrap();
+    slugd::load::run(&slugd::load::LoadSettings {
+        data: changed,
+        ..loader
+    })
+    .await
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let slug = app.slug("☃").await;
+        if slug == "snowperson" {
+            break;
+        }
+        assert_eq!(slug, "snowman");
+        assert!(Instant::now() < deadline, "the reload did not arrive");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for chunk in titles.chunks(1000) {
+        let (a, b) = (app.slugs(chunk).await, in_process.slugs(chunk).await);
+        for ((title, x), y) in chunk.iter().zip(&a).zip(&b) {
+            let want = match title.contains('☃') {
+                true => y.replace("snowman", "snowperson"),
+                false => y.clone(),
+            };
+            assert_eq!(x, &want, "{title}");
+        }
+    }
+}
+
+/// From one `INFO stats commandstats` on `conn`: `total_reads_processed`
+/// (how many times the node read from its clients, so one per pipeline; the
+/// INFO itself counts one) and the calls of HMGET.
+async fn reads_and_hmgets(conn: &mut slugd::redis_conn::conn::Conn) -> (u64, u64) {
+    let info: String = redis::cmd("INFO")
+        .arg("stats")
+        .arg("commandstats")
+        .query_async(conn)
+        .await
+        .unwrap();
+    let field = |prefix: &str| {
+        info.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .and_then(|rest| rest.split(',').next()?.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    (
+        field("total_reads_processed:"),
+        field("cmdstat_hmget:calls="),
+    )
+}
+
+#[tokio::test]
+async fn a_request_asks_each_node_it_needs_once_and_no_other() {
+    let cluster = RedisCluster::start(3, 0).await;
+    slugd::load::run(&slugd::load::LoadSettings {
+        redis: cluster.config(false),
+        ..load_settings(&cluster.nodes[0])
+    })
+    .await
+    .unwrap();
+    let mut settings = settings_for(Some(cluster.config(false)));
+    settings.table.name_cache = 0;
+    settings.table.refresh_interval = Duration::from_secs(3600);
+    let app = App::spawn(settings).await;
+    app.slug("warm up: ☃").await;
+
+    // Two buckets on node 0, one on node 1, none on node 2.
+    let on_0 = keys_on(&cluster.nodes[0], "slugd:t:*").await;
+    let on_1 = keys_on(&cluster.nodes[1], "slugd:t:*").await;
+    let mut title = String::from("mix");
+    for (node, key) in [(0, &on_0[0]), (0, &on_0[1]), (1, &on_1[0])] {
+        title.push(' ');
+        title.push(char_in_bucket(&cluster.nodes[node], key).await);
+    }
+    let mut conns = Vec::new();
+    let mut before = Vec::new();
+    for node in &cluster.nodes {
+        let mut conn = node.connection().await.unwrap();
+        before.push(reads_and_hmgets(&mut conn).await);
+        conns.push(conn);
+    }
+    app.slug(&title).await;
+    let mut asked = Vec::new();
+    for (conn, (r, h)) in conns.iter_mut().zip(before) {
+        let (r2, h2) = reads_and_hmgets(conn).await;
+        // Minus the INFO that measures.
+        asked.push((r2 - r - 1, h2 - h));
+    }
+    assert_eq!(
+        asked,
+        vec![(1, 2), (1, 1), (0, 0)],
+        "(reads, HMGETs) per node"
+    );
+}
