@@ -5,10 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# What the tests run besides cargo: redis-server (every integration test)
+# What the tests run besides cargo: redis-server (every integration test),
+# redis-cli from redis-tools (the cluster tests create their cluster with it)
 # and openssl (the TLS test makes its certificates with it).
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
