@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# HTTP benchmark over loopback: loads the table into a fresh redis-server,
-# serves slugd in-process, on Redis, and on Redis with the name cache off
-# (and the bare axum baseline of examples/bare.rs), drives each with wrk on
+# HTTP benchmark over loopback: loads the table into a fresh redis-server
+# and into a fresh 3-primary Redis Cluster, serves slugd in-process, on the
+# single Redis and on the cluster (each with and without the name cache),
+# and the bare axum baseline of examples/bare.rs; drives each with wrk on
 # the mixed corpus, and prints throughput, latency, RSS and the Redis
 # table's memory.
 #
@@ -21,6 +22,7 @@ THREADS="${THREADS:-1}"
 
 source scripts/lib/common.sh
 need redis-server redis-server
+need redis-cli redis-tools
 need wrk wrk
 need curl curl
 
@@ -33,6 +35,12 @@ start_redis
 echo "== loader"
 /usr/bin/time -f "loader peak RSS: %M kB, wall: %e s" "$BIN" --log warn load 2>"$WORK/load.err" | tee "$WORK/load.out"
 grep "loader peak RSS" "$WORK/load.err"
+start_cluster
+echo "== loader, 3-primary cluster"
+env -u REDIS_URL "$BIN" --log warn load 2>"$WORK/load-cluster.err" | tee "$WORK/load-cluster.out"
+for port in "${CLUSTER_PORTS[@]}"; do
+  echo "  node $port: $(redis-cli -p "$port" --raw eval "return #redis.call('KEYS', 'slugd:t:*')" 0) buckets, used_memory $(redis-cli -p "$port" info memory | awk -F: '/^used_memory:/ {print $2}' | tr -d '\r') B"
+done
 redis-cli -p "$REDIS_PORT" --raw eval "
   local v = redis.call('GET', KEYS[1])
   local keys = redis.call('KEYS', ARGV[1] .. 't:' .. v .. ':*')
@@ -40,18 +48,22 @@ redis-cli -p "$REDIS_PORT" --raw eval "
   for _, k in ipairs(keys) do local e = redis.call('OBJECT', 'ENCODING', k); enc[e] = (enc[e] or 0) + 1 end
   local out = {}
   for e, n in pairs(enc) do out[#out + 1] = n .. ' ' .. e end
-  return 'bucket encodings: ' .. table.concat(out, ', ')" 1 slugd:current slugd:
+  return 'bucket encodings: ' .. table.concat(out, ', ')" 1 'slugd:{ctl}:current' slugd:
 
 IN_PORT=$(free_port); RE_PORT=$(free_port); NC_PORT=$(free_port); BARE_PORT=$(free_port)
-env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$IN_PORT" & PIDS+=($!); IN_PID=$!
-"$BIN" --log warn serve --listen "127.0.0.1:$RE_PORT" & PIDS+=($!); RE_PID=$!
-# The same on Redis without the name cache: every title with a symbol
-# makes its round trip.
-"$BIN" --log warn serve --listen "127.0.0.1:$NC_PORT" --name-cache 0 & PIDS+=($!); NC_PID=$!
+CL_PORT=$(free_port); CLNC_PORT=$(free_port)
+env -u REDIS_URL -u REDIS_CLUSTER "$BIN" --log warn serve --listen "127.0.0.1:$IN_PORT" & PIDS+=($!); IN_PID=$!
+env -u REDIS_CLUSTER "$BIN" --log warn serve --listen "127.0.0.1:$RE_PORT" & PIDS+=($!); RE_PID=$!
+# The same without the name cache: every title with a symbol makes its
+# round trip(s).
+env -u REDIS_CLUSTER "$BIN" --log warn serve --listen "127.0.0.1:$NC_PORT" --name-cache 0 & PIDS+=($!); NC_PID=$!
+env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$CL_PORT" & PIDS+=($!); CL_PID=$!
+env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$CLNC_PORT" --name-cache 0 & PIDS+=($!); CLNC_PID=$!
 "$BARE" "127.0.0.1:$BARE_PORT" & PIDS+=($!); BARE_PID=$!
-wait_ready "$IN_PORT"; wait_ready "$RE_PORT"; wait_ready "$NC_PORT"; wait_ready "$BARE_PORT"
+for port in "$IN_PORT" "$RE_PORT" "$NC_PORT" "$CL_PORT" "$CLNC_PORT" "$BARE_PORT"; do wait_ready "$port"; done
 sleep 0.5
-echo "== idle RSS: in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, redis without cache $(rss_kb $NC_PID) kB, bare $(rss_kb $BARE_PID) kB"
+rss_all() { echo "in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, redis without cache $(rss_kb $NC_PID) kB, cluster $(rss_kb $CL_PID) kB, cluster without cache $(rss_kb $CLNC_PID) kB, bare $(rss_kb $BARE_PID) kB"; }
+echo "== idle RSS: $(rss_all)"
 
 run_wrk() { # name port round
   CORPUS=data/corpus.txt wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency \
@@ -67,9 +79,11 @@ for round in $(seq 1 "$ROUNDS"); do
   run_wrk in_process "$IN_PORT" "$round"
   run_wrk redis "$RE_PORT" "$round"
   run_wrk redis_nocache "$NC_PORT" "$round"
+  run_wrk cluster "$CL_PORT" "$round"
+  run_wrk cluster_nocache "$CLNC_PORT" "$round"
   run_wrk bare "$BARE_PORT" "$round"
 done
-echo "== RSS after load: in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, redis without cache $(rss_kb $NC_PID) kB, bare $(rss_kb $BARE_PID) kB"
+echo "== RSS after load: $(rss_all)"
 
 python3 - "$WORK/results" <<'PY'
 import statistics, sys
@@ -85,11 +99,13 @@ for line in open(sys.argv[1]):
 med = {n: [statistics.median(c) for c in zip(*v)] for n, v in rows.items()}
 print("== medians")
 print(f"{'target':<15}{'req/s':>10}{'p50 us':>10}{'p99 us':>10}")
-for n in ("in_process", "redis", "redis_nocache", "bare"):
+for n in ("in_process", "redis", "redis_nocache", "cluster", "cluster_nocache", "bare"):
     r, a, b = med[n]
     print(f"{n:<15}{r:>10.0f}{a:>10.0f}{b:>10.0f}")
 print(f"redis / in_process req/s: {med['redis'][0] / med['in_process'][0]:.2f}")
 print(f"redis / bare req/s:       {med['redis'][0] / med['bare'][0]:.2f}")
 print(f"in_process / bare req/s:  {med['in_process'][0] / med['bare'][0]:.2f}")
 print(f"redis_nocache / in_process req/s: {med['redis_nocache'][0] / med['in_process'][0]:.2f}")
+print(f"cluster / redis req/s:                 {med['cluster'][0] / med['redis'][0]:.2f}")
+print(f"cluster_nocache / redis_nocache req/s: {med['cluster_nocache'][0] / med['redis_nocache'][0]:.2f}")
 PY
