@@ -22,7 +22,9 @@
 //!   backends, the Redis key layout, and the in-process fallback of
 //!   `--on-redis-down memory`.
 //! - [`load`]: the loader job: stream, batched writes, atomic switch.
-//! - [`redis_conn`]: Redis URLs (passwords hidden), timeouts, connections.
+//! - [`redis_conn`]: Redis URLs and cluster seed lists (passwords hidden),
+//!   timeouts, and the one connection type over a server or a cluster,
+//!   which sends a batch as one pipeline per node.
 //! - [`http`]: the router, handlers, the one error type, health, bench.
 //! - [`serve`]: `slugd serve`, from settings to a running service.
 //! - [`stream`]: `slugd slugify` over standard input.

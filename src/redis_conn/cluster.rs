@@ -10,6 +10,15 @@
 //! key: every key of the group is on that node, so Redis answers them all.
 //! If the map is stale (slots moved), Redis answers `MOVED`; the call fails,
 //! the map is read again in the background and the next call is right.
+//!
+//! redis-rs learns a shard's replicas when it connects, and Redis lists a
+//! replica in `CLUSTER SLOTS` only once it has replicated something: a
+//! service that connected to a fresh cluster before the first load would
+//! read from primaries for ever. So, when reading from replicas, each map
+//! refresh (the service's periodic check) asks, for each shard the map
+//! lists replicas for, which role the node redis-rs routes its reads to
+//! has (`ROLE`); if it is a primary, redis-rs does not know the replicas
+//! yet, and a new connection is opened.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
@@ -20,7 +29,7 @@ use redis::cluster_async::ClusterConnection;
 use redis::cluster_read_routing::RandomReplicaStrategy;
 use redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
 use redis::{Cmd, FromRedisValue, RedisResult, Value};
-use tokio::sync::OnceCell;
+use tokio::sync::Mutex;
 
 use super::conn::errors_to_err;
 use super::{Endpoint, RedisConfig};
@@ -44,7 +53,10 @@ pub struct Cluster(Arc<Inner>);
 
 struct Inner {
     client: ClusterClient,
-    conn: OnceCell<ClusterConnection>,
+    /// The connection, `None` until first opened.
+    conn: RwLock<Option<ClusterConnection>>,
+    /// Held while opening a connection, so one opens at a time.
+    connecting: Mutex<()>,
     connect_timeout: Duration,
     seeds: usize,
     read_from_replicas: bool,
@@ -58,6 +70,8 @@ struct SlotMap {
     /// `(first slot, last slot, index into primaries)`, sorted.
     ranges: Vec<(u16, u16, usize)>,
     primaries: Vec<Node>,
+    /// The first slot of each range that has replicas.
+    with_replicas: Vec<u16>,
 }
 
 impl SlotMap {
@@ -97,6 +111,9 @@ impl SlotMap {
                 }
             };
             map.ranges.push((first, last, index));
+            if fields.next().is_some() {
+                map.with_replicas.push(first);
+            }
         }
         map.ranges.sort_unstable();
         Ok(map)
@@ -150,7 +167,8 @@ impl Cluster {
         }
         Ok(Cluster(Arc::new(Inner {
             client: builder.build()?,
-            conn: OnceCell::new(),
+            conn: RwLock::new(None),
+            connecting: Mutex::new(()),
             connect_timeout: config.connect_timeout,
             seeds: nodes.len(),
             read_from_replicas: *read_from_replicas,
@@ -169,31 +187,37 @@ impl Cluster {
         self.connection().await.map(drop)
     }
 
-    /// The cluster connection, opened on first use (and retried on the next
-    /// use if that fails). redis-rs keeps it up to date with the cluster's
-    /// nodes afterwards.
+    /// The cluster connection, opened on first use (and tried again on the
+    /// next use if that fails). redis-rs follows the cluster's slots and
+    /// reconnects to its nodes by itself afterwards.
     pub(super) async fn connection(&self) -> RedisResult<ClusterConnection> {
-        let conn = self
-            .0
-            .conn
-            .get_or_try_init(|| async {
-                // Every seed may take one connect timeout.
-                let seeds = self.0.seeds as u32;
-                let conn = tokio::time::timeout(
-                    self.0.connect_timeout * seeds,
-                    self.0.client.get_async_connection(),
-                )
-                .await
-                .map_err(|_| {
-                    redis::RedisError::from(std::io::Error::from(std::io::ErrorKind::TimedOut))
-                })??;
-                Ok::<_, redis::RedisError>(conn)
-            })
-            .await?
-            .clone();
-        if self.slot_map().ranges.is_empty() {
-            self.refresh_slots_with(&mut conn.clone()).await?;
+        if let Some(conn) = self.current() {
+            return Ok(conn);
         }
+        let _one_at_a_time = self.0.connecting.lock().await;
+        if let Some(conn) = self.current() {
+            return Ok(conn);
+        }
+        self.reconnect().await
+    }
+
+    fn current(&self) -> Option<ClusterConnection> {
+        self.0.conn.read().expect("lock poisoned").clone()
+    }
+
+    /// Opens a new connection and reads the slot map through it.
+    async fn reconnect(&self) -> RedisResult<ClusterConnection> {
+        // Every seed may take one connect timeout.
+        let conn = tokio::time::timeout(
+            self.0.connect_timeout * self.0.seeds as u32,
+            self.0.client.get_async_connection(),
+        )
+        .await
+        .map_err(|_| {
+            redis::RedisError::from(std::io::Error::from(std::io::ErrorKind::TimedOut))
+        })??;
+        *self.0.conn.write().expect("lock poisoned") = Some(conn.clone());
+        self.read_slots(&mut conn.clone()).await?;
         Ok(conn)
     }
 
@@ -201,22 +225,48 @@ impl Cluster {
         self.0.slots.read().expect("lock poisoned").clone()
     }
 
-    /// Reads which primary holds which slots again.
+    /// Reads which node holds which slots again; when reading from
+    /// replicas and redis-rs still sends a shard's reads to its primary
+    /// although the cluster lists replicas for it, opens a new connection
+    /// that knows them.
     pub async fn refresh_slots(&self) -> RedisResult<()> {
         let mut conn = self.connection().await?;
-        self.refresh_slots_with(&mut conn).await
+        let map = self.read_slots(&mut conn).await?;
+        if !self.0.read_from_replicas {
+            return Ok(());
+        }
+        for &slot in &map.with_replicas {
+            let route =
+                SingleNodeRoutingInfo::SpecificNode(Route::new(slot, SlotAddr::ReplicaOptional));
+            let role = conn
+                .route_command(redis::cmd("ROLE").clone(), RoutingInfo::SingleNode(route))
+                .await?;
+            let role: Vec<Value> = Vec::from_redis_value(role)?;
+            if let Some(Value::BulkString(role)) = role.first()
+                && role == b"master"
+            {
+                let _one_at_a_time = self.0.connecting.lock().await;
+                tracing::info!(
+                    slot,
+                    "the cluster lists replicas reads do not reach yet; reconnecting"
+                );
+                self.reconnect().await?;
+                break;
+            }
+        }
+        Ok(())
     }
 
-    async fn refresh_slots_with(&self, conn: &mut ClusterConnection) -> RedisResult<()> {
+    async fn read_slots(&self, conn: &mut ClusterConnection) -> RedisResult<Arc<SlotMap>> {
         let reply = conn
             .route_command(
                 redis::cmd("CLUSTER").arg("SLOTS").clone(),
                 RoutingInfo::SingleNode(SingleNodeRoutingInfo::Random),
             )
             .await?;
-        let map = SlotMap::parse(reply)?;
-        *self.0.slots.write().expect("lock poisoned") = Arc::new(map);
-        Ok(())
+        let map = Arc::new(SlotMap::parse(reply)?);
+        *self.0.slots.write().expect("lock poisoned") = map.clone();
+        Ok(map)
     }
 
     /// Refreshes the slot map in the background, once at a time.
@@ -347,7 +397,12 @@ mod tests {
         let range = |a: i64, b: i64, n: Value| Value::Array(vec![Value::Int(a), Value::Int(b), n]);
         let reply = Value::Array(vec![
             range(5461, 10922, node("127.0.0.1", 7001)),
-            range(0, 5460, node("127.0.0.1", 7000)),
+            Value::Array(vec![
+                Value::Int(0),
+                Value::Int(5460),
+                node("127.0.0.1", 7000),
+                node("127.0.0.1", 7003),
+            ]),
             range(10923, 16383, node("127.0.0.1", 7002)),
         ]);
         let map = SlotMap::parse(reply).unwrap();
@@ -357,6 +412,7 @@ mod tests {
         assert_eq!(port(5461), 7001);
         assert_eq!(port(16383), 7002);
         assert_eq!(map.primaries.len(), 3);
+        assert_eq!(map.with_replicas, vec![0]);
         assert!(SlotMap::default().primary_of(7).is_none());
     }
 }

@@ -5,7 +5,6 @@
 //! stops only the titles that need its slots, and reads go to replicas when
 //! asked to.
 
-use std::collections::HashMap;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -16,6 +15,7 @@ use crate::helpers::{App, RedisServer, data_file, free_port, load, load_settings
 /// A Redis Cluster of the test's own; every node is killed on drop.
 pub struct RedisCluster {
     pub nodes: Vec<RedisServer>,
+    replicas: usize,
 }
 
 impl RedisCluster {
@@ -33,8 +33,10 @@ impl RedisCluster {
                     "nodes.conf",
                     "--cluster-port",
                     &bus,
+                    // Long enough that a busy test machine marks no node
+                    // as failing.
                     "--cluster-node-timeout",
-                    "1000",
+                    "5000",
                     // Slots of a primary that is down stop; the others go on.
                     "--cluster-require-full-coverage",
                     "no",
@@ -42,7 +44,7 @@ impl RedisCluster {
                 .await,
             );
         }
-        let cluster = RedisCluster { nodes };
+        let cluster = RedisCluster { nodes, replicas };
         let out = Command::new("redis-cli")
             .arg("--cluster")
             .arg("create")
@@ -72,17 +74,26 @@ impl RedisCluster {
         self.addresses().join(",")
     }
 
-    /// Waits until every node says the cluster is ok and every replica is
-    /// in sync with its primary.
+    /// Waits until every node says the cluster is ok, knows every other
+    /// node in its role with no failure flag, and every replica is in sync
+    /// with its primary.
     pub async fn wait_ok(&self) {
         let deadline = Instant::now() + Duration::from_secs(30);
+        let primaries = self.nodes.len() / (1 + self.replicas);
         for node in &self.nodes {
             loop {
                 let info: String = node.query(redis::cmd("CLUSTER").arg("INFO")).await;
                 let repl: String = node.query(redis::cmd("INFO").arg("replication")).await;
-                let known = format!("cluster_known_nodes:{}", self.nodes.len());
+                let nodes: String = node.query(redis::cmd("CLUSTER").arg("NODES")).await;
+                let flags: Vec<&str> = nodes.lines().filter_map(|l| l.split(' ').nth(2)).collect();
+                let count = |role: &str| flags.iter().filter(|f| f.contains(role)).count();
+                let healthy = flags.iter().all(|f| {
+                    !f.contains("fail") && !f.contains("handshake") && !f.contains("noaddr")
+                });
                 if info.contains("cluster_state:ok")
-                    && info.contains(&known)
+                    && count("master") == primaries
+                    && count("slave") == self.nodes.len() - primaries
+                    && healthy
                     && (repl.contains("role:master") || repl.contains("master_link_status:up"))
                 {
                     break;
@@ -306,9 +317,24 @@ async fn a_primary_going_down_stops_only_its_slots_and_its_return_brings_them_ba
     assert_eq!(app.slug(&kept_title).await, kept_slug);
 }
 
+/// HMGET calls per node, by node index.
+async fn hmgets(cluster: &RedisCluster) -> Vec<u64> {
+    let mut out = Vec::new();
+    for node in &cluster.nodes {
+        out.push(calls(node, "hmget").await);
+    }
+    out
+}
+
 #[tokio::test]
 async fn reads_go_to_replicas_when_asked_and_stay_right_after_a_reload() {
     let cluster = RedisCluster::start(3, 1).await;
+    // The service is up before the first load, as on a fresh deployment:
+    // the cluster does not list a replica until it has replicated
+    // something, so the service must notice the replicas later.
+    let mut settings = settings_for(Some(cluster.config(true)));
+    settings.table.name_cache = 0;
+    let app = App::spawn(settings).await;
     let loader = slugd::load::LoadSettings {
         redis: cluster.config(false),
         ..load_settings(&cluster.nodes[0])
@@ -316,31 +342,37 @@ async fn reads_go_to_replicas_when_asked_and_stay_right_after_a_reload() {
     slugd::load::run(&loader).await.unwrap();
     cluster.wait_replicated().await;
 
-    let mut settings = settings_for(Some(cluster.config(true)));
-    settings.table.name_cache = 0;
-    let app = App::spawn(settings).await;
     let in_process = App::in_process().await;
     let titles = symbol_titles();
     let primaries = cluster.primaries().await;
-    let before: HashMap<usize, u64> = {
-        let mut m = HashMap::new();
-        for (i, node) in cluster.nodes.iter().enumerate() {
-            m.insert(i, calls(node, "hmget").await);
-        }
-        m
+    let from_primaries = |before: &[u64], after: &[u64]| -> u64 {
+        primaries.iter().map(|&i| after[i] - before[i]).sum()
     };
+    // Within a few periodic checks (200 ms here), reads leave the primaries.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let before = hmgets(&cluster).await;
+        for chunk in titles.chunks(1000) {
+            app.slugs(chunk).await;
+        }
+        if from_primaries(&before, &hmgets(&cluster).await) == 0 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "reads still reach primaries after 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    let before = hmgets(&cluster).await;
     for chunk in titles.chunks(1000) {
         assert_eq!(app.slugs(chunk).await, in_process.slugs(chunk).await);
     }
-    let mut on_replicas = 0;
-    for (i, node) in cluster.nodes.iter().enumerate() {
-        let n = calls(node, "hmget").await - before[&i];
-        match primaries.contains(&i) {
-            true => assert_eq!(n, 0, "primary {} served {n} HMGETs", node.port),
-            false => on_replicas += n,
-        }
-    }
-    assert!(on_replicas > 0, "no HMGET reached a replica");
+    let after = hmgets(&cluster).await;
+    assert_eq!(from_primaries(&before, &after), 0, "HMGETs on primaries");
+    let total: u64 = after.iter().zip(&before).map(|(a, b)| a - b).sum();
+    assert!(total >= 163, "only {total} HMGETs reached the replicas");
 
     // A reload with one name changed: served from the replicas once they
     // have it, never a mix and never an error.
@@ -439,5 +471,49 @@ async fn a_request_asks_each_node_it_needs_once_and_no_other() {
         asked,
         vec![(1, 2), (1, 1), (0, 0)],
         "(reads, HMGETs) per node"
+    );
+}
+
+#[tokio::test]
+async fn the_loaders_notice_reaches_a_service_on_the_cluster() {
+    let cluster = RedisCluster::start(3, 0).await;
+    let loader = slugd::load::LoadSettings {
+        redis: cluster.config(false),
+        ..load_settings(&cluster.nodes[0])
+    };
+    slugd::load::run(&loader).await.unwrap();
+    // No periodic check for an hour, and the old name cached: only the
+    // loader's notice can bring the new version.
+    let mut settings = settings_for(Some(cluster.config(false)));
+    settings.table.refresh_interval = Duration::from_secs(3600);
+    let app = App::spawn(settings).await;
+    assert_eq!(app.slug("☃").await, "snowman");
+    assert_eq!(app.slug("☃").await, "snowman");
+
+    let dir = tempfile::tempdir().unwrap();
+    let changed = dir.path().join("UnicodeData.txt");
+    let text = std::fs::read_to_string(data_file()).unwrap();
+    std::fs::write(
+        &changed,
+        text.replace("2603;SNOWMAN;So", "2603;SNOWPERSON;So"),
+    )
+    .unwrap();
+    slugd::load::run(&slugd::load::LoadSettings {
+        data: changed,
+        ..loader
+    })
+    .await
+    .unwrap();
+    let switched = Instant::now();
+    while app.slug("☃").await != "snowperson" {
+        assert!(
+            switched.elapsed() < Duration::from_secs(1),
+            "no notice within 1 s"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    println!(
+        "notice reached the service {:?} after the load returned",
+        switched.elapsed()
     );
 }

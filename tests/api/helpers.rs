@@ -206,6 +206,17 @@ impl RedisServer {
         let port = if self.tls_ca.is_some() { 0 } else { self.port };
         self.child = Self::spawn(port, self.dir.path(), &self.args);
         assert!(self.wait_ready().await, "redis-server did not come back");
+        // PING answers while the saved data is still loading; other
+        // commands do not until it is done.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let info: String = self.query(redis::cmd("INFO").arg("persistence")).await;
+            if info.contains("loading:0") {
+                break;
+            }
+            assert!(Instant::now() < deadline, "redis-server still loading");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Sends a signal (`STOP`, `CONT`) to the server.
