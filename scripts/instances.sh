@@ -20,7 +20,7 @@ BIN=target/release/slugd
 
 start_redis
 "$BIN" --log warn load | sed 's/^/loader: /'
-TABLE_BYTES=$(redis-cli -p "$REDIS_PORT" hget "slugd:meta:$(redis-cli -p "$REDIS_PORT" get slugd:current)" bytes)
+TABLE_BYTES=$(redis-cli -p "$REDIS_PORT" hget "slugd:meta:$(redis-cli -p "$REDIS_PORT" get "slugd:{ctl}:current")" bytes)
 
 # Sends the corpus, batched, to an instance until WARMUP titles were slugged.
 warm() { # port

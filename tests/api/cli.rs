@@ -10,6 +10,7 @@ fn slugd(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_slugd"))
         .args(args)
         .env_remove("REDIS_URL")
+        .env_remove("REDIS_CLUSTER")
         .env("SLUGD_DATA", data_file())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -110,6 +111,10 @@ fn help_documents_every_setting() {
         "127.0.0.1:8080",
         "--redis-url",
         "REDIS_URL",
+        "--redis-cluster",
+        "REDIS_CLUSTER",
+        "--read-from-replicas",
+        "SLUGD_READ_FROM_REPLICAS",
         "--data",
         "SLUGD_DATA",
         "--key-prefix",
@@ -125,4 +130,69 @@ fn help_documents_every_setting() {
     }
     let out = slugd(&["load", "--help"], b"");
     assert!(text(&out.stdout).contains("--categories"));
+}
+
+#[test]
+fn redis_settings_that_cannot_work_are_refused_with_a_reason() {
+    for (args, want) in [
+        (
+            &[
+                "load",
+                "--redis-url",
+                "redis://127.0.0.1:1",
+                "--redis-cluster",
+                "127.0.0.1:2",
+            ][..],
+            "cannot be used with",
+        ),
+        (
+            &["slugify", "--read-from-replicas", "x"][..],
+            "--redis-cluster",
+        ),
+        (
+            &["load", "--redis-cluster", " , "][..],
+            "at least one seed node",
+        ),
+        (
+            &["load", "--redis-cluster", "127.0.0.1:7000,http://h:1"][..],
+            "http://h:1",
+        ),
+        (
+            &[
+                "load",
+                "--redis-url",
+                "redis://127.0.0.1:1",
+                "--key-prefix",
+                "app{1}:",
+            ][..],
+            "braces",
+        ),
+    ] {
+        let out = slugd(args, b"");
+        assert!(!out.status.success(), "{args:?} was accepted");
+        let err = text(&out.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+#[tokio::test]
+async fn load_then_slugify_on_a_cluster() {
+    let cluster = crate::cluster::RedisCluster::start(3, 0).await;
+    let seeds = cluster.seeds();
+    let out = tokio::task::spawn_blocking(move || {
+        let load = slugd(&["load", "--redis-cluster", &seeds], b"");
+        let slugify = slugd(
+            &["slugify", "--redis-cluster", &seeds],
+            "I ❤ Redis\n⬣\n".as_bytes(),
+        );
+        (load, slugify)
+    })
+    .await
+    .unwrap();
+    assert!(out.0.status.success(), "{}", text(&out.0.stderr));
+    assert!(out.1.status.success(), "{}", text(&out.1.stderr));
+    assert_eq!(
+        text(&out.1.stdout),
+        "i-heavy-heart-redis\nhorizontal-hexagon\n"
+    );
 }
