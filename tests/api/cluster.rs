@@ -517,3 +517,66 @@ async fn the_loaders_notice_reaches_a_service_on_the_cluster() {
         switched.elapsed()
     );
 }
+
+#[tokio::test]
+async fn when_a_primary_dies_its_replica_takes_over_and_the_service_follows() {
+    let mut cluster = RedisCluster::start(3, 1).await;
+    slugd::load::run(&slugd::load::LoadSettings {
+        redis: cluster.config(false),
+        ..load_settings(&cluster.nodes[0])
+    })
+    .await
+    .unwrap();
+    cluster.wait_replicated().await;
+    let mut settings = settings_for(Some(cluster.config(false)));
+    settings.table.name_cache = 0;
+    let app = App::spawn(settings).await;
+
+    // A primary without the control keys, and a title that needs it.
+    let mut victim = None;
+    for i in cluster.primaries().await {
+        if keys_on(&cluster.nodes[i], "slugd:{ctl}:*").await.is_empty() {
+            victim = Some(i);
+            break;
+        }
+    }
+    let victim = victim.unwrap();
+    let bucket = keys_on(&cluster.nodes[victim], "slugd:t:*").await.remove(0);
+    let title = format!(
+        "moved {}",
+        char_in_bucket(&cluster.nodes[victim], &bucket).await
+    );
+    let want = app.slug(&title).await;
+
+    cluster.nodes[victim].kill();
+    // The cluster notices (node timeout 5 s), promotes the replica; the
+    // service finds the new primary by itself, without a restart.
+    let killed = Instant::now();
+    let mut failed = 0;
+    loop {
+        let (status, body) = app
+            .post("/slug", &serde_json::json!({ "title": title }))
+            .await;
+        if status == 200 {
+            assert_eq!(body["slug"], want.as_str());
+            if failed > 0 {
+                break;
+            }
+        } else {
+            assert_eq!(status, 503, "{body}");
+            failed += 1;
+        }
+        assert!(
+            killed.elapsed() < Duration::from_secs(30),
+            "no failover within 30 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    println!(
+        "served again {:?} after the primary died ({failed} answers of 503 meanwhile)",
+        killed.elapsed()
+    );
+    for chunk in symbol_titles().chunks(1000) {
+        app.slugs(chunk).await;
+    }
+}
