@@ -355,18 +355,6 @@ impl Cluster {
             .await?;
         Ok(T::from_redis_value(value)?)
     }
-
-    /// The slot map as `(first, last, "host:port")`, for tests and logs.
-    pub fn slots(&self) -> Vec<(u16, u16, String)> {
-        let map = self.slot_map();
-        map.ranges
-            .iter()
-            .map(|&(first, last, p)| {
-                let node = &map.primaries[p];
-                (first, last, format!("{}:{}", node.host, node.port))
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]
