@@ -580,3 +580,59 @@ async fn when_a_primary_dies_its_replica_takes_over_and_the_service_follows() {
         app.slugs(chunk).await;
     }
 }
+
+#[tokio::test]
+async fn on_a_cluster_the_documented_acl_users_are_enough() {
+    use crate::security::{LOADER, READER, acl};
+    let cluster = RedisCluster::start(3, 1).await;
+    // README: on a cluster both users also need `cluster|slots`, and a
+    // reader from replicas `readonly` and `role`.
+    let reader = format!("{READER} +cluster|slots +readonly +role");
+    let loader = format!("{LOADER} +cluster|slots");
+    for node in &cluster.nodes {
+        acl(node, "slugd-reader", &reader).await;
+        acl(node, "slugd-loader", &loader).await;
+    }
+    let seeds = |user: &str, password: &str| {
+        cluster
+            .nodes
+            .iter()
+            .map(|n| format!("redis://{user}:{password}@127.0.0.1:{}", n.port))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut load_as = slugd::load::LoadSettings {
+        redis: cluster.config(false),
+        ..load_settings(&cluster.nodes[0])
+    };
+    load_as.redis.endpoint = Endpoint::cluster(&seeds("slugd-loader", "loader-pw"), false).unwrap();
+    slugd::load::run(&load_as)
+        .await
+        .expect("the loader user loads");
+    slugd::load::run(&load_as)
+        .await
+        .expect("and loads again, removing the old version");
+    cluster.wait_replicated().await;
+
+    let mut config = cluster.config(true);
+    config.endpoint = Endpoint::cluster(&seeds("slugd-reader", "reader-pw"), true).unwrap();
+    let mut settings = settings_for(Some(config));
+    settings.table.name_cache = 0;
+    let app = App::spawn(settings).await;
+    let in_process = App::in_process().await;
+    let titles = symbol_titles();
+    // A few periodic checks (with their ROLE questions) run meanwhile.
+    let until = Instant::now() + Duration::from_secs(1);
+    while Instant::now() < until {
+        for chunk in titles.chunks(1000) {
+            assert_eq!(app.slugs(chunk).await, in_process.slugs(chunk).await);
+        }
+    }
+    let (status, body) = app.get("/readyz").await;
+    assert_eq!(status, 200, "{body}");
+
+    for node in &cluster.nodes {
+        let denied: Vec<redis::Value> = node.query(redis::cmd("ACL").arg("LOG")).await;
+        assert!(denied.is_empty(), "ACL LOG of {}: {denied:?}", node.port);
+    }
+}

@@ -11,10 +11,10 @@ use slugd::redis_conn::{Endpoint, RedisUrl};
 use crate::helpers::{App, RedisServer, free_port, load, load_settings, settings};
 
 /// The ACL rules README.md documents, for prefix `slugd:`.
-const READER: &str = "on >reader-pw resetkeys ~slugd:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping";
-const LOADER: &str = "on >loader-pw resetkeys ~slugd:* resetchannels &slugd:* -@all +publish +get +set +incr +incrby +sadd +smembers +srem +hset +hgetall +unlink +scan +memory|usage +eval +evalsha +script|load +pexpire +del +ping";
+pub(crate) const READER: &str = "on >reader-pw resetkeys ~slugd:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping";
+pub(crate) const LOADER: &str = "on >loader-pw resetkeys ~slugd:* resetchannels &slugd:* -@all +publish +get +set +incr +incrby +sadd +smembers +srem +hset +hgetall +unlink +scan +memory|usage +eval +evalsha +script|load +pexpire +del +ping";
 
-async fn acl(redis: &RedisServer, user: &str, rules: &str) {
+pub(crate) async fn acl(redis: &RedisServer, user: &str, rules: &str) {
     let mut cmd = redis::cmd("ACL");
     cmd.arg("SETUSER").arg(user);
     for rule in rules.split_whitespace() {
