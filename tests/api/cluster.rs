@@ -10,42 +10,74 @@ use std::time::{Duration, Instant};
 
 use slugd::redis_conn::{Endpoint, RedisConfig};
 
-use crate::helpers::{App, RedisServer, data_file, free_port, load, load_settings, settings_for};
+use crate::helpers::{
+    App, RedisServer, TestCerts, data_file, free_port, load, load_settings, settings_for,
+};
 
 /// A Redis Cluster of the test's own; every node is killed on drop.
 pub struct RedisCluster {
     pub nodes: Vec<RedisServer>,
     replicas: usize,
+    /// The CA file, when the nodes speak only TLS.
+    tls_ca: Option<std::path::PathBuf>,
 }
 
 impl RedisCluster {
     /// `primaries` primaries with `replicas` replicas each, all slots
     /// assigned, every node agreeing the cluster is ok.
     pub async fn start(primaries: usize, replicas: usize) -> RedisCluster {
+        Self::start_maybe_tls(primaries, replicas, None).await
+    }
+
+    /// The same, every node speaking only TLS (clients, cluster bus and
+    /// replication), with certificates from `certs`.
+    pub async fn start_tls(primaries: usize, replicas: usize, certs: &TestCerts) -> RedisCluster {
+        Self::start_maybe_tls(primaries, replicas, Some(certs)).await
+    }
+
+    async fn start_maybe_tls(
+        primaries: usize,
+        replicas: usize,
+        certs: Option<&TestCerts>,
+    ) -> RedisCluster {
         let mut nodes = Vec::new();
         for _ in 0..primaries * (1 + replicas) {
             let bus = free_port().to_string();
-            nodes.push(
-                RedisServer::start_with(&[
-                    "--cluster-enabled",
-                    "yes",
-                    "--cluster-config-file",
-                    "nodes.conf",
-                    "--cluster-port",
-                    &bus,
-                    // Long enough that a busy test machine marks no node
-                    // as failing.
-                    "--cluster-node-timeout",
-                    "5000",
-                    // Slots of a primary that is down stop; the others go on.
-                    "--cluster-require-full-coverage",
-                    "no",
-                ])
-                .await,
-            );
+            let mut args = vec![
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf",
+                "--cluster-port",
+                &bus,
+                // Long enough that a busy test machine marks no node
+                // as failing.
+                "--cluster-node-timeout",
+                "5000",
+                // Slots of a primary that is down stop; the others go on.
+                "--cluster-require-full-coverage",
+                "no",
+            ];
+            let node = match certs {
+                Some(certs) => {
+                    args.extend(["--tls-cluster", "yes", "--tls-replication", "yes"]);
+                    RedisServer::start_tls_with(certs, &args).await
+                }
+                None => RedisServer::start_with(&args).await,
+            };
+            nodes.push(node);
         }
-        let cluster = RedisCluster { nodes, replicas };
-        let out = Command::new("redis-cli")
+        let tls_ca = certs.map(|c| c.ca.clone());
+        let cluster = RedisCluster {
+            nodes,
+            replicas,
+            tls_ca,
+        };
+        let mut cli = Command::new("redis-cli");
+        if let Some(ca) = &cluster.tls_ca {
+            cli.arg("--tls").arg("--cacert").arg(ca);
+        }
+        let out = cli
             .arg("--cluster")
             .arg("create")
             .args(cluster.addresses())
@@ -71,7 +103,15 @@ impl RedisCluster {
 
     /// The seed list as `--redis-cluster` takes it.
     pub fn seeds(&self) -> String {
-        self.addresses().join(",")
+        let scheme = match self.tls_ca {
+            Some(_) => "rediss://",
+            None => "",
+        };
+        self.addresses()
+            .iter()
+            .map(|a| format!("{scheme}{a}"))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     /// Waits until every node says the cluster is ok, knows every other
@@ -635,4 +675,41 @@ async fn on_a_cluster_the_documented_acl_users_are_enough() {
         let denied: Vec<redis::Value> = node.query(redis::cmd("ACL").arg("LOG")).await;
         assert!(denied.is_empty(), "ACL LOG of {}: {denied:?}", node.port);
     }
+}
+
+#[tokio::test]
+async fn a_cluster_that_speaks_only_tls_is_loaded_and_read_over_rediss() {
+    let certs = TestCerts::make();
+    let cluster = RedisCluster::start_tls(3, 1, &certs).await;
+    assert!(cluster.seeds().starts_with("rediss://"));
+    slugd::load::run(&slugd::load::LoadSettings {
+        redis: cluster.config(false),
+        ..load_settings(&cluster.nodes[0])
+    })
+    .await
+    .expect("the loader works over TLS");
+    cluster.wait_replicated().await;
+    let mut settings = settings_for(Some(cluster.config(true)));
+    settings.table.name_cache = 0;
+    let app = App::spawn(settings).await;
+    let in_process = App::in_process().await;
+    for chunk in symbol_titles().chunks(1000) {
+        assert_eq!(app.slugs(chunk).await, in_process.slugs(chunk).await);
+    }
+
+    // Without the CA the cluster's certificates are not trusted: a clear
+    // 503, not a hang.
+    let mut untrusted = cluster.config(false);
+    untrusted.ca_cert = None;
+    let app = App::spawn(settings_for(Some(untrusted))).await;
+    let asked = Instant::now();
+    let (status, body) = app
+        .post("/slug", &serde_json::json!({ "title": "☃" }))
+        .await;
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
 }

@@ -30,6 +30,85 @@ pub fn free_port() -> u16 {
         .port()
 }
 
+/// A CA and a certificate for 127.0.0.1 it signed, made by `openssl` in a
+/// directory of the test's own.
+pub struct TestCerts {
+    _dir: tempfile::TempDir,
+    pub ca: PathBuf,
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+impl TestCerts {
+    pub fn make() -> TestCerts {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = |name: &str| dir.path().join(name).display().to_string();
+        std::fs::write(
+            path("ext.cnf"),
+            "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
+        )
+        .unwrap();
+        let days = ["-days", "1"];
+        for args in [
+            vec![
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-subj",
+                "/CN=slugd test CA",
+                "-keyout",
+                &path("ca.key"),
+                "-out",
+                &path("ca.pem"),
+            ],
+            vec![
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-subj",
+                "/CN=127.0.0.1",
+                "-keyout",
+                &path("key.pem"),
+                "-out",
+                &path("server.csr"),
+            ],
+            vec![
+                "x509",
+                "-req",
+                "-in",
+                &path("server.csr"),
+                "-CA",
+                &path("ca.pem"),
+                "-CAkey",
+                &path("ca.key"),
+                "-CAcreateserial",
+                "-extfile",
+                &path("ext.cnf"),
+                "-out",
+                &path("cert.pem"),
+            ],
+        ] {
+            let status = Command::new("openssl")
+                .args(&args)
+                .args(days)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .expect("openssl makes the test certificates (apt-get install openssl)");
+            assert!(status.success(), "openssl {args:?} failed");
+        }
+        TestCerts {
+            ca: dir.path().join("ca.pem"),
+            cert: dir.path().join("cert.pem"),
+            key: dir.path().join("key.pem"),
+            _dir: dir,
+        }
+    }
+}
+
 /// A redis-server of the test's own.
 pub struct RedisServer {
     child: Child,
@@ -101,84 +180,34 @@ impl RedisServer {
     /// Starts redis-server speaking only TLS, with a certificate for
     /// 127.0.0.1 signed by a CA that `openssl` makes for this test.
     pub async fn start_tls() -> RedisServer {
+        let certs = TestCerts::make();
+        Self::start_tls_with(&certs, &[]).await
+    }
+
+    /// Starts redis-server speaking only TLS with `certs`, and `extra`
+    /// arguments.
+    pub async fn start_tls_with(certs: &TestCerts, extra: &[&str]) -> RedisServer {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let path = |name: &str| dir.path().join(name).display().to_string();
-        std::fs::write(
-            path("ext.cnf"),
-            "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
-        )
-        .unwrap();
-        let days = ["-days", "1"];
-        for args in [
-            vec![
-                "req",
-                "-x509",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-subj",
-                "/CN=slugd test CA",
-                "-keyout",
-                &path("ca.key"),
-                "-out",
-                &path("ca.pem"),
-            ],
-            vec![
-                "req",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-subj",
-                "/CN=127.0.0.1",
-                "-keyout",
-                &path("key.pem"),
-                "-out",
-                &path("server.csr"),
-            ],
-            vec![
-                "x509",
-                "-req",
-                "-in",
-                &path("server.csr"),
-                "-CA",
-                &path("ca.pem"),
-                "-CAkey",
-                &path("ca.key"),
-                "-CAcreateserial",
-                "-extfile",
-                &path("ext.cnf"),
-                "-out",
-                &path("cert.pem"),
-            ],
-        ] {
-            let status = Command::new("openssl")
-                .args(&args)
-                .args(days)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .expect("openssl makes the test certificates (apt-get install openssl)");
-            assert!(status.success(), "openssl {args:?} failed");
-        }
-        let (c, k) = (path("cert.pem"), path("key.pem"));
         let port = free_port();
-        let args: Vec<String> = [
+        let path = |p: &Path| p.display().to_string();
+        let mut args: Vec<String> = [
             "--tls-port",
             &port.to_string(),
             "--tls-cert-file",
-            &c,
+            &path(&certs.cert),
             "--tls-key-file",
-            &k,
+            &path(&certs.key),
             "--tls-ca-cert-file",
-            &path("ca.pem"),
+            &path(&certs.ca),
             "--tls-auth-clients",
             "no",
         ]
         .iter()
         .map(|a| a.to_string())
         .collect();
+        args.extend(extra.iter().map(|a| a.to_string()));
         let child = Self::spawn(0, dir.path(), &args);
-        let tls_ca = Some(std::fs::read(path("ca.pem")).unwrap());
+        let tls_ca = Some(std::fs::read(&certs.ca).unwrap());
         let mut server = RedisServer {
             child,
             port,
