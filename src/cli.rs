@@ -71,7 +71,7 @@ pub struct RedisArgs {
 
     /// With --redis-cluster: send table reads to replicas (at random) when
     /// the cluster has them. Writes (`slugd load`) always go to primaries.
-    #[arg(long, env = "SLUGD_READ_FROM_REPLICAS", requires = "redis_cluster")]
+    #[arg(long, env = "SLUGD_READ_FROM_REPLICAS")]
     pub read_from_replicas: bool,
 
     /// How long one connection attempt to Redis may take, in milliseconds.
@@ -221,6 +221,11 @@ fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {
 
 impl RedisArgs {
     fn config(&self) -> anyhow::Result<Option<RedisConfig>> {
+        if self.read_from_replicas && self.redis_cluster.is_none() {
+            bail!(
+                "--read-from-replicas needs --redis-cluster; to read from the replica of one server, give its URL as --redis-url"
+            );
+        }
         let endpoint = match (&self.redis_url, &self.redis_cluster) {
             (Some(url), _) => Endpoint::Single(RedisUrl::parse(url).map_err(anyhow::Error::msg)?),
             (None, Some(nodes)) => Endpoint::cluster(nodes, self.read_from_replicas)

@@ -147,7 +147,7 @@ fn redis_settings_that_cannot_work_are_refused_with_a_reason() {
         ),
         (
             &["slugify", "--read-from-replicas", "x"][..],
-            "--redis-cluster",
+            "--read-from-replicas needs --redis-cluster",
         ),
         (
             &["load", "--redis-cluster", " , "][..],
