@@ -220,7 +220,7 @@ impl Loader {
             })
             .collect();
         self.conn
-            .per_node(&cmds, false)
+            .per_node(cmds, false)
             .await
             .map_err(redis_err("writing the table"))?;
         batch.clear();
@@ -248,7 +248,7 @@ impl Loader {
                     })
                     .collect();
                 self.conn
-                    .per_node(&unlinks, false)
+                    .per_node(unlinks, false)
                     .await
                     .map_err(redis_err(doing))?;
                 cursor = next;
@@ -354,7 +354,7 @@ async fn load_locked(
     }
     let replies = loader
         .conn
-        .per_node(&cmds, false)
+        .per_node(cmds, false)
         .await
         .map_err(redis_err("writing the version's meta"))?;
     let mut bytes = 0u64;

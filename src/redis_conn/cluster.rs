@@ -287,36 +287,42 @@ impl Cluster {
     /// See [`super::conn::Conn::per_node`].
     pub(super) async fn per_node(
         &self,
-        cmds: &[(String, Cmd)],
+        cmds: Vec<(String, Cmd)>,
         read: bool,
     ) -> RedisResult<Vec<Value>> {
         let conn = self.connection().await?;
         let map = self.slot_map();
-        // Group key: the primary's index, or (unknown slot) the slot itself
-        // above every index.
-        let mut groups: Vec<(usize, u16, Vec<usize>)> = Vec::new();
-        for (i, (key, _)) in cmds.iter().enumerate() {
+        let count = cmds.len();
+        // One group per primary: its index, or (unknown slot) the slot
+        // itself above every index; with the slot of its first key, the
+        // positions of its commands and its pipeline.
+        let mut groups: Vec<(usize, u16, Vec<usize>, redis::Pipeline)> = Vec::new();
+        for (i, (key, cmd)) in cmds.into_iter().enumerate() {
             let slot = slot_of(key.as_bytes());
             let group = map
                 .primary_of(slot)
                 .unwrap_or(map.primaries.len() + slot as usize);
-            match groups.iter_mut().find(|(g, _, _)| *g == group) {
-                Some((_, _, members)) => members.push(i),
-                None => groups.push((group, slot, vec![i])),
-            }
+            let at = match groups.iter().position(|(g, ..)| *g == group) {
+                Some(at) => at,
+                None => {
+                    groups.push((group, slot, Vec::new(), redis::pipe()));
+                    groups.len() - 1
+                }
+            };
+            groups[at].2.push(i);
+            groups[at].3.add_command(cmd);
         }
         let addr = match read && self.0.read_from_replicas {
             true => SlotAddr::ReplicaOptional,
             false => SlotAddr::Master,
         };
-        let sends = groups.iter().map(|(_, slot, members)| {
-            let mut pipe = redis::pipe();
-            for &i in members {
-                pipe.add_command(cmds[i].1.clone());
-            }
+        let sends = groups.into_iter().map(|(_, slot, members, pipe)| {
             let mut conn = conn.clone();
-            let route = SingleNodeRoutingInfo::SpecificNode(Route::new(*slot, addr));
-            async move { conn.route_pipeline(pipe, 0, members.len(), route).await }
+            let route = SingleNodeRoutingInfo::SpecificNode(Route::new(slot, addr));
+            async move {
+                let values = conn.route_pipeline(pipe, 0, members.len(), route).await?;
+                Ok::<_, redis::RedisError>((members, values))
+            }
         });
         let replies = match futures_util::future::try_join_all(sends).await {
             Ok(replies) => replies,
@@ -325,12 +331,12 @@ impl Cluster {
                 return Err(e);
             }
         };
-        let mut ordered = vec![Value::Nil; cmds.len()];
-        for ((_, _, members), values) in groups.iter().zip(replies) {
+        let mut ordered = vec![Value::Nil; count];
+        for (members, values) in replies {
             if values.len() != members.len() {
                 return Err(bad_reply("a pipeline answered the wrong number of replies"));
             }
-            for (&i, value) in members.iter().zip(values) {
+            for (i, value) in members.into_iter().zip(values) {
                 ordered[i] = value;
             }
         }

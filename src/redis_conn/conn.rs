@@ -31,7 +31,7 @@ impl Conn {
     /// replicas. Any command's error fails the whole.
     pub async fn per_node(
         &mut self,
-        cmds: &[(String, Cmd)],
+        cmds: Vec<(String, Cmd)>,
         read: bool,
     ) -> RedisResult<Vec<Value>> {
         if cmds.is_empty() {
@@ -40,11 +40,12 @@ impl Conn {
         if let Conn::Cluster(cluster) = self {
             return cluster.per_node(cmds, read).await;
         }
+        let count = cmds.len();
         let mut pipe = redis::pipe();
         for (_, cmd) in cmds {
-            pipe.add_command(cmd.clone());
+            pipe.add_command(cmd);
         }
-        let values = self.req_packed_commands(&pipe, 0, cmds.len()).await?;
+        let values = self.req_packed_commands(&pipe, 0, count).await?;
         errors_to_err(values)
     }
 

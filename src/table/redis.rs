@@ -176,35 +176,15 @@ impl RedisTable {
         // `current` and `meta` come from primaries even when buckets are
         // read from replicas: a lagging replica of another shard must not
         // make a version look damaged.
-        let current = self.keys.current();
-        let get = [(current.clone(), redis::cmd("GET").arg(&current).clone())];
-        let id: Option<Version> = self
-            .call(async |mut c| c.per_node(&get, false).await)
-            .await?
-            .pop()
-            .map(redis::from_redis_value)
-            .transpose()
-            .map_err(|e| TableError::Damaged(format!("{current}: {e}")))?
-            .flatten();
+        let id: Option<Version> = self.read_primary("GET", self.keys.current()).await?;
         let Some(id) = id else {
             return Err(TableError::NotLoaded(self.keys.prefix().to_owned()));
         };
         if let Some(v) = self.live_version().filter(|v| v.version == id) {
             return Ok(v);
         }
-        let meta_key = self.keys.meta(id);
-        let get = [(
-            meta_key.clone(),
-            redis::cmd("HGETALL").arg(&meta_key).clone(),
-        )];
-        let meta: HashMap<String, String> = self
-            .call(async |mut c| c.per_node(&get, false).await)
-            .await?
-            .pop()
-            .map(redis::from_redis_value)
-            .transpose()
-            .map_err(|e| TableError::Damaged(format!("{meta_key}: {e}")))?
-            .unwrap_or_default();
+        let meta: HashMap<String, String> =
+            self.read_primary("HGETALL", self.keys.meta(id)).await?;
         let loaded = Arc::new(parse_meta(id, &meta)?);
         tracing::info!(
             version = id,
@@ -214,6 +194,22 @@ impl RedisTable {
         );
         *self.live.write().expect("lock poisoned") = Some(loaded.clone());
         Ok(loaded)
+    }
+
+    /// `command key` (a read), sent to the primary that holds `key`.
+    async fn read_primary<T: redis::FromRedisValue>(
+        &self,
+        command: &str,
+        key: String,
+    ) -> Result<T, TableError> {
+        let cmd = redis::cmd(command).arg(&key).clone();
+        let what = format!("{command} {key}");
+        let reply = self
+            .call(async |mut c| c.per_node(vec![(key, cmd)], false).await)
+            .await?
+            .pop()
+            .unwrap_or(Value::Nil);
+        redis::from_redis_value(reply).map_err(|e| TableError::Damaged(format!("{what}: {e}")))
     }
 
     /// The names of those of `chars` that are in the table, in at most one
@@ -307,7 +303,7 @@ impl RedisTable {
             })
             .collect();
         let replies: Vec<Value> = self
-            .call(async |mut c| c.per_node(&cmds, from_replicas).await)
+            .call(async |mut c| c.per_node(cmds, from_replicas).await)
             .await?;
         let mut names: HashMap<char, String> = HashMap::with_capacity(wanted.len());
         for ((bucket, fields), reply) in by_bucket.iter().zip(replies) {
