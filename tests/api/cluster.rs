@@ -8,10 +8,12 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use slugd::load::{LoadReport, LoadSettings};
 use slugd::redis_conn::{Endpoint, RedisConfig};
 
 use crate::helpers::{
-    App, RedisServer, TestCerts, data_file, free_port, load, load_settings, settings_for,
+    App, RedisServer, TestCerts, data_file, free_port, info_number, load, load_settings,
+    settings_for, snowman_renamed,
 };
 
 /// A Redis Cluster of the test's own; every node is killed on drop.
@@ -156,6 +158,29 @@ impl RedisCluster {
         }
     }
 
+    /// Load settings for the cluster with the shipped data file.
+    pub fn load_settings(&self) -> LoadSettings {
+        LoadSettings {
+            redis: self.config(false),
+            ..load_settings(&self.nodes[0])
+        }
+    }
+
+    /// Loads the shipped data file into the cluster.
+    pub async fn load(&self) -> LoadReport {
+        slugd::load::run(&self.load_settings())
+            .await
+            .unwrap_or_else(|e| panic!("load into the cluster failed: {e:#}"))
+    }
+
+    /// An app on the cluster with the name cache off, so every title with
+    /// a symbol reads the cluster.
+    pub async fn uncached_app(&self, read_from_replicas: bool) -> App {
+        let mut settings = settings_for(Some(self.config(read_from_replicas)));
+        settings.table.name_cache = 0;
+        App::spawn(settings).await
+    }
+
     /// Indexes of the nodes that are primaries now.
     pub async fn primaries(&self) -> Vec<usize> {
         let mut out = Vec::new();
@@ -190,17 +215,6 @@ async fn char_in_bucket(node: &RedisServer, key: &str) -> char {
     let fields: Vec<u32> = node.query(redis::cmd("HKEYS").arg(key)).await;
     let offset = fields.into_iter().find(|f| *f < 64).unwrap();
     char::from_u32(bucket * 64 + offset).unwrap()
-}
-
-/// `INFO commandstats` calls of `command` on `node`.
-async fn calls(node: &RedisServer, command: &str) -> u64 {
-    let stats: String = node.query(redis::cmd("INFO").arg("commandstats")).await;
-    let prefix = format!("cmdstat_{command}:calls=");
-    stats
-        .lines()
-        .find_map(|l| l.strip_prefix(&prefix))
-        .and_then(|rest| rest.split(',').next()?.parse().ok())
-        .unwrap_or(0)
 }
 
 /// Every symbol of the table, each in a title with other scripts.
@@ -250,9 +264,7 @@ async fn a_cluster_gives_the_same_slugs_as_one_server_with_buckets_on_every_prim
         "buckets per node: {per_node:?}"
     );
 
-    let mut on_cluster = settings_for(Some(cluster.config(false)));
-    on_cluster.table.name_cache = 0;
-    let on_cluster = App::spawn(on_cluster).await;
+    let on_cluster = cluster.uncached_app(false).await;
     let on_single = App::on_redis(&single).await;
     for chunk in symbol_titles().chunks(1000) {
         assert_eq!(on_cluster.slugs(chunk).await, on_single.slugs(chunk).await);
@@ -263,12 +275,7 @@ async fn a_cluster_gives_the_same_slugs_as_one_server_with_buckets_on_every_prim
     );
 
     // A second load switches and removes the first version from every node.
-    let report = slugd::load::run(&slugd::load::LoadSettings {
-        redis: cluster.config(false),
-        ..load_settings(&single)
-    })
-    .await
-    .unwrap();
+    let report = cluster.load().await;
     assert_eq!(report.removed.len(), 1, "{report:?}");
     for node in &cluster.nodes {
         let old = keys_on(node, &format!("slugd:t:{}:*", report.removed[0])).await;
@@ -283,15 +290,8 @@ async fn a_cluster_gives_the_same_slugs_as_one_server_with_buckets_on_every_prim
 #[tokio::test]
 async fn a_primary_going_down_stops_only_its_slots_and_its_return_brings_them_back() {
     let mut cluster = RedisCluster::start(3, 0).await;
-    slugd::load::run(&slugd::load::LoadSettings {
-        redis: cluster.config(false),
-        ..load_settings(&cluster.nodes[0])
-    })
-    .await
-    .unwrap();
-    let mut settings = settings_for(Some(cluster.config(false)));
-    settings.table.name_cache = 0;
-    let app = App::spawn(settings).await;
+    cluster.load().await;
+    let app = cluster.uncached_app(false).await;
     app.wait_for("/readyz", 200, Duration::from_secs(5)).await;
 
     // The victim holds buckets but not the control keys; a survivor's
@@ -361,7 +361,7 @@ async fn a_primary_going_down_stops_only_its_slots_and_its_return_brings_them_ba
 async fn hmgets(cluster: &RedisCluster) -> Vec<u64> {
     let mut out = Vec::new();
     for node in &cluster.nodes {
-        out.push(calls(node, "hmget").await);
+        out.push(node.hmget_calls().await);
     }
     out
 }
@@ -372,13 +372,8 @@ async fn reads_go_to_replicas_when_asked_and_stay_right_after_a_reload() {
     // The service is up before the first load, as on a fresh deployment:
     // the cluster does not list a replica until it has replicated
     // something, so the service must notice the replicas later.
-    let mut settings = settings_for(Some(cluster.config(true)));
-    settings.table.name_cache = 0;
-    let app = App::spawn(settings).await;
-    let loader = slugd::load::LoadSettings {
-        redis: cluster.config(false),
-        ..load_settings(&cluster.nodes[0])
-    };
+    let app = cluster.uncached_app(true).await;
+    let loader = cluster.load_settings();
     slugd::load::run(&loader).await.unwrap();
     cluster.wait_replicated().await;
 
@@ -416,12 +411,9 @@ async fn reads_go_to_replicas_when_asked_and_stay_right_after_a_reload() {
 
     // A reload with one name changed: served from the replicas once they
     // have it, never a mix and never an error.
-    let dir = tempfile::tempdir().unwrap();
-    let changed = dir.path().join("UnicodeData.txt");
-    let text = std::fs::read_to_string(data_file()).unwrap();
-    std::fs::write(&changed, text.replace(";SNOWMAN;", ";SNOWPERSON;")).unwrap();
+    let changed = snowman_renamed();
     slugd::load::run(&slugd::load::LoadSettings {
-        data: changed,
+        data: changed.path().to_owned(),
         ..loader
     })
     .await
@@ -458,27 +450,16 @@ async fn reads_and_hmgets(conn: &mut slugd::redis_conn::conn::Conn) -> (u64, u64
         .query_async(conn)
         .await
         .unwrap();
-    let field = |prefix: &str| {
-        info.lines()
-            .find_map(|l| l.strip_prefix(prefix))
-            .and_then(|rest| rest.split(',').next()?.trim().parse().ok())
-            .unwrap_or(0)
-    };
     (
-        field("total_reads_processed:"),
-        field("cmdstat_hmget:calls="),
+        info_number(&info, "total_reads_processed:"),
+        info_number(&info, "cmdstat_hmget:calls="),
     )
 }
 
 #[tokio::test]
 async fn a_request_asks_each_node_it_needs_once_and_no_other() {
     let cluster = RedisCluster::start(3, 0).await;
-    slugd::load::run(&slugd::load::LoadSettings {
-        redis: cluster.config(false),
-        ..load_settings(&cluster.nodes[0])
-    })
-    .await
-    .unwrap();
+    cluster.load().await;
     let mut settings = settings_for(Some(cluster.config(false)));
     settings.table.name_cache = 0;
     settings.table.refresh_interval = Duration::from_secs(3600);
@@ -517,10 +498,7 @@ async fn a_request_asks_each_node_it_needs_once_and_no_other() {
 #[tokio::test]
 async fn the_loaders_notice_reaches_a_service_on_the_cluster() {
     let cluster = RedisCluster::start(3, 0).await;
-    let loader = slugd::load::LoadSettings {
-        redis: cluster.config(false),
-        ..load_settings(&cluster.nodes[0])
-    };
+    let loader = cluster.load_settings();
     slugd::load::run(&loader).await.unwrap();
     // No periodic check for an hour, and the old name cached: only the
     // loader's notice can bring the new version.
@@ -530,16 +508,9 @@ async fn the_loaders_notice_reaches_a_service_on_the_cluster() {
     assert_eq!(app.slug("☃").await, "snowman");
     assert_eq!(app.slug("☃").await, "snowman");
 
-    let dir = tempfile::tempdir().unwrap();
-    let changed = dir.path().join("UnicodeData.txt");
-    let text = std::fs::read_to_string(data_file()).unwrap();
-    std::fs::write(
-        &changed,
-        text.replace("2603;SNOWMAN;So", "2603;SNOWPERSON;So"),
-    )
-    .unwrap();
+    let changed = snowman_renamed();
     slugd::load::run(&slugd::load::LoadSettings {
-        data: changed,
+        data: changed.path().to_owned(),
         ..loader
     })
     .await
@@ -561,16 +532,9 @@ async fn the_loaders_notice_reaches_a_service_on_the_cluster() {
 #[tokio::test]
 async fn when_a_primary_dies_its_replica_takes_over_and_the_service_follows() {
     let mut cluster = RedisCluster::start(3, 1).await;
-    slugd::load::run(&slugd::load::LoadSettings {
-        redis: cluster.config(false),
-        ..load_settings(&cluster.nodes[0])
-    })
-    .await
-    .unwrap();
+    cluster.load().await;
     cluster.wait_replicated().await;
-    let mut settings = settings_for(Some(cluster.config(false)));
-    settings.table.name_cache = 0;
-    let app = App::spawn(settings).await;
+    let app = cluster.uncached_app(false).await;
 
     // A primary without the control keys, and a title that needs it.
     let mut victim = None;
@@ -641,10 +605,7 @@ async fn on_a_cluster_the_documented_acl_users_are_enough() {
             .collect::<Vec<_>>()
             .join(",")
     };
-    let mut load_as = slugd::load::LoadSettings {
-        redis: cluster.config(false),
-        ..load_settings(&cluster.nodes[0])
-    };
+    let mut load_as = cluster.load_settings();
     load_as.redis.endpoint = Endpoint::cluster(&seeds("slugd-loader", "loader-pw"), false).unwrap();
     slugd::load::run(&load_as)
         .await
@@ -682,16 +643,9 @@ async fn a_cluster_that_speaks_only_tls_is_loaded_and_read_over_rediss() {
     let certs = TestCerts::make();
     let cluster = RedisCluster::start_tls(3, 1, &certs).await;
     assert!(cluster.seeds().starts_with("rediss://"));
-    slugd::load::run(&slugd::load::LoadSettings {
-        redis: cluster.config(false),
-        ..load_settings(&cluster.nodes[0])
-    })
-    .await
-    .expect("the loader works over TLS");
+    cluster.load().await;
     cluster.wait_replicated().await;
-    let mut settings = settings_for(Some(cluster.config(true)));
-    settings.table.name_cache = 0;
-    let app = App::spawn(settings).await;
+    let app = cluster.uncached_app(true).await;
     let in_process = App::in_process().await;
     for chunk in symbol_titles().chunks(1000) {
         assert_eq!(app.slugs(chunk).await, in_process.slugs(chunk).await);

@@ -22,6 +22,26 @@ pub fn data_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/UnicodeData.txt")
 }
 
+/// The shipped data file with one name changed (U+2603 SNOWMAN becomes
+/// SNOWPERSON), for tests of reloads.
+pub fn snowman_renamed() -> tempfile::NamedTempFile {
+    let text = std::fs::read_to_string(data_file()).unwrap();
+    let changed = text.replace("2603;SNOWMAN;So", "2603;SNOWPERSON;So");
+    assert_ne!(text, changed);
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    std::io::Write::write_all(&mut file, changed.as_bytes()).unwrap();
+    file
+}
+
+/// The number after `prefix` in an `INFO` reply (up to a comma or the line's
+/// end), or 0 when the line is absent.
+pub fn info_number(info: &str, prefix: &str) -> u64 {
+    info.lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .and_then(|rest| rest.split(',').next()?.trim().parse().ok())
+        .unwrap_or(0)
+}
+
 /// A loopback port free right now.
 pub fn free_port() -> u16 {
     StdListener::bind("127.0.0.1:0")
@@ -332,6 +352,12 @@ impl RedisServer {
     pub async fn query<T: redis::FromRedisValue>(&self, cmd: &mut redis::Cmd) -> T {
         let mut c = self.connection().await.expect("connect to the test redis");
         cmd.query_async(&mut c).await.expect("redis command")
+    }
+
+    /// How many HMGETs the server has run (`INFO commandstats`).
+    pub async fn hmget_calls(&self) -> u64 {
+        let info: String = self.query(redis::cmd("INFO").arg("commandstats")).await;
+        info_number(&info, "cmdstat_hmget:calls=")
     }
 
     /// Stops the server (SIGKILL) and waits for it to exit.

@@ -2,13 +2,12 @@
 //! the same slugs, and a new table version reaches all of them without a
 //! restart, with no request failing or mixing versions on the way.
 
-use std::io::Write;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::helpers::{RedisServer, data_file, free_port, load, load_settings};
+use crate::helpers::{RedisServer, data_file, free_port, load, load_settings, snowman_renamed};
 
 /// A `slugd serve` process, killed on drop.
 struct Instance {
@@ -128,11 +127,7 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
         assert_eq!(instance.slugs(&client, &titles).await, (200, old.clone()));
     }
 
-    let text = std::fs::read_to_string(data_file()).unwrap();
-    let changed = text.replace("2603;SNOWMAN;So", "2603;SNOWPERSON;So");
-    assert_ne!(text, changed);
-    let mut file = tempfile::NamedTempFile::new().unwrap();
-    file.write_all(changed.as_bytes()).unwrap();
+    let file = snowman_renamed();
     let mut settings = load_settings(&redis);
     settings.data = file.path().to_owned();
 
@@ -189,14 +184,6 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
     }
 }
 
-async fn hmget_calls(redis: &RedisServer) -> u64 {
-    let info: String = redis.query(redis::cmd("INFO").arg("commandstats")).await;
-    info.lines()
-        .find_map(|l| l.strip_prefix("cmdstat_hmget:calls="))
-        .and_then(|rest| rest.split(',').next())
-        .map_or(0, |n| n.parse().unwrap())
-}
-
 /// A service given a replica's URL reads from the replica, and stays right
 /// after a load on the primary.
 #[tokio::test]
@@ -210,16 +197,10 @@ async fn a_service_reads_from_a_replica_and_follows_reloads() {
     let app = crate::helpers::App::spawn(settings).await;
     app.wait_for("/readyz", 200, Duration::from_secs(10)).await;
     assert_eq!(app.slug("☃ ⬣").await, "snowman-horizontal-hexagon");
-    assert!(hmget_calls(&replica).await > 0);
-    assert_eq!(hmget_calls(&primary).await, 0, "the primary was not read");
+    assert!(replica.hmget_calls().await > 0);
+    assert_eq!(primary.hmget_calls().await, 0, "the primary was not read");
 
-    let text = std::fs::read_to_string(data_file()).unwrap();
-    let mut file = tempfile::NamedTempFile::new().unwrap();
-    file.write_all(
-        text.replace("2603;SNOWMAN;So", "2603;SNOWPERSON;So")
-            .as_bytes(),
-    )
-    .unwrap();
+    let file = snowman_renamed();
     let mut load = load_settings(&primary);
     load.data = file.path().to_owned();
     slugd::load::run(&load).await.unwrap();
@@ -231,5 +212,5 @@ async fn a_service_reads_from_a_replica_and_follows_reloads() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(hmget_calls(&primary).await, 0, "the primary was not read");
+    assert_eq!(primary.hmget_calls().await, 0, "the primary was not read");
 }
