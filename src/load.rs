@@ -257,14 +257,12 @@ impl Loader {
                 }
             }
         }
-        let _: i64 = self
-            .conn
-            .unlink(self.keys.meta(version))
-            .await
-            .map_err(redis_err(doing))?;
-        let _: i64 = self
-            .conn
-            .srem(self.keys.versions(), version)
+        let meta = self.keys.meta(version);
+        let versions = self.keys.versions();
+        let unlink = redis::cmd("UNLINK").arg(&meta).clone();
+        let srem = redis::cmd("SREM").arg(&versions).arg(version).clone();
+        self.conn
+            .per_node(vec![(meta, unlink), (versions, srem)], false)
             .await
             .map_err(redis_err(doing))?;
         Ok(())

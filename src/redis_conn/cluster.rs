@@ -32,7 +32,7 @@ use redis::{Cmd, FromRedisValue, RedisResult, Value};
 use tokio::sync::Mutex;
 
 use super::conn::errors_to_err;
-use super::{Endpoint, RedisConfig};
+use super::{RedisConfig, RedisUrl};
 
 /// Hash slots in a Redis Cluster.
 pub const SLOTS: u16 = 16384;
@@ -145,15 +145,13 @@ pub fn slot_of(key: &[u8]) -> u16 {
 }
 
 impl Cluster {
-    /// A cluster connection for `config`, not yet connected.
-    pub fn new(config: &RedisConfig) -> RedisResult<Self> {
-        let Endpoint::Cluster {
-            nodes,
-            read_from_replicas,
-        } = &config.endpoint
-        else {
-            unreachable!("Cluster::new is only called for a cluster endpoint");
-        };
+    /// A connection, not yet opened, to the cluster with seed `nodes`;
+    /// `config` gives the timeouts and the CA.
+    pub fn new(
+        config: &RedisConfig,
+        nodes: &[RedisUrl],
+        read_from_replicas: bool,
+    ) -> RedisResult<Self> {
         let mut builder = ClusterClientBuilder::new(nodes.iter().map(|n| n.expose().to_owned()))
             .connection_timeout(config.connect_timeout)
             .response_timeout(config.response_timeout)
@@ -162,7 +160,7 @@ impl Cluster {
         if let Some(certs) = config.certificates() {
             builder = builder.certs(certs);
         }
-        if *read_from_replicas {
+        if read_from_replicas {
             builder = builder.read_routing_strategy(RandomReplicaStrategy);
         }
         Ok(Cluster(Arc::new(Inner {
@@ -171,7 +169,7 @@ impl Cluster {
             connecting: Mutex::new(()),
             connect_timeout: config.connect_timeout,
             seeds: nodes.len(),
-            read_from_replicas: *read_from_replicas,
+            read_from_replicas,
             slots: RwLock::new(Arc::default()),
             refreshing: AtomicBool::new(false),
         })))

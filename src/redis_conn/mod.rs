@@ -196,7 +196,14 @@ impl RedisConfig {
                     redis::aio::ConnectionManager::new_lazy_with_config(self.client(url)?, config)?;
                 Ok(Conn::Managed(manager))
             }
-            Endpoint::Cluster { .. } => Ok(Conn::Cluster(Cluster::new(self)?)),
+            Endpoint::Cluster {
+                nodes,
+                read_from_replicas,
+            } => Ok(Conn::Cluster(Cluster::new(
+                self,
+                nodes,
+                *read_from_replicas,
+            )?)),
         }
     }
 
@@ -215,8 +222,11 @@ impl RedisConfig {
                     .await?;
                 Ok(Conn::Plain(conn))
             }
-            Endpoint::Cluster { .. } => {
-                let cluster = Cluster::new(self)?;
+            Endpoint::Cluster {
+                nodes,
+                read_from_replicas,
+            } => {
+                let cluster = Cluster::new(self, nodes, *read_from_replicas)?;
                 cluster.connect().await?;
                 Ok(Conn::Cluster(cluster))
             }
