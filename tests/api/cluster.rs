@@ -150,10 +150,17 @@ impl RedisCluster {
         }
     }
 
-    /// How the tests reach the cluster: 300 ms timeouts.
+    /// How the tests reach the cluster: 1 s timeouts.
     pub fn config(&self, read_from_replicas: bool) -> RedisConfig {
         RedisConfig {
             endpoint: Endpoint::cluster(&self.seeds(), read_from_replicas).unwrap(),
+            // 1 s, not the 300 ms of single-server tests: opening a cluster
+            // connection (TLS handshakes with six nodes) on a machine busy
+            // with several test clusters takes longer, and these tests are
+            // about routing, not timeouts. The outage tests still bound
+            // every answer well inside their limits.
+            connect_timeout: Duration::from_secs(1),
+            response_timeout: Duration::from_secs(1),
             ..self.nodes[0].config()
         }
     }

@@ -343,9 +343,18 @@ impl RedisServer {
         }
     }
 
-    /// A plain connection, for the test's own looks into Redis.
+    /// A plain connection, for the test's own looks into Redis. Its
+    /// timeouts are generous: the short ones of [`RedisServer::config`] are
+    /// for the service under test, and a busy machine (several clusters
+    /// starting at once) must not fail the test's own questions.
     pub async fn connection(&self) -> redis::RedisResult<Conn> {
-        self.config().loader_conn().await
+        RedisConfig {
+            connect_timeout: Duration::from_secs(5),
+            response_timeout: Duration::from_secs(5),
+            ..self.config()
+        }
+        .loader_conn()
+        .await
     }
 
     /// Runs a command and returns its answer.
