@@ -27,8 +27,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use redis::{AsyncCommands, Script};
 
+use crate::redis_conn::Conn;
 use crate::redis_conn::RedisConfig;
-use crate::redis_conn::conn::Conn;
 use crate::table::layout::{self, Keys, LongNames, Membership, Version};
 use crate::unicode_data::{BadLine, Categories, DataError, LineError, ReadError, Reader};
 
@@ -274,9 +274,7 @@ impl Loader {
 pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
     let started = Instant::now();
     let file = File::open(&settings.data).map_err(|e| DataError::open(&settings.data, e))?;
-    let conn = settings
-        .redis
-        .loader_conn()
+    let conn = Conn::for_loader(&settings.redis)
         .await
         .map_err(redis_err("connecting"))?;
     let mut loader = Loader {

@@ -31,8 +31,8 @@ use redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr
 use redis::{Cmd, FromRedisValue, RedisResult, Value};
 use tokio::sync::Mutex;
 
-use super::conn::errors_to_err;
-use super::{RedisConfig, RedisUrl};
+use super::config::{RedisConfig, RedisUrl};
+use super::reply::errors_to_err;
 
 /// Hash slots in a Redis Cluster.
 pub const SLOTS: u16 = 16384;

@@ -2,12 +2,19 @@
 //! a cluster. Single-key commands and scripts go through it as through any
 //! redis-rs connection ([`ConnectionLike`]); the one operation a cluster
 //! changes, a batch of commands on many keys, has its own method:
-//! [`Conn::per_node`].
+//! [`Conn::per_node`]. The service opens it with [`Conn::for_service`], the
+//! loader with [`Conn::for_loader`].
 
-use redis::aio::{ConnectionLike, ConnectionManager, MultiplexedConnection};
-use redis::{Cmd, RedisFuture, RedisResult, Value};
+use std::time::Duration;
+
+use redis::aio::{
+    ConnectionLike, ConnectionManager, ConnectionManagerConfig, MultiplexedConnection,
+};
+use redis::{AsyncConnectionConfig, Cmd, RedisFuture, RedisResult, Value};
 
 use super::cluster::{Cluster, Node};
+use super::config::{Endpoint, RedisConfig};
+use super::reply::errors_to_err;
 
 /// A connection to one server or to a cluster. Cheap to clone: clones share
 /// the underlying connections.
@@ -23,6 +30,62 @@ pub enum Conn {
 }
 
 impl Conn {
+    /// The connection for the service: it reconnects by itself after a
+    /// failure and connects lazily, so the service starts whether or not
+    /// Redis is up.
+    pub fn for_service(config: &RedisConfig) -> RedisResult<Conn> {
+        match &config.endpoint {
+            Endpoint::Single(url) => {
+                let manager_config = ConnectionManagerConfig::new()
+                    .set_connection_timeout(Some(config.connect_timeout))
+                    .set_response_timeout(Some(config.response_timeout))
+                    // Few, quick retries: a request waits at most one
+                    // response timeout anyway (see `table::redis`), and the
+                    // next request starts a fresh attempt.
+                    .set_number_of_retries(1)
+                    .set_min_delay(Duration::from_millis(50))
+                    .set_max_delay(Duration::from_millis(500));
+                let manager =
+                    ConnectionManager::new_lazy_with_config(config.client(url)?, manager_config)?;
+                Ok(Conn::Managed(manager))
+            }
+            Endpoint::Cluster {
+                nodes,
+                read_from_replicas,
+            } => Ok(Conn::Cluster(Cluster::new(
+                config,
+                nodes,
+                *read_from_replicas,
+            )?)),
+        }
+    }
+
+    /// The connection for the loader: on one server a plain multiplexed
+    /// connection, which fails rather than retries, so a loader that loses
+    /// Redis stops with a clear error.
+    pub async fn for_loader(config: &RedisConfig) -> RedisResult<Conn> {
+        match &config.endpoint {
+            Endpoint::Single(url) => {
+                let conn_config = AsyncConnectionConfig::new()
+                    .set_connection_timeout(Some(config.connect_timeout))
+                    .set_response_timeout(Some(config.response_timeout));
+                let conn: MultiplexedConnection = config
+                    .client(url)?
+                    .get_multiplexed_async_connection_with_config(&conn_config)
+                    .await?;
+                Ok(Conn::Plain(conn))
+            }
+            Endpoint::Cluster {
+                nodes,
+                read_from_replicas,
+            } => {
+                let cluster = Cluster::new(config, nodes, *read_from_replicas)?;
+                cluster.connect().await?;
+                Ok(Conn::Cluster(cluster))
+            }
+        }
+    }
+
     /// Sends `cmds`, each a command on the one key given with it, and
     /// returns their replies in order. On one server that is one pipeline;
     /// on a cluster, one pipeline per node holding any of the keys, all sent
@@ -90,17 +153,6 @@ impl Conn {
             _ => cmd.query_async(self).await,
         }
     }
-}
-
-/// Turns a server error among pipeline replies into the call's error.
-pub(super) fn errors_to_err(values: Vec<Value>) -> RedisResult<Vec<Value>> {
-    values
-        .into_iter()
-        .map(|v| match v {
-            Value::ServerError(_) => v.extract_error(),
-            v => Ok(v),
-        })
-        .collect()
 }
 
 impl ConnectionLike for Conn {

@@ -31,8 +31,8 @@ use redis::Value;
 
 use super::TableError;
 use super::layout::{self, Keys, LongNames, Membership, Version};
+use crate::redis_conn::Conn;
 use crate::redis_conn::RedisConfig;
-use crate::redis_conn::conn::Conn;
 use crate::unicode_data::{self, Categories};
 
 /// What the service holds of one table version.
@@ -128,7 +128,7 @@ impl RedisTable {
         expected: Categories,
         cache_capacity: usize,
     ) -> Result<Self, TableError> {
-        let conn = config.service_conn().map_err(TableError::from_redis)?;
+        let conn = Conn::for_service(config).map_err(TableError::from_redis)?;
         Ok(RedisTable {
             conn,
             keys: Keys::new(prefix),

@@ -450,7 +450,7 @@ async fn reads_go_to_replicas_when_asked_and_stay_right_after_a_reload() {
 /// From one `INFO stats commandstats` on `conn`: `total_reads_processed`
 /// (how many times the node read from its clients, so one per pipeline; the
 /// INFO itself counts one) and the calls of HMGET.
-async fn reads_and_hmgets(conn: &mut slugd::redis_conn::conn::Conn) -> (u64, u64) {
+async fn reads_and_hmgets(conn: &mut slugd::redis_conn::Conn) -> (u64, u64) {
     let info: String = redis::cmd("INFO")
         .arg("stats")
         .arg("commandstats")

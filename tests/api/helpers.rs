@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use slugd::http::Limits;
 use slugd::load::{LoadReport, LoadSettings};
-use slugd::redis_conn::conn::Conn;
+use slugd::redis_conn::Conn;
 use slugd::redis_conn::{Endpoint, RedisConfig, RedisUrl};
 use slugd::serve::ServeSettings;
 use slugd::table::TableSettings;
@@ -348,12 +348,11 @@ impl RedisServer {
     /// for the service under test, and a busy machine (several clusters
     /// starting at once) must not fail the test's own questions.
     pub async fn connection(&self) -> redis::RedisResult<Conn> {
-        RedisConfig {
+        Conn::for_loader(&RedisConfig {
             connect_timeout: Duration::from_secs(5),
             response_timeout: Duration::from_secs(5),
             ..self.config()
-        }
-        .loader_conn()
+        })
         .await
     }
 
