@@ -336,20 +336,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     settings.redis.endpoint
                 )
             })?;
-            println!(
-                "loaded {} as version {}: {} entries, {} keys, {} fields, {} bytes of Redis memory ({:.1} bytes per entry), {:.3} s",
-                settings.data.display(),
-                report.version,
-                report.entries,
-                report.keys,
-                report.fields,
-                report.bytes,
-                report.bytes as f64 / report.entries.max(1) as f64,
-                report.elapsed.as_secs_f64(),
-            );
-            if !report.removed.is_empty() {
-                println!("removed old versions {:?}", report.removed);
-            }
+            println!("{report}");
             Ok(ExitCode::SUCCESS)
         }
         Command::Slugify(args) => slugify(args).await,

@@ -94,16 +94,12 @@ impl Categories {
     pub fn contains(&self, category: &str) -> bool {
         self.0.iter().any(|c| c == category)
     }
-
-    /// The categories as written on the command line: `So,Sm`.
-    pub fn as_list(&self) -> String {
-        self.0.join(",")
-    }
 }
 
+/// The categories as written on the command line: `So,Sm`.
 impl fmt::Display for Categories {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.as_list())
+        f.write_str(&self.0.join(","))
     }
 }
 
@@ -151,6 +147,16 @@ pub enum LineError {
     /// The name has characters other than A-Z, 0-9, space and hyphen.
     #[error("name '{0}' has characters other than A-Z, 0-9, space and hyphen")]
     BadName(String),
+    /// The name is longer than a table may store.
+    #[error(
+        "the name is {len} bytes long after trimming; a table stores names of at most {max} bytes"
+    )]
+    NameTooLong {
+        /// Its length in bytes.
+        len: usize,
+        /// The most a table stores.
+        max: usize,
+    },
     /// The general category is not a two-letter code.
     #[error("general category '{0}' is not a two-letter code")]
     BadCategory(String),
@@ -643,8 +649,8 @@ mod tests {
 
     #[test]
     fn categories_parse_and_reject_unknown_codes() {
-        assert_eq!("So,Sm".parse::<Categories>().unwrap().as_list(), "So,Sm");
-        assert_eq!(" So , So ".parse::<Categories>().unwrap().as_list(), "So");
+        assert_eq!("So,Sm".parse::<Categories>().unwrap().to_string(), "So,Sm");
+        assert_eq!(" So , So ".parse::<Categories>().unwrap().to_string(), "So");
         assert!(
             "Xx".parse::<Categories>()
                 .unwrap_err()

@@ -21,7 +21,6 @@ use super::{ApiError, AppState, BenchSources, Json};
 use crate::corpus;
 use crate::slug::{self, Options};
 use crate::table::{MemoryTable, RedisTable, SymbolTable};
-use crate::unicode_data::Categories;
 
 /// What `/bench` keeps between runs.
 #[derive(Debug)]
@@ -154,7 +153,7 @@ async fn memory_table(state: &AppState) -> Result<Arc<MemoryTable>, String> {
     // Build it from the same categories as the live Redis table, so both
     // sides name the same characters.
     let categories = match table.version().await {
-        Ok(v) => v.categories.parse::<Categories>().unwrap_or_default(),
+        Ok(v) => v.meta.categories.clone(),
         Err(_) => state.bench.sources.categories.clone(),
     };
     let path = state.bench.sources.data.clone();
@@ -188,7 +187,7 @@ async fn run_redis(
     options: &Options,
     iterations: usize,
 ) -> Result<Stats, String> {
-    let bytes = table.version().await.map_err(|e| e.to_string())?.bytes;
+    let bytes = table.version().await.map_err(|e| e.to_string())?.meta.bytes;
     // Without the fallback: this measures Redis, or says it is down.
     let backend = SymbolTable::Redis(table.clone(), None);
     let mut samples = Vec::with_capacity(iterations);

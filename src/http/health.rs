@@ -35,7 +35,7 @@ async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, ApiError> 
                 "status": "ready",
                 "mode": "redis",
                 "version": version.version,
-                "entries": version.entries,
+                "entries": version.meta.entries,
             })
         }
     };

@@ -11,7 +11,7 @@
 //! | `{p}seq` | string | counter the loader takes version ids from |
 //! | `{p}versions` | set | every version a loader has started, so leftovers can be found |
 //! | `{p}lock` | string | held by the one loader running, with an expiry |
-//! | `{p}meta:{v}` | hash | version `v`: `entries`, `categories`, `index`, `long`, `bytes`, `source`, `loaded_at` |
+//! | `{p}meta:{v}` | hash | version `v`: see [`Meta`] |
 //! | `{p}t:{v}:{b}` | hash | bucket `b` (hex) of version `v`: field = code point offset, value = name |
 //!
 //! On a Redis Cluster, the `{ctl}` hash tag puts the four control keys in
@@ -42,6 +42,8 @@
 
 use std::collections::HashMap;
 use std::fmt::Write;
+
+use crate::unicode_data::Categories;
 
 /// Code points per bucket, as a shift.
 pub const BUCKET_BITS: u32 = 6;
@@ -312,6 +314,83 @@ impl LongNames {
     }
 }
 
+/// A version's `meta` hash: written by the loader once the version's
+/// buckets are in, read by every service before it uses the version. Both
+/// sides go through this type, so each field name is written here only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Meta {
+    /// Characters in the table.
+    pub entries: u64,
+    /// The general categories it was built from.
+    pub categories: Categories,
+    /// Which characters are in it (field `index`).
+    pub members: Membership,
+    /// Which names take more than one chunk.
+    pub long: LongNames,
+    /// The data file it was loaded from, for people reading Redis.
+    pub source: String,
+    /// When the load finished, in seconds since the Unix epoch.
+    pub loaded_at: u64,
+    /// Redis memory of the version's keys (MEMORY USAGE), measured after
+    /// the rest is written and stored last under [`Meta::BYTES`].
+    pub bytes: u64,
+}
+
+impl Meta {
+    /// The field the loader sets once it has measured the version.
+    pub const BYTES: &'static str = "bytes";
+
+    /// The hash's fields and values, [`FORMAT`] among them.
+    pub fn to_fields(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("format", FORMAT.to_string()),
+            ("entries", self.entries.to_string()),
+            ("categories", self.categories.to_string()),
+            ("index", self.members.encode()),
+            ("long", self.long.encode()),
+            ("source", self.source.clone()),
+            ("loaded_at", self.loaded_at.to_string()),
+            (Self::BYTES, self.bytes.to_string()),
+        ]
+    }
+
+    /// Reads the hash as `HGETALL` returns it. The error says which field is
+    /// missing or wrong.
+    pub fn from_fields(fields: &HashMap<String, String>) -> Result<Self, String> {
+        if fields.is_empty() {
+            return Err("missing".to_owned());
+        }
+        let field = |name: &str| {
+            fields
+                .get(name)
+                .map(String::as_str)
+                .ok_or_else(|| format!("no field '{name}'"))
+        };
+        let number = |name: &str| -> Result<u64, String> {
+            field(name)?
+                .parse()
+                .map_err(|_| format!("'{name}' is not a number"))
+        };
+        let format = number("format").map_err(|_| "bad format".to_owned())?;
+        if format != u64::from(FORMAT) {
+            return Err(format!(
+                "layout format {format}, this slugd reads format {FORMAT}; run this version's `slugd load`"
+            ));
+        }
+        Ok(Meta {
+            entries: number("entries")?,
+            categories: field("categories")?
+                .parse()
+                .map_err(|e| format!("categories: {e}"))?,
+            members: Membership::decode(field("index")?)?,
+            long: LongNames::decode(field("long")?)?,
+            source: field("source").unwrap_or_default().to_owned(),
+            loaded_at: number("loaded_at").unwrap_or(0),
+            bytes: number(Self::BYTES)?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -351,6 +430,33 @@ mod tests {
         assert_eq!(LongNames::decode(&long.encode()).unwrap(), long);
         assert_eq!(long.chunks_of('☃'), 2);
         assert_eq!(long.chunks_of('☢'), 1);
+    }
+
+    #[test]
+    fn meta_round_trips_through_its_hash_fields_and_refuses_other_formats() {
+        let mut members = Membership::default();
+        members.insert('☃');
+        let meta = Meta {
+            entries: 1,
+            categories: "So,Sm".parse().unwrap(),
+            members,
+            long: LongNames([('☃', 2u8)].into_iter().collect()),
+            source: "data/UnicodeData.txt".to_owned(),
+            loaded_at: 1_700_000_000,
+            bytes: 420,
+        };
+        let mut fields: HashMap<String, String> = meta
+            .to_fields()
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect();
+        assert_eq!(Meta::from_fields(&fields).unwrap(), meta);
+        fields.insert("format".to_owned(), "99".to_owned());
+        let err = Meta::from_fields(&fields).unwrap_err();
+        assert!(err.contains("layout format 99"), "{err}");
+        fields.remove("format");
+        assert!(Meta::from_fields(&fields).is_err());
+        assert!(Meta::from_fields(&HashMap::new()).is_err());
     }
 
     #[test]

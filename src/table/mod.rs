@@ -196,7 +196,7 @@ impl SymbolTable {
                 Ok(plain(slugify_with(titles, options, &names)))
             }
             (Err(e @ (TableError::Unavailable(_) | TableError::Timeout(_))), Some(fallback)) => {
-                let categories = table.live_version().and_then(|v| v.categories.parse().ok());
+                let categories = table.live_version().map(|v| v.meta.categories.clone());
                 let memory = fallback.table(categories).await.map_err(|_| e)?;
                 Ok(Slugs {
                     slugs: slugify_with(titles, options, memory.as_ref()),

@@ -30,26 +30,19 @@ use futures_util::StreamExt;
 use redis::Value;
 
 use super::TableError;
-use super::layout::{self, Keys, LongNames, Membership, Version};
+use super::layout::{self, Keys, Meta, Version};
 use crate::redis_conn::Conn;
 use crate::redis_conn::RedisConfig;
 use crate::unicode_data::{self, Categories};
 
-/// What the service holds of one table version.
+/// What the service holds of one table version: its id and its meta
+/// (the membership index, about 16 kB, is most of it).
 #[derive(Debug)]
 pub struct LoadedVersion {
     /// The version id.
     pub version: Version,
-    /// Which characters are in it.
-    pub members: Membership,
-    /// Which names take more than one chunk.
-    pub long: LongNames,
-    /// The number of characters.
-    pub entries: u64,
-    /// Redis memory of the version, as the loader measured it (MEMORY USAGE).
-    pub bytes: u64,
-    /// The categories it was built from.
-    pub categories: String,
+    /// What the loader recorded of it.
+    pub meta: Meta,
 }
 
 /// The Redis backend.
@@ -185,11 +178,13 @@ impl RedisTable {
         }
         let meta: HashMap<String, String> =
             self.read_primary("HGETALL", self.keys.meta(id)).await?;
-        let loaded = Arc::new(parse_meta(id, &meta)?);
+        let meta = Meta::from_fields(&meta)
+            .map_err(|e| TableError::Damaged(format!("meta of version {id}: {e}")))?;
+        let loaded = Arc::new(LoadedVersion { version: id, meta });
         tracing::info!(
             version = id,
-            entries = loaded.entries,
-            bytes = loaded.bytes,
+            entries = loaded.meta.entries,
+            bytes = loaded.meta.bytes,
             "using symbol table version"
         );
         *self.live.write().expect("lock poisoned") = Some(loaded.clone());
@@ -236,7 +231,7 @@ impl RedisTable {
             let mut wanted: Vec<char> = chars
                 .clone()
                 .into_iter()
-                .filter(|c| version.members.contains(*c))
+                .filter(|c| version.meta.members.contains(*c))
                 .collect();
             wanted.sort_unstable();
             wanted.dedup();
@@ -286,7 +281,7 @@ impl RedisTable {
         let mut by_bucket: BTreeMap<u32, Vec<(char, usize)>> = BTreeMap::new();
         for &c in wanted {
             let fields = by_bucket.entry(layout::bucket_of(c)).or_default();
-            for k in 0..version.long.chunks_of(c) {
+            for k in 0..version.meta.long.chunks_of(c) {
                 fields.push((c, k));
             }
         }
@@ -406,38 +401,4 @@ impl RedisTable {
             }
         });
     }
-}
-
-/// Reads a version's `meta` hash.
-fn parse_meta(id: Version, meta: &HashMap<String, String>) -> Result<LoadedVersion, TableError> {
-    let damaged = |what: &str| TableError::Damaged(format!("meta of version {id}: {what}"));
-    if meta.is_empty() {
-        return Err(damaged("missing"));
-    }
-    let field = |name: &str| {
-        meta.get(name)
-            .ok_or_else(|| damaged(&format!("no field '{name}'")))
-    };
-    let format: u32 = field("format")?
-        .parse()
-        .map_err(|_| damaged("bad format"))?;
-    if format != layout::FORMAT {
-        return Err(damaged(&format!(
-            "layout format {format}, this slugd reads format {}; run this version's `slugd load`",
-            layout::FORMAT
-        )));
-    }
-    let number = |name: &str| -> Result<u64, TableError> {
-        field(name)?
-            .parse()
-            .map_err(|_| damaged(&format!("'{name}' is not a number")))
-    };
-    Ok(LoadedVersion {
-        version: id,
-        members: Membership::decode(field("index")?).map_err(|e| damaged(&e))?,
-        long: LongNames::decode(field("long")?).map_err(|e| damaged(&e))?,
-        entries: number("entries")?,
-        bytes: number("bytes")?,
-        categories: field("categories")?.clone(),
-    })
 }

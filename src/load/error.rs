@@ -1,0 +1,47 @@
+//! Why a load fails. In every case the live table is left as it was.
+
+use std::time::Duration;
+
+use super::lock::LOCK_TTL;
+use crate::unicode_data::DataError;
+
+/// Why a load failed. In every case the live table is left as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The data file is unreadable or has bad lines.
+    #[error(transparent)]
+    Data(#[from] DataError),
+    /// The file has no character of the chosen categories.
+    #[error("{path} has no characters of categories {categories}; refusing to load an empty table")]
+    Empty {
+        /// The file.
+        path: String,
+        /// The categories asked for.
+        categories: String,
+    },
+    /// A Redis command failed.
+    #[error("Redis failed while {doing}")]
+    Redis {
+        /// What the loader was doing.
+        doing: &'static str,
+        /// The driver's error.
+        #[source]
+        source: redis::RedisError,
+    },
+    /// Another loader held the lock for longer than we would wait.
+    #[error("another load is running (lock {key} is held); waited {} s", waited.as_secs())]
+    Locked {
+        /// The lock key.
+        key: String,
+        /// How long we waited.
+        waited: Duration,
+    },
+    /// The lock expired under us: another loader may have taken over.
+    #[error("lost the load lock before the switch (a stall longer than {} s?); the live table is unchanged", LOCK_TTL.as_secs())]
+    LostLock,
+}
+
+/// Wraps a redis-rs error with what the loader was doing.
+pub(crate) fn redis_err(doing: &'static str) -> impl FnOnce(redis::RedisError) -> LoadError {
+    move |source| LoadError::Redis { doing, source }
+}

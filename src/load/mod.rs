@@ -1,0 +1,448 @@
+//! The loader job (`slugd load`): streams UnicodeData.txt into a new table
+//! version in Redis, then switches readers to it atomically.
+//!
+//! The steps, and why each is safe for a service reading meanwhile:
+//! 1. Take the load lock (`{p}lock`, with an expiry it keeps renewing), so
+//!    two loaders never interleave; see [`lock`].
+//! 2. Take a fresh version id and record it in `{p}versions`.
+//! 3. Stream the file line by line, writing buckets in pipelined batches of
+//!    [`BATCH_FIELDS`] fields. Readers do not see the version yet.
+//! 4. On any bad line, read on to report them all, then remove what was
+//!    written and leave the live table as it was.
+//! 5. Write the version's `meta` (index, counts, measured memory).
+//! 6. Switch `{p}current` to the new version with a script that first
+//!    checks the lock is still ours: the one atomic step readers observe.
+//! 7. Remove every other version (the previous one and any a killed loader
+//!    left behind). Readers of the old version notice the switch in their
+//!    next round trip and move over; see `table::redis`.
+//!
+//! Memory stays bounded: one line, one batch and the membership bitmap.
+//!
+//! [`run`] reads as those steps, each a method of [`Load`]; the lock is a
+//! guard type of its own ([`lock`]) and the errors are in [`error`].
+
+mod error;
+mod lock;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use redis::{AsyncCommands, Script};
+
+pub use self::error::LoadError;
+use self::error::redis_err;
+pub use self::lock::LOCK_TTL;
+use self::lock::LoadLock;
+use crate::redis_conn::{Conn, RedisConfig};
+use crate::table::layout::{self, Keys, LongNames, Membership, Meta, Version};
+use crate::unicode_data::{BadLine, Categories, DataError, LineError, ReadError, Reader};
+
+/// Fields written per pipelined batch.
+pub const BATCH_FIELDS: usize = 512;
+
+/// What `slugd load` needs.
+#[derive(Debug, Clone)]
+pub struct LoadSettings {
+    /// Where Redis is.
+    pub redis: RedisConfig,
+    /// The UnicodeData.txt file.
+    pub data: PathBuf,
+    /// The key prefix of the deployment.
+    pub prefix: String,
+    /// Which general categories to keep.
+    pub categories: Categories,
+    /// How long to wait for another loader's lock.
+    pub lock_wait: Duration,
+}
+
+/// What a load did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadReport {
+    /// The file loaded.
+    pub data: PathBuf,
+    /// The version now live.
+    pub version: Version,
+    /// Characters in the table.
+    pub entries: u64,
+    /// Redis keys of the version (buckets and meta).
+    pub keys: u64,
+    /// Hash fields written (names and name chunks).
+    pub fields: u64,
+    /// MEMORY USAGE summed over the version's keys.
+    pub bytes: u64,
+    /// Versions removed after the switch.
+    pub removed: Vec<Version>,
+    /// Wall time of the whole load.
+    pub elapsed: Duration,
+}
+
+/// What `slugd load` prints.
+impl fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "loaded {} as version {}: {} entries, {} keys, {} fields, {} bytes of Redis memory ({:.1} bytes per entry), {:.3} s",
+            self.data.display(),
+            self.version,
+            self.entries,
+            self.keys,
+            self.fields,
+            self.bytes,
+            self.bytes as f64 / self.entries.max(1) as f64,
+            self.elapsed.as_secs_f64(),
+        )?;
+        if !self.removed.is_empty() {
+            write!(f, "\nremoved old versions {:?}", self.removed)?;
+        }
+        Ok(())
+    }
+}
+
+/// Switches `current` if the lock is still ours; returns the old version.
+const SWITCH: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return redis.error_reply('LOSTLOCK the load lock is not ours')
+end
+local old = redis.call('GET', KEYS[2])
+redis.call('SET', KEYS[2], ARGV[2])
+return old";
+
+/// Runs a load. On success the new version is live and the old ones are
+/// gone; on failure the live table is untouched.
+pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
+    let started = Instant::now();
+    let file = File::open(&settings.data).map_err(|e| DataError::open(&settings.data, e))?;
+    let conn = Conn::for_loader(&settings.redis)
+        .await
+        .map_err(redis_err("connecting"))?;
+    let keys = Keys::new(&settings.prefix);
+    let lock = LoadLock::acquire(conn.clone(), &keys, settings.lock_wait).await?;
+    let mut load = Load {
+        conn,
+        keys,
+        lock,
+        settings,
+    };
+    let result = load.steps(file, started).await;
+    load.lock.release().await;
+    result
+}
+
+/// One load in progress, holding the lock.
+struct Load<'a> {
+    conn: Conn,
+    keys: Keys,
+    lock: LoadLock,
+    settings: &'a LoadSettings,
+}
+
+/// What streaming the file wrote.
+struct Written {
+    members: Membership,
+    long: LongNames,
+    fields: u64,
+}
+
+impl Load<'_> {
+    /// The steps of the module doc, in order.
+    async fn steps(&mut self, file: File, started: Instant) -> Result<LoadReport, LoadError> {
+        let version = self.new_version().await?;
+        let written = match self.write_entries(file, version).await {
+            Ok(written) => written,
+            Err(e) => {
+                // Leave nothing half-written behind; a later load also
+                // cleans up if this fails too.
+                self.discard(version).await;
+                return Err(e);
+            }
+        };
+        let (meta, keys) = self
+            .write_meta(version, written.members, written.long)
+            .await?;
+        self.switch(version).await?;
+        self.announce(version).await;
+        let removed = self.remove_others(version).await?;
+        Ok(LoadReport {
+            data: self.settings.data.clone(),
+            version,
+            entries: meta.entries,
+            keys,
+            fields: written.fields,
+            bytes: meta.bytes,
+            removed,
+            elapsed: started.elapsed(),
+        })
+    }
+
+    /// Takes a fresh version id and records it, so a killed load's leftovers
+    /// can be found.
+    async fn new_version(&mut self) -> Result<Version, LoadError> {
+        let version: Version = self
+            .conn
+            .incr(self.keys.seq(), 1)
+            .await
+            .map_err(redis_err("taking a version id"))?;
+        let _: i64 = self
+            .conn
+            .sadd(self.keys.versions(), version)
+            .await
+            .map_err(redis_err("recording the version"))?;
+        Ok(version)
+    }
+
+    /// Streams the file into the version's buckets.
+    async fn write_entries(&mut self, file: File, version: Version) -> Result<Written, LoadError> {
+        let settings = self.settings;
+        let mut bad = DataError::collector(&settings.data);
+        let mut written = Written {
+            members: Membership::default(),
+            long: LongNames::default(),
+            fields: 0,
+        };
+        let mut batch: BTreeMap<u32, Vec<(u32, String)>> = BTreeMap::new();
+        let mut batched = 0usize;
+        let reader = Reader::new(BufReader::new(file), settings.categories.clone());
+        for item in reader {
+            let entry = match item {
+                Ok(entry) => entry,
+                Err(e) => {
+                    bad.add(e)?;
+                    continue;
+                }
+            };
+            let chunks: Vec<&str> = layout::chunks(&entry.name).collect();
+            if chunks.len() > layout::MAX_CHUNKS {
+                bad.add(ReadError::BadLine(BadLine {
+                    line: entry.line,
+                    error: LineError::NameTooLong {
+                        len: entry.name.len(),
+                        max: layout::MAX_CHUNKS * layout::CHUNK_BYTES,
+                    },
+                }))?;
+                continue;
+            }
+            // Once a line is bad the load will not switch: only read on, to
+            // report every bad line.
+            if !bad.is_empty() {
+                continue;
+            }
+            written.members.insert(entry.ch);
+            if chunks.len() > 1 {
+                written.long.0.insert(entry.ch, chunks.len() as u8);
+            }
+            let bucket = batch.entry(layout::bucket_of(entry.ch)).or_default();
+            for (k, chunk) in chunks.iter().enumerate() {
+                bucket.push((layout::field_of(entry.ch, k), (*chunk).to_owned()));
+                batched += 1;
+                written.fields += 1;
+            }
+            if batched >= BATCH_FIELDS {
+                self.flush(version, &mut batch).await?;
+                batched = 0;
+            }
+        }
+        bad.finish()?;
+        self.flush(version, &mut batch).await?;
+        if written.members.is_empty() {
+            return Err(LoadError::Empty {
+                path: settings.data.display().to_string(),
+                categories: settings.categories.to_string(),
+            });
+        }
+        Ok(written)
+    }
+
+    /// Writes one batch: an HSET per bucket, in one pipeline.
+    async fn flush(
+        &mut self,
+        version: Version,
+        batch: &mut BTreeMap<u32, Vec<(u32, String)>>,
+    ) -> Result<(), LoadError> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let cmds: Vec<(String, redis::Cmd)> = batch
+            .iter()
+            .map(|(&bucket, fields)| {
+                let key = self.keys.bucket(version, bucket);
+                let mut cmd = redis::cmd("HSET");
+                cmd.arg(&key);
+                for (field, value) in fields {
+                    cmd.arg(*field).arg(value);
+                }
+                (key, cmd)
+            })
+            .collect();
+        self.conn
+            .per_node(cmds, false)
+            .await
+            .map_err(redis_err("writing the table"))?;
+        batch.clear();
+        self.lock.renew().await
+    }
+
+    /// Writes the version's meta, measures the version's Redis memory in the
+    /// same round trip and records it. Returns the meta and the number of
+    /// keys of the version.
+    async fn write_meta(
+        &mut self,
+        version: Version,
+        members: Membership,
+        long: LongNames,
+    ) -> Result<(Meta, u64), LoadError> {
+        let doing = "writing the version's meta";
+        let mut meta = Meta {
+            entries: members.len() as u64,
+            categories: self.settings.categories.clone(),
+            members,
+            long,
+            source: self.settings.data.display().to_string(),
+            loaded_at: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            bytes: 0,
+        };
+        let meta_key = self.keys.meta(version);
+        let mut hset = redis::cmd("HSET");
+        // HSET with many pairs, not the deprecated HMSET.
+        hset.arg(&meta_key).arg(&meta.to_fields()[..]);
+        let mut version_keys: Vec<String> = meta
+            .members
+            .buckets()
+            .map(|b| self.keys.bucket(version, b))
+            .collect();
+        version_keys.push(meta_key.clone());
+        let mut cmds = vec![(meta_key.clone(), hset)];
+        for key in &version_keys {
+            let mut usage = redis::cmd("MEMORY");
+            usage.arg("USAGE").arg(key).arg("SAMPLES").arg(0);
+            cmds.push((key.clone(), usage));
+        }
+        let replies = self
+            .conn
+            .per_node(cmds, false)
+            .await
+            .map_err(redis_err(doing))?;
+        for reply in replies.into_iter().skip(1) {
+            let usage: Option<u64> = redis::from_redis_value(reply)
+                .map_err(|e| redis_err("measuring the table")(e.into()))?;
+            meta.bytes += usage.unwrap_or(0);
+        }
+        let _: i64 = self
+            .conn
+            .hset(&meta_key, Meta::BYTES, meta.bytes)
+            .await
+            .map_err(redis_err(doing))?;
+        Ok((meta, version_keys.len() as u64))
+    }
+
+    /// Points `current` at `version` if the lock is still ours: the one
+    /// step readers observe. On failure the version is removed again.
+    async fn switch(&mut self, version: Version) -> Result<(), LoadError> {
+        let switched: redis::RedisResult<Option<Version>> = Script::new(SWITCH)
+            .key(self.keys.lock())
+            .key(self.keys.current())
+            .arg(self.lock.token())
+            .arg(version)
+            .invoke_async(&mut self.conn)
+            .await;
+        match switched {
+            Ok(previous) => {
+                tracing::info!(
+                    version,
+                    ?previous,
+                    "switched readers to the new table version"
+                );
+                Ok(())
+            }
+            Err(e) => {
+                let lost = e.code() == Some("LOSTLOCK");
+                self.discard(version).await;
+                Err(match lost {
+                    true => LoadError::LostLock,
+                    false => redis_err("switching to the new version")(e),
+                })
+            }
+        }
+    }
+
+    /// Tells running services at once; those that miss it find the new
+    /// version at their next periodic check.
+    async fn announce(&mut self, version: Version) {
+        let notified: redis::RedisResult<i64> =
+            self.conn.publish(self.keys.switched(), version).await;
+        if let Err(e) = notified {
+            tracing::warn!(error = %e, "could not announce the switch; services find it within their refresh interval");
+        }
+    }
+
+    /// Removes every version but `live`: the previous one and any a killed
+    /// load left behind. Returns their ids, sorted.
+    async fn remove_others(&mut self, live: Version) -> Result<Vec<Version>, LoadError> {
+        let others: Vec<Version> = self
+            .conn
+            .smembers(self.keys.versions())
+            .await
+            .map_err(redis_err("listing old versions"))?;
+        let mut removed = Vec::new();
+        for old in others.into_iter().filter(|&v| v != live) {
+            self.remove_version(old).await?;
+            removed.push(old);
+        }
+        removed.sort_unstable();
+        Ok(removed)
+    }
+
+    /// Removes a version that will not go live, logging a failure: a later
+    /// load removes it then.
+    async fn discard(&mut self, version: Version) {
+        if let Err(e) = self.remove_version(version).await {
+            tracing::warn!(error = %e, version, "could not remove the unused version");
+        }
+    }
+
+    /// Removes every key of `version`: its buckets, found by scanning
+    /// every primary, then its meta and its entry in `{p}versions`.
+    async fn remove_version(&mut self, version: Version) -> Result<(), LoadError> {
+        let doing = "removing an old table version";
+        let pattern = self.keys.bucket_pattern(version);
+        for node in self.conn.primaries().await.map_err(redis_err(doing))? {
+            let mut cursor: u64 = 0;
+            loop {
+                let (next, found) = self
+                    .conn
+                    .scan(&node, cursor, &pattern)
+                    .await
+                    .map_err(redis_err(doing))?;
+                let unlinks: Vec<(String, redis::Cmd)> = found
+                    .into_iter()
+                    .map(|key| {
+                        let cmd = redis::cmd("UNLINK").arg(&key).clone();
+                        (key, cmd)
+                    })
+                    .collect();
+                self.conn
+                    .per_node(unlinks, false)
+                    .await
+                    .map_err(redis_err(doing))?;
+                cursor = next;
+                if cursor == 0 {
+                    break;
+                }
+            }
+        }
+        let meta = self.keys.meta(version);
+        let versions = self.keys.versions();
+        let unlink = redis::cmd("UNLINK").arg(&meta).clone();
+        let srem = redis::cmd("SREM").arg(&versions).arg(version).clone();
+        self.conn
+            .per_node(vec![(meta, unlink), (versions, srem)], false)
+            .await
+            .map_err(redis_err(doing))?;
+        Ok(())
+    }
+}
