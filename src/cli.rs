@@ -1,8 +1,8 @@
-//! The command line: clap types, their turning into validated settings, and
-//! running the chosen command. `slugd --help` and `slugd <command> --help`
-//! are the configuration reference: every setting has a flag, an
-//! environment variable and a default shown there. Library code past this
-//! file never sees clap types.
+//! The command line: clap types and their turning into validated settings
+//! ([`Cli::task`]), once. `slugd --help` and `slugd <command> --help` are
+//! the configuration reference: every setting has a flag, an environment
+//! variable and a default shown there. Library code past this file never
+//! sees clap types; the commands themselves are in [`crate::commands`].
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -12,12 +12,12 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
+use crate::commands::{self, SlugifySettings, Task};
 use crate::http::Limits;
-use crate::load::{self, LoadSettings};
+use crate::load::LoadSettings;
 use crate::redis_conn::{Endpoint, RedisConfig, RedisUrl};
-use crate::serve::{self, ServeSettings};
-use crate::slug::Options;
-use crate::stream;
+use crate::serve::ServeSettings;
+use crate::slug::RawOptions;
 use crate::table::{OnRedisDown, TableSettings};
 use crate::unicode_data::Categories;
 
@@ -35,14 +35,13 @@ pub struct Cli {
     #[arg(long, env = "SLUGD_LOG", default_value = "info", global = true)]
     pub log: String,
 
-    /// The command to run.
     #[command(subcommand)]
-    pub command: Command,
+    command: Command,
 }
 
 /// The commands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+enum Command {
     /// Run the HTTP service (on Redis with --redis-url or --redis-cluster,
     /// else in-process).
     Serve(ServeArgs),
@@ -55,161 +54,155 @@ pub enum Command {
 
 /// How to reach Redis.
 #[derive(Debug, Args)]
-pub struct RedisArgs {
+struct RedisArgs {
     /// Redis URL, redis://[user:password@]host:port[/db] (rediss:// for
     /// TLS). A replica's URL makes a service read from that replica. Without
     /// it or --redis-cluster, `serve` and `slugify` use an in-process table.
     #[arg(long, env = "REDIS_URL", conflicts_with = "redis_cluster")]
-    pub redis_url: Option<String>,
+    redis_url: Option<String>,
 
     /// A Redis Cluster, by seed nodes: host:port[,host:port...], each node
     /// optionally as redis://[user:password@]host:port or rediss://... The
     /// table's buckets spread over the cluster's slots; a request asks each
     /// node it needs once, all in parallel.
     #[arg(long, env = "REDIS_CLUSTER")]
-    pub redis_cluster: Option<String>,
+    redis_cluster: Option<String>,
 
     /// With --redis-cluster: send table reads to replicas (at random) when
     /// the cluster has them. Writes (`slugd load`) always go to primaries.
     #[arg(long, env = "SLUGD_READ_FROM_REPLICAS")]
-    pub read_from_replicas: bool,
+    read_from_replicas: bool,
 
     /// How long one connection attempt to Redis may take, in milliseconds.
     #[arg(long, env = "SLUGD_REDIS_CONNECT_TIMEOUT_MS", default_value_t = 500)]
-    pub redis_connect_timeout_ms: u64,
+    redis_connect_timeout_ms: u64,
 
     /// How long one Redis round trip may take before the request fails
     /// (503), in milliseconds.
     #[arg(long, env = "SLUGD_REDIS_TIMEOUT_MS", default_value_t = 500)]
-    pub redis_timeout_ms: u64,
+    redis_timeout_ms: u64,
 
     /// Most symbol names a Redis-mode process keeps once fetched, so that
     /// popular symbols cost no round trip (0 turns the cache off). A version
     /// never changes once loaded, so cached names are never stale; the cache
     /// empties when the table version changes or when it is full.
     #[arg(long, env = "SLUGD_NAME_CACHE", default_value_t = 1024)]
-    pub name_cache: usize,
+    name_cache: usize,
 
     /// For rediss:// URLs: a PEM file with the CA certificate that signed
     /// the Redis server's certificate (default: the system's roots).
     #[arg(long, env = "SLUGD_REDIS_CA_CERT")]
-    pub redis_ca_cert: Option<PathBuf>,
+    redis_ca_cert: Option<PathBuf>,
 }
 
 /// Where the table comes from.
 #[derive(Debug, Args)]
-pub struct TableArgs {
+struct TableArgs {
     /// The UnicodeData.txt file: the source of `load` and of the in-process
     /// table.
     #[arg(long, env = "SLUGD_DATA", default_value = "data/UnicodeData.txt")]
-    pub data: PathBuf,
+    data: PathBuf,
 
     /// Prefix of every Redis key, so deployments can share one Redis.
     #[arg(long, env = "SLUGD_KEY_PREFIX", default_value = "slugd:")]
-    pub key_prefix: String,
+    key_prefix: String,
 
     /// General categories whose characters are spelled out by name
     /// (comma-separated two-letter codes). A Redis table keeps the
     /// categories it was loaded with; `serve` uses these only before Redis
     /// first answers, to slug titles that cannot need the table.
     #[arg(long, env = "SLUGD_CATEGORIES", default_value = "So")]
-    pub categories: Categories,
+    categories: Categories,
 }
 
 /// `slugd serve`.
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "SLUGD_LISTEN", default_value = "127.0.0.1:8080")]
-    pub listen: SocketAddr,
+    listen: SocketAddr,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
-    pub redis: RedisArgs,
+    redis: RedisArgs,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
-    pub table: TableArgs,
+    table: TableArgs,
 
     /// How often to check Redis for a new table version, in milliseconds.
     #[arg(long, env = "SLUGD_REFRESH_INTERVAL_MS", default_value_t = 1000)]
-    pub refresh_interval_ms: u64,
+    refresh_interval_ms: u64,
 
     /// What to do while Redis cannot answer: `fail` answers 503 for titles
     /// that need the table; `memory` answers from an in-process table built
     /// on demand (about 220 kB while Redis is down) and marks such
     /// responses with the header `X-Slugd-Degraded: in-process`.
-    #[arg(long, env = "SLUGD_ON_REDIS_DOWN", default_value = "fail", value_parser = ["fail", "memory"])]
-    pub on_redis_down: String,
+    #[arg(long, env = "SLUGD_ON_REDIS_DOWN", value_enum, default_value_t = OnRedisDown::Fail)]
+    on_redis_down: OnRedisDown,
 
     /// Largest request body, in bytes (413 above).
     #[arg(long, env = "SLUGD_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
-    pub max_body_bytes: usize,
+    max_body_bytes: usize,
 
     /// Most titles in one POST /slugs.
     #[arg(long, env = "SLUGD_MAX_BATCH", default_value_t = 1000)]
-    pub max_batch: usize,
+    max_batch: usize,
 
     /// Most iterations of one GET /bench.
     #[arg(long, env = "SLUGD_MAX_BENCH_ITERATIONS", default_value_t = 100_000)]
-    pub max_bench_iterations: usize,
+    max_bench_iterations: usize,
 
     /// How long a client may take to send a request body, in milliseconds
     /// (408 after).
     #[arg(long, env = "SLUGD_BODY_TIMEOUT_MS", default_value_t = 10_000)]
-    pub body_timeout_ms: u64,
+    body_timeout_ms: u64,
 
     /// How long a client may take to send its request headers, in
     /// milliseconds (the connection is closed after).
     #[arg(long, env = "SLUGD_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
-    pub header_timeout_ms: u64,
+    header_timeout_ms: u64,
 }
 
 /// `slugd load`.
 #[derive(Debug, Args)]
-pub struct LoadArgs {
+struct LoadArgs {
     #[command(flatten)]
-    #[allow(missing_docs)]
-    pub redis: RedisArgs,
+    redis: RedisArgs,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
-    pub table: TableArgs,
+    table: TableArgs,
 
     /// How long to wait for another running load to finish, in seconds.
     #[arg(long, env = "SLUGD_LOCK_WAIT_SECS", default_value_t = 30)]
-    pub lock_wait_secs: u64,
+    lock_wait_secs: u64,
 }
 
 /// `slugd slugify`.
 #[derive(Debug, Args)]
-pub struct SlugifyArgs {
+struct SlugifyArgs {
     /// The title. Without it, each line of standard input is slugged.
-    pub title: Option<String>,
+    title: Option<String>,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
-    pub redis: RedisArgs,
+    redis: RedisArgs,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
-    pub table: TableArgs,
+    table: TableArgs,
 
     /// What joins words: up to 8 of the characters - _ . ~ (or "" for none).
     #[arg(long, default_value = "-")]
-    pub separator: String,
+    separator: String,
 
     /// Longest slug in characters, cut at a word boundary.
     #[arg(long)]
-    pub max_length: Option<usize>,
+    max_length: Option<usize>,
 
     /// Keep the case of letters instead of lowercasing.
     #[arg(long)]
-    pub keep_case: bool,
+    keep_case: bool,
 
     /// Do not spell symbols out by name; transliterate them instead.
     #[arg(long)]
-    pub no_symbols: bool,
+    no_symbols: bool,
 }
 
 fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {
@@ -277,18 +270,14 @@ impl TableArgs {
 }
 
 impl ServeArgs {
-    /// Validated settings.
-    pub fn settings(&self) -> anyhow::Result<ServeSettings> {
+    fn settings(&self) -> anyhow::Result<ServeSettings> {
         if self.max_batch == 0 || self.max_body_bytes == 0 || self.max_bench_iterations == 0 {
             bail!("--max-batch, --max-body-bytes and --max-bench-iterations must be at least 1");
         }
         Ok(ServeSettings {
             listen: self.listen,
             table: TableSettings {
-                on_redis_down: match self.on_redis_down.as_str() {
-                    "memory" => OnRedisDown::Memory,
-                    _ => OnRedisDown::Fail,
-                },
+                on_redis_down: self.on_redis_down,
                 ..self.table.settings(&self.redis, self.refresh_interval_ms)?
             },
             limits: Limits {
@@ -303,8 +292,7 @@ impl ServeArgs {
 }
 
 impl LoadArgs {
-    /// Validated settings.
-    pub fn settings(&self) -> anyhow::Result<LoadSettings> {
+    fn settings(&self) -> anyhow::Result<LoadSettings> {
         let Some(redis) = self.redis.config()? else {
             bail!(
                 "slugd load needs Redis: give --redis-url or --redis-cluster, or set REDIS_URL or REDIS_CLUSTER (try scripts/redis.sh for a local one)"
@@ -320,79 +308,36 @@ impl LoadArgs {
     }
 }
 
-/// Runs the command; the error carries its whole cause chain.
+impl SlugifyArgs {
+    fn settings(self) -> anyhow::Result<SlugifySettings> {
+        let options = RawOptions {
+            separator: Some(self.separator),
+            lowercase: Some(!self.keep_case),
+            max_length: self.max_length,
+            symbols: Some(!self.no_symbols),
+        }
+        .validate()?;
+        Ok(SlugifySettings {
+            table: self.table.settings(&self.redis, 1000)?,
+            options,
+            title: self.title,
+        })
+    }
+}
+
+impl Cli {
+    /// The command with validated settings, or why they cannot work.
+    pub fn task(self) -> anyhow::Result<Task> {
+        Ok(match self.command {
+            Command::Serve(args) => Task::Serve(args.settings()?),
+            Command::Load(args) => Task::Load(args.settings()?),
+            Command::Slugify(args) => Task::Slugify(args.settings()?),
+        })
+    }
+}
+
+/// Validates the command line and runs the command; the error carries its
+/// whole cause chain.
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
-        Command::Serve(args) => {
-            serve::run(args.settings()?, shutdown_signal()).await?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Load(args) => {
-            let settings = args.settings()?;
-            let report = load::run(&settings).await.with_context(|| {
-                format!(
-                    "loading {} into {} failed",
-                    settings.data.display(),
-                    settings.redis.endpoint
-                )
-            })?;
-            println!("{report}");
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Slugify(args) => slugify(args).await,
-    }
-}
-
-async fn slugify(args: SlugifyArgs) -> anyhow::Result<ExitCode> {
-    let options = Options::new(
-        Some(&args.separator),
-        Some(!args.keep_case),
-        args.max_length,
-        Some(!args.no_symbols),
-    )?;
-    let table = args.table.settings(&args.redis, 1000)?.open().await?;
-    if let Some(title) = args.title {
-        return match table.slugify(&title, &options).await?.0 {
-            Ok(slug) => {
-                println!("{slug}");
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(empty) => bail!("{empty}"),
-        };
-    }
-    let runtime = tokio::runtime::Handle::current();
-    let report = tokio::task::spawn_blocking(move || {
-        let stdin = std::io::stdin().lock();
-        let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-        stream::slugify_lines(&table, &options, stdin, stdout, std::io::stderr(), &runtime)
-    })
-    .await??;
-    Ok(if report.failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
-}
-
-/// Completes on Ctrl-C or SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
-    }
-    tracing::info!("shutting down: finishing requests in flight");
+    commands::run(cli.task()?).await
 }

@@ -32,6 +32,7 @@
 //! - [`cli`]: the command line and `--help`, turned into settings.
 
 pub mod cli;
+pub mod commands;
 pub mod corpus;
 pub mod http;
 pub mod lines;
@@ -39,6 +40,7 @@ pub mod load;
 pub mod redis_conn;
 pub mod serve;
 pub mod slug;
+pub mod slugger;
 pub mod stream;
 pub mod table;
 pub mod unicode_data;

@@ -1,13 +1,19 @@
-//! `slugd serve`: settings in, a running service out. Opens the table,
-//! binds the listener and serves until the shutdown future completes.
+//! `slugd serve`: settings in, a running service out. [`Service::open`]
+//! opens the table and builds the router; [`Service::run`] serves it on a
+//! listener the caller bound until a shutdown future completes. `main` and
+//! the tests go through the same two steps.
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
 
+use axum::Router;
 use tokio::net::TcpListener;
 
-use crate::http::{self, AppState, BenchSources, Limits};
-use crate::table::{OpenError, TableSettings};
+use crate::http::{self, AppState, BenchState, Limits};
+use crate::slugger::Slugger;
+use crate::table::{OpenError, SymbolTable, TableSettings};
 
 /// Everything `slugd serve` is configured with.
 #[derive(Debug, Clone)]
@@ -40,41 +46,92 @@ pub enum ServeError {
     Serve(#[source] std::io::Error),
 }
 
-/// The service's state for `settings`: opens the table.
-pub async fn state(settings: &ServeSettings) -> Result<AppState, OpenError> {
-    let table = settings.table.open().await?;
-    let sources = BenchSources {
-        data: settings.table.data.clone(),
-        no_redis_reason:
-            "this service runs in-process: start it with --redis-url to compare with Redis"
-                .to_owned(),
-        categories: settings.table.categories.clone(),
-    };
-    Ok(AppState::new(table, settings.limits.clone(), sources))
+/// The service, ready to serve.
+pub struct Service {
+    router: Router,
+    /// How long a client may take to send its headers.
+    header_timeout: Duration,
+    /// Where the names come from, for the log line at start.
+    source: String,
 }
 
-/// Runs the service until `shutdown` completes.
+impl Service {
+    /// Opens the table and builds the router.
+    pub async fn open(settings: &ServeSettings) -> Result<Service, OpenError> {
+        let table = SymbolTable::open(&settings.table).await?;
+        let source = match &settings.table.redis {
+            Some(redis) => format!("redis {} prefix {}", redis.endpoint, settings.table.prefix),
+            None => format!("in_process {}", settings.table.data.display()),
+        };
+        let slugger = Slugger::new(table);
+        let bench = BenchState::new(
+            slugger.clone(),
+            settings.table.data.clone(),
+            settings.table.categories.clone(),
+            settings.limits.bench_iterations,
+        );
+        let state = AppState {
+            slugger,
+            limits: Arc::new(settings.limits.clone()),
+        };
+        Ok(Service {
+            router: http::router(state, Arc::new(bench)),
+            header_timeout: settings.limits.header_timeout,
+            source,
+        })
+    }
+
+    /// Serves on `listener` until `shutdown` completes, then lets requests
+    /// in flight finish.
+    pub async fn run(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let addr = listener.local_addr()?;
+        tracing::info!(%addr, names = %self.source, "slugd listening");
+        http::serve(listener, self.router, self.header_timeout, shutdown).await
+    }
+}
+
+/// `slugd serve`: opens the service, binds `settings.listen` and serves
+/// until `shutdown` completes.
 pub async fn run(
     settings: ServeSettings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let state = state(&settings).await?;
+    let service = Service::open(&settings).await?;
     let listener = TcpListener::bind(settings.listen)
         .await
         .map_err(|source| ServeError::Bind {
             addr: settings.listen,
             source,
         })?;
-    let addr = listener.local_addr().map_err(ServeError::Serve)?;
-    match &settings.table.redis {
-        Some(redis) => {
-            tracing::info!(%addr, mode = "redis", redis = %redis.endpoint, prefix = %settings.table.prefix, "slugd listening")
-        }
-        None => {
-            tracing::info!(%addr, mode = "in_process", data = %settings.table.data.display(), "slugd listening")
-        }
-    }
-    http::serve(listener, state, shutdown)
+    service
+        .run(listener, shutdown)
         .await
         .map_err(ServeError::Serve)
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutting down: finishing requests in flight");
 }

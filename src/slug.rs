@@ -121,27 +121,37 @@ impl Default for Options {
     }
 }
 
-impl Options {
-    /// Builds options from raw values, checking each.
-    pub fn new(
-        separator: Option<&str>,
-        lowercase: Option<bool>,
-        max_length: Option<usize>,
-        symbols: Option<bool>,
-    ) -> Result<Self, OptionError> {
-        let separator = match separator {
+/// Options as a request or the command line gives them: each may be
+/// missing, and none is checked yet. [`RawOptions::validate`] checks them
+/// once and fills in the defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RawOptions {
+    /// What joins words (default `-`).
+    pub separator: Option<String>,
+    /// Fold to lowercase (default true).
+    pub lowercase: Option<bool>,
+    /// Longest slug; 0 is refused.
+    pub max_length: Option<usize>,
+    /// Spell symbols out by name (default true).
+    pub symbols: Option<bool>,
+}
+
+impl RawOptions {
+    /// Checks each option and fills in the defaults.
+    pub fn validate(&self) -> Result<Options, OptionError> {
+        let separator = match &self.separator {
             Some(s) => Separator::new(s)?,
             None => Separator::default(),
         };
-        let max_length = match max_length {
+        let max_length = match self.max_length {
             Some(n) => Some(NonZeroUsize::new(n).ok_or(OptionError::ZeroMaxLength)?),
             None => None,
         };
         Ok(Options {
             separator,
-            lowercase: lowercase.unwrap_or(true),
+            lowercase: self.lowercase.unwrap_or(true),
             max_length,
-            symbols: symbols.unwrap_or(true),
+            symbols: self.symbols.unwrap_or(true),
         })
     }
 }
@@ -455,24 +465,51 @@ mod tests {
 
     #[test]
     fn max_length_cuts_at_a_word_boundary() {
-        let options = Options::new(None, None, Some(12), None).unwrap();
+        let options = RawOptions {
+            max_length: Some(12),
+            ..RawOptions::default()
+        }
+        .validate()
+        .unwrap();
         assert_eq!(
             slugify("The quick brown fox", &options, &NoSymbols).unwrap(),
             "the-quick"
         );
-        let options = Options::new(None, None, Some(9), None).unwrap();
+        let options = RawOptions {
+            max_length: Some(9),
+            ..RawOptions::default()
+        }
+        .validate()
+        .unwrap();
         assert_eq!(
             slugify("The quick brown fox", &options, &NoSymbols).unwrap(),
             "the-quick"
         );
-        let options = Options::new(None, None, Some(4), None).unwrap();
+        let options = RawOptions {
+            max_length: Some(4),
+            ..RawOptions::default()
+        }
+        .validate()
+        .unwrap();
         assert_eq!(
             slugify("Supercalifragilistic word", &options, &NoSymbols).unwrap(),
             "supe"
         );
-        let options = Options::new(Some("--"), None, Some(3), None).unwrap();
+        let options = RawOptions {
+            separator: Some("--".to_owned()),
+            max_length: Some(3),
+            ..RawOptions::default()
+        }
+        .validate()
+        .unwrap();
         assert_eq!(slugify("ab cd", &options, &NoSymbols).unwrap(), "ab");
-        let options = Options::new(Some(""), None, Some(3), None).unwrap();
+        let options = RawOptions {
+            separator: Some("".to_owned()),
+            max_length: Some(3),
+            ..RawOptions::default()
+        }
+        .validate()
+        .unwrap();
         assert_eq!(slugify("ab cd", &options, &NoSymbols).unwrap(), "abc");
     }
 
@@ -494,7 +531,13 @@ mod tests {
 
     #[test]
     fn separator_and_case_options() {
-        let options = Options::new(Some("_"), Some(false), None, None).unwrap();
+        let options = RawOptions {
+            separator: Some("_".to_owned()),
+            lowercase: Some(false),
+            ..RawOptions::default()
+        }
+        .validate()
+        .unwrap();
         assert_eq!(
             slugify("Hello ☃ World", &options, &table()).unwrap(),
             "Hello_snowman_World"
@@ -509,7 +552,11 @@ mod tests {
         ));
         assert!(Separator::new("").is_ok());
         assert_eq!(
-            Options::new(None, None, Some(0), None),
+            RawOptions {
+                max_length: Some(0),
+                ..RawOptions::default()
+            }
+            .validate(),
             Err(OptionError::ZeroMaxLength)
         );
     }

@@ -12,7 +12,8 @@ use tokio::runtime::Handle;
 
 use crate::lines::{BoundedLines, Line};
 use crate::slug::Options;
-use crate::table::{SymbolTable, TableError};
+use crate::slugger::Slugger;
+use crate::table::TableError;
 
 /// The longest title line accepted.
 pub const MAX_TITLE_BYTES: usize = 1024 * 1024;
@@ -46,14 +47,15 @@ pub enum StreamError {
 /// One input line of a batch.
 enum Item {
     Title(String),
-    Bad(&'static str),
+    TooLong,
+    NotUtf8,
 }
 
 /// Slugs every line of `input` onto `output`, reporting bad lines on
 /// `errors`. Call it from a blocking thread: `runtime` runs the table's
 /// async calls.
 pub fn slugify_lines(
-    table: &SymbolTable,
+    slugger: &Slugger,
     options: &Options,
     input: impl BufRead,
     mut output: impl Write,
@@ -73,12 +75,12 @@ pub fn slugify_lines(
                     at_end = true;
                     break;
                 }
-                Some(Line::TooLong) => Item::Bad("longer than the limit of 1 MiB"),
+                Some(Line::TooLong) => Item::TooLong,
                 Some(Line::Text { bytes, .. }) => {
                     let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
                     match std::str::from_utf8(bytes) {
                         Ok(text) => Item::Title(text.to_owned()),
-                        Err(_) => Item::Bad("not valid UTF-8"),
+                        Err(_) => Item::NotUtf8,
                     }
                 }
             };
@@ -91,17 +93,21 @@ pub fn slugify_lines(
             .iter()
             .filter_map(|item| match item {
                 Item::Title(t) => Some(t.as_str()),
-                Item::Bad(_) => None,
+                Item::TooLong | Item::NotUtf8 => None,
             })
             .collect();
         let mut slugs = runtime
-            .block_on(table.slugify_all(&titles, options))?
+            .block_on(slugger.slugify_all(&titles, options))?
             .slugs
             .into_iter();
         for item in &batch {
             report.lines += 1;
             let outcome = match item {
-                Item::Bad(why) => Err((*why).to_owned()),
+                Item::TooLong => Err(format!(
+                    "longer than the limit of {} MiB",
+                    MAX_TITLE_BYTES >> 20
+                )),
+                Item::NotUtf8 => Err("not valid UTF-8".to_owned()),
                 Item::Title(_) => slugs
                     .next()
                     .expect("one slug per title")

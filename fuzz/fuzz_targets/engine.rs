@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use slugd::slug::{Options, slugify};
+use slugd::slug::{Options, RawOptions, slugify};
 use slugd::table::MemoryTable;
 
 fn table() -> &'static MemoryTable {
@@ -22,12 +22,13 @@ fuzz_target!(|data: &[u8]| {
     let Some((&knobs, rest)) = data.split_first() else { return };
     let Ok(title) = std::str::from_utf8(rest) else { return };
     let max = (knobs >> 4) as usize;
-    let options = Options::new(
-        Some(SEPARATORS[(knobs & 7) as usize % SEPARATORS.len()]),
-        Some(knobs & 8 == 0),
-        (max > 0).then_some(max * 3),
-        Some(knobs & 1 == 0),
-    )
+    let options = RawOptions {
+        separator: Some(SEPARATORS[(knobs & 7) as usize % SEPARATORS.len()].to_owned()),
+        lowercase: Some(knobs & 8 == 0),
+        max_length: (max > 0).then_some(max * 3),
+        symbols: Some(knobs & 1 == 0),
+    }
+    .validate()
     .unwrap();
     if let Ok(slug) = slugify(title, &options, table()) {
         assert!(!slug.is_empty());

@@ -7,6 +7,7 @@
 //! in-process mode the Redis side reports why it cannot run. One benchmark
 //! runs at a time; a second gets 429.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,24 +18,45 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
-use super::{ApiError, AppState, BenchSources, Json};
+use super::error::ApiError;
+use super::json::Json;
 use crate::corpus;
-use crate::slug::{self, Options};
+use crate::slug::Options;
+use crate::slugger::Slugger;
 use crate::table::{MemoryTable, RedisTable, SymbolTable};
+use crate::unicode_data::Categories;
 
-/// What `/bench` keeps between runs.
-#[derive(Debug)]
+/// What the Redis side says in in-process mode.
+const NO_REDIS: &str =
+    "this service runs in-process: start it with --redis-url to compare with Redis";
+
+/// The state of `/bench`, apart from the other routes': what it needs to
+/// build the backend the service does not run on.
 pub struct BenchState {
-    sources: BenchSources,
+    slugger: Slugger,
+    /// The data file, to build an in-process table on demand in Redis mode.
+    data: PathBuf,
+    /// Categories for that table when Redis does not say its own.
+    categories: Categories,
+    /// Most iterations of one run.
+    max_iterations: usize,
     /// One run at a time: a run is meant to measure, not to compete.
     running: Semaphore,
 }
 
 impl BenchState {
-    /// State for `/bench`.
-    pub fn new(sources: BenchSources) -> Self {
+    /// State for `/bench` on the service's `slugger`.
+    pub fn new(
+        slugger: Slugger,
+        data: PathBuf,
+        categories: Categories,
+        max_iterations: usize,
+    ) -> Self {
         BenchState {
-            sources,
+            slugger,
+            data,
+            categories,
+            max_iterations,
             running: Semaphore::new(1),
         }
     }
@@ -86,17 +108,17 @@ impl Stats {
     }
 }
 
-/// The bench route.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/bench", get(bench))
+/// The bench route, with its own state: any router state may merge it.
+pub fn router<S>(state: Arc<BenchState>) -> Router<S> {
+    Router::new().route("/bench", get(bench)).with_state(state)
 }
 
 async fn bench(
-    State(state): State<AppState>,
+    State(state): State<Arc<BenchState>>,
     query: Result<Query<BenchQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Query(query) = query?;
-    let max = state.limits.bench_iterations;
+    let max = state.max_iterations;
     let iterations = query.iterations.unwrap_or(1000);
     if iterations == 0 || iterations > max {
         return Err(ApiError::Invalid(format!(
@@ -108,35 +130,29 @@ async fn bench(
         None => corpus::titles().map(str::to_owned).collect(),
     });
     let _running = state
-        .bench
         .running
         .try_acquire()
         .map_err(|_| ApiError::BenchBusy)?;
     let options = Options::default();
 
     let in_process = match memory_table(&state).await {
-        Ok(table) => {
-            let titles = titles.clone();
-            let options = options.clone();
-            tokio::task::spawn_blocking(move || {
-                run_in_process(&table, &titles, &options, iterations)
-            })
-            .await
-            .map_err(|e| ApiError::Internal(format!("bench task failed: {e}")))
-            .map(|stats| json!(stats))?
-        }
+        Ok(table) => run_in_process(table, titles.clone(), options.clone(), iterations).await,
+        Err(reason) => Err(reason),
+    };
+    let in_process = match in_process {
+        Ok(stats) => json!(stats),
         Err(reason) => json!({ "error": reason }),
     };
-    let redis = match &state.table {
+    let redis = match state.slugger.table() {
         SymbolTable::Redis(table, _) => match run_redis(table, &titles, &options, iterations).await
         {
             Ok(stats) => json!(stats),
             Err(reason) => json!({ "error": reason }),
         },
-        SymbolTable::InProcess(_) => json!({ "error": state.bench.sources.no_redis_reason }),
+        SymbolTable::InProcess(_) => json!({ "error": NO_REDIS }),
     };
     Ok(Json(json!({
-        "mode": state.table.mode(),
+        "mode": state.slugger.table().mode(),
         "iterations": iterations,
         "titles": titles.len(),
         "in_process": in_process,
@@ -145,8 +161,8 @@ async fn bench(
 }
 
 /// The in-process table: the service's own, or one built for this run.
-async fn memory_table(state: &AppState) -> Result<Arc<MemoryTable>, String> {
-    let table = match &state.table {
+async fn memory_table(state: &BenchState) -> Result<Arc<MemoryTable>, String> {
+    let table = match state.slugger.table() {
         SymbolTable::InProcess(table) => return Ok(table.clone()),
         SymbolTable::Redis(table, _) => table,
     };
@@ -154,31 +170,54 @@ async fn memory_table(state: &AppState) -> Result<Arc<MemoryTable>, String> {
     // sides name the same characters.
     let categories = match table.version().await {
         Ok(v) => v.meta.categories.clone(),
-        Err(_) => state.bench.sources.categories.clone(),
+        Err(_) => state.categories.clone(),
     };
-    let path = state.bench.sources.data.clone();
-    tokio::task::spawn_blocking(move || MemoryTable::from_file(&path, &categories))
+    MemoryTable::build(state.data.clone(), categories)
         .await
-        .map_err(|e| format!("building the in-process table failed: {e}"))?
         .map(Arc::new)
         .map_err(|e| format!("cannot build the in-process table: {e}"))
 }
 
-fn run_in_process(
-    table: &MemoryTable,
+/// The one timing loop of both sides: slugs `iterations` titles, cycling
+/// through `titles`, one at a time through the same pipeline a request
+/// takes, and times each.
+async fn time_each(
+    slugger: &Slugger,
     titles: &[String],
     options: &Options,
     iterations: usize,
-) -> Stats {
+    table_bytes: u64,
+) -> Result<Stats, String> {
     let mut samples = Vec::with_capacity(iterations);
     let started = Instant::now();
     for title in titles.iter().cycle().take(iterations) {
         let t = Instant::now();
-        let slug = slug::slugify(title, options, table);
+        let slug = slugger
+            .slugify(title, options)
+            .await
+            .map_err(|e| e.to_string())?;
         samples.push(t.elapsed());
-        std::hint::black_box(slug).ok();
+        let _ = std::hint::black_box(slug);
     }
-    Stats::from_samples(samples, started.elapsed(), table.heap_bytes() as u64)
+    Ok(Stats::from_samples(samples, started.elapsed(), table_bytes))
+}
+
+/// The in-process side, on a blocking thread: it never waits, so it would
+/// hold an async thread for the whole run.
+async fn run_in_process(
+    table: Arc<MemoryTable>,
+    titles: Arc<Vec<String>>,
+    options: Options,
+    iterations: usize,
+) -> Result<Stats, String> {
+    let runtime = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        let bytes = table.heap_bytes() as u64;
+        let slugger = Slugger::new(SymbolTable::InProcess(table));
+        runtime.block_on(time_each(&slugger, &titles, &options, iterations, bytes))
+    })
+    .await
+    .map_err(|e| format!("bench task failed: {e}"))?
 }
 
 async fn run_redis(
@@ -189,19 +228,8 @@ async fn run_redis(
 ) -> Result<Stats, String> {
     let bytes = table.version().await.map_err(|e| e.to_string())?.meta.bytes;
     // Without the fallback: this measures Redis, or says it is down.
-    let backend = SymbolTable::Redis(table.clone(), None);
-    let mut samples = Vec::with_capacity(iterations);
-    let started = Instant::now();
-    for title in titles.iter().cycle().take(iterations) {
-        let t = Instant::now();
-        let slug = backend
-            .slugify(title, options)
-            .await
-            .map_err(|e| e.to_string())?;
-        samples.push(t.elapsed());
-        let _ = std::hint::black_box(slug);
-    }
-    Ok(Stats::from_samples(samples, started.elapsed(), bytes))
+    let slugger = Slugger::new(SymbolTable::Redis(table.clone(), None));
+    time_each(&slugger, titles, options, iterations, bytes).await
 }
 
 #[cfg(test)]

@@ -7,7 +7,9 @@ use axum::extract::State;
 use axum::routing::get;
 use serde_json::{Value, json};
 
-use super::{ApiError, AppState, Json};
+use super::error::ApiError;
+use super::json::Json;
+use super::state::AppState;
 use crate::table::SymbolTable;
 
 /// The health routes.
@@ -22,7 +24,7 @@ async fn healthz() -> Json<Value> {
 }
 
 async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
-    let body = match &state.table {
+    let body = match state.slugger.table() {
         SymbolTable::InProcess(table) => json!({
             "status": "ready",
             "mode": "in_process",

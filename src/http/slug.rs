@@ -8,8 +8,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
 
-use super::{ApiError, AppState, Json};
-use crate::slug::Options;
+use super::error::ApiError;
+use super::json::Json;
+use super::state::AppState;
+use crate::slug::{Options, RawOptions};
 
 /// The request body of every slug endpoint (and the query of `GET /slug`).
 /// Unknown fields are refused, so a misspelt option is an error, not a
@@ -33,12 +35,13 @@ pub struct SlugRequest {
 
 impl SlugRequest {
     fn options(&self) -> Result<Options, ApiError> {
-        Options::new(
-            self.separator.as_deref(),
-            self.lowercase,
-            self.max_length,
-            self.symbols,
-        )
+        RawOptions {
+            separator: self.separator.clone(),
+            lowercase: self.lowercase,
+            max_length: self.max_length,
+            symbols: self.symbols,
+        }
+        .validate()
         .map_err(|e| ApiError::Invalid(e.to_string()))
     }
 
@@ -115,7 +118,7 @@ async fn one(
     request: SlugRequest,
 ) -> Result<Marked<Json<SlugResponse>>, ApiError> {
     let (title, options) = request.title()?;
-    match state.table.slugify(&title, &options).await? {
+    match state.slugger.slugify(&title, &options).await? {
         (Ok(slug), degraded) => Ok(Marked(Json(SlugResponse { slug }), degraded)),
         (Err(empty), _) => Err(ApiError::EmptySlug(empty.to_string())),
     }
@@ -148,7 +151,7 @@ async fn post_slugs(
             got: titles.len(),
         });
     }
-    let results = state.table.slugify_all(&titles, &options).await?;
+    let results = state.slugger.slugify_all(&titles, &options).await?;
     let empty: Vec<usize> = results
         .slugs
         .iter()

@@ -2,7 +2,6 @@
 
 use std::time::Duration;
 
-use super::lock::LOCK_TTL;
 use crate::unicode_data::DataError;
 
 /// Why a load failed. In every case the live table is left as it was.
@@ -37,8 +36,11 @@ pub enum LoadError {
         waited: Duration,
     },
     /// The lock expired under us: another loader may have taken over.
-    #[error("lost the load lock before the switch (a stall longer than {} s?); the live table is unchanged", LOCK_TTL.as_secs())]
-    LostLock,
+    #[error("lost the load lock before the switch (a stall longer than {} s?); the live table is unchanged", ttl.as_secs())]
+    LostLock {
+        /// How long the lock lives without renewal.
+        ttl: Duration,
+    },
 }
 
 /// Wraps a redis-rs error with what the loader was doing.

@@ -99,7 +99,7 @@ impl LoadLock {
             .map_err(redis_err("renewing the load lock"))?;
         match renewed {
             1 => Ok(()),
-            _ => Err(LoadError::LostLock),
+            _ => Err(LoadError::LostLock { ttl: LOCK_TTL }),
         }
     }
 

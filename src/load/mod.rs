@@ -363,7 +363,7 @@ impl Load<'_> {
                 let lost = e.code() == Some("LOSTLOCK");
                 self.discard(version).await;
                 Err(match lost {
-                    true => LoadError::LostLock,
+                    true => LoadError::LostLock { ttl: LOCK_TTL },
                     false => redis_err("switching to the new version")(e),
                 })
             }

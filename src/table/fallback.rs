@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 use tokio::sync::Mutex;
 
-use super::{MemoryTable, TableError};
+use super::error::TableError;
+use super::memory::MemoryTable;
 use crate::unicode_data::Categories;
 
 /// What the degraded mode needs, and the table while it is in use.
@@ -46,11 +47,9 @@ impl Fallback {
         if let Some(table) = slot.as_ref() {
             return Ok(table.clone());
         }
-        let data = self.data.clone();
         let categories = categories.unwrap_or_else(|| self.categories.clone());
-        let table = tokio::task::spawn_blocking(move || MemoryTable::from_file(&data, &categories))
+        let table = MemoryTable::build(self.data.clone(), categories)
             .await
-            .map_err(|e| TableError::Damaged(format!("building the fallback table failed: {e}")))?
             .map_err(|e| TableError::Damaged(format!("cannot build the fallback table: {e}")))?;
         tracing::warn!(
             heap_bytes = table.heap_bytes(),

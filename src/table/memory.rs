@@ -9,7 +9,7 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::layout::Membership;
 use crate::slug::SymbolNames;
@@ -32,6 +32,14 @@ impl MemoryTable {
     pub fn from_file(path: &Path, categories: &Categories) -> Result<Self, DataError> {
         let file = File::open(path).map_err(|e| DataError::open(path, e))?;
         Self::from_reader(path, BufReader::new(file), categories)
+    }
+
+    /// Reads the table from a file on a blocking thread, off the async
+    /// threads (tens of milliseconds for the shipped file).
+    pub async fn build(path: PathBuf, categories: Categories) -> Result<Self, DataError> {
+        tokio::task::spawn_blocking(move || Self::from_file(&path, &categories))
+            .await
+            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))
     }
 
     /// Reads the table from UnicodeData.txt text; `path` names it in errors.
@@ -88,12 +96,6 @@ impl MemoryTable {
             + self.ranks.capacity() * 4
             + self.ends.capacity() * 4
             + self.names.capacity()
-    }
-
-    /// Whether `c` is in the table.
-    #[inline]
-    pub fn contains(&self, c: char) -> bool {
-        self.members.contains(c)
     }
 
     /// The name of `c`, known to be a member. Kept out of line so that

@@ -29,7 +29,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use redis::Value;
 
-use super::TableError;
+use super::error::TableError;
 use super::layout::{self, Keys, Meta, Version};
 use crate::redis_conn::Conn;
 use crate::redis_conn::RedisConfig;

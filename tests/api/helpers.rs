@@ -464,11 +464,13 @@ impl App {
 
     /// The app with `settings`, on a port of its own.
     pub async fn spawn(settings: ServeSettings) -> App {
-        let state = slugd::serve::state(&settings).await.expect("app state");
+        let service = slugd::serve::Service::open(&settings)
+            .await
+            .expect("the service opens");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (tx, rx) = oneshot::channel::<()>();
-        tokio::spawn(slugd::http::serve(listener, state, async {
+        tokio::spawn(service.run(listener, async {
             let _ = rx.await;
         }));
         App {

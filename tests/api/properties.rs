@@ -4,7 +4,8 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use slugd::slug::{Options, slugify};
+use slugd::slug::{Options, RawOptions, slugify};
+use slugd::slugger::Slugger;
 use slugd::table::{MemoryTable, SymbolTable};
 
 use crate::helpers::{RedisServer, data_file, load, settings};
@@ -30,7 +31,14 @@ fn options() -> impl Strategy<Value = Options> {
         any::<bool>(),
     )
         .prop_map(|(sep, lower, max, symbols)| {
-            Options::new(Some(sep), Some(lower), max, Some(symbols)).unwrap()
+            RawOptions {
+                separator: Some(sep.to_owned()),
+                lowercase: Some(lower),
+                max_length: max,
+                symbols: Some(symbols),
+            }
+            .validate()
+            .unwrap()
         })
 }
 
@@ -83,12 +91,9 @@ fn table_cached() -> &'static MemoryTable {
 async fn both_backends_agree_on_arbitrary_titles() {
     let redis = RedisServer::start().await;
     load(&redis).await;
-    let state = slugd::serve::state(&settings(Some(&redis))).await.unwrap();
-    let SymbolTable::Redis(on_redis, _) = state.table else {
-        panic!("not Redis")
-    };
-    let on_redis = SymbolTable::Redis(on_redis, None);
-    let memory = SymbolTable::InProcess(std::sync::Arc::new(table()));
+    let table_settings = settings(Some(&redis)).table;
+    let on_redis = Slugger::new(SymbolTable::open(&table_settings).await.unwrap());
+    let memory = Slugger::new(SymbolTable::InProcess(std::sync::Arc::new(table())));
     // Batches of arbitrary titles: each batch one round trip.
     let mut runner = TestRunner::new(Config {
         cases: 200,

@@ -1,0 +1,95 @@
+//! What each command does once its settings are valid: `serve` runs the
+//! service until Ctrl-C or SIGTERM, `load` runs the loader and prints its
+//! report, `slugify` slugs one title or standard input. The clap types that
+//! lead here are in [`crate::cli`].
+
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+
+use crate::load::{self, LoadSettings};
+use crate::serve::{self, ServeSettings};
+use crate::slug::Options;
+use crate::slugger::Slugger;
+use crate::stream;
+use crate::table::{SymbolTable, TableSettings};
+
+/// A command with its validated settings.
+#[derive(Debug)]
+pub enum Task {
+    /// `slugd serve`.
+    Serve(ServeSettings),
+    /// `slugd load`.
+    Load(LoadSettings),
+    /// `slugd slugify`.
+    Slugify(SlugifySettings),
+}
+
+/// What `slugd slugify` needs.
+#[derive(Debug)]
+pub struct SlugifySettings {
+    /// Where the table comes from.
+    pub table: TableSettings,
+    /// The slug options.
+    pub options: Options,
+    /// One title, or `None` for each line of standard input.
+    pub title: Option<String>,
+}
+
+/// Runs a command to its end.
+pub async fn run(task: Task) -> anyhow::Result<ExitCode> {
+    match task {
+        Task::Serve(settings) => {
+            serve::run(settings, serve::shutdown_signal()).await?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Task::Load(settings) => {
+            let report = load::run(&settings).await.with_context(|| {
+                format!(
+                    "loading {} into {} failed",
+                    settings.data.display(),
+                    settings.redis.endpoint
+                )
+            })?;
+            println!("{report}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Task::Slugify(settings) => slugify(settings).await,
+    }
+}
+
+async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
+    let SlugifySettings {
+        table,
+        options,
+        title,
+    } = settings;
+    let slugger = Slugger::new(SymbolTable::open(&table).await?);
+    if let Some(title) = title {
+        return match slugger.slugify(&title, &options).await?.0 {
+            Ok(slug) => {
+                println!("{slug}");
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(empty) => bail!("{empty}"),
+        };
+    }
+    let runtime = tokio::runtime::Handle::current();
+    let report = tokio::task::spawn_blocking(move || {
+        let stdin = std::io::stdin().lock();
+        let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        stream::slugify_lines(
+            &slugger,
+            &options,
+            stdin,
+            stdout,
+            std::io::stderr(),
+            &runtime,
+        )
+    })
+    .await??;
+    Ok(match report.failed {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::FAILURE,
+    })
+}

@@ -1,0 +1,43 @@
+//! What every handler shares: the slugger and the request limits.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::slugger::Slugger;
+
+/// State shared by every handler.
+#[derive(Clone)]
+pub struct AppState {
+    /// Where titles become slugs.
+    pub slugger: Slugger,
+    /// Request limits.
+    pub limits: Arc<Limits>,
+}
+
+/// Limits on what one request may ask for.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Largest request body in bytes (413 above).
+    pub body_bytes: usize,
+    /// Most titles in one `POST /slugs`.
+    pub batch_titles: usize,
+    /// Most iterations of one `/bench`.
+    pub bench_iterations: usize,
+    /// How long a client may take to send its body (408 after).
+    pub body_timeout: Duration,
+    /// How long a client may take to send its request headers (the
+    /// connection is closed after).
+    pub header_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            body_bytes: 1024 * 1024,
+            batch_titles: 1000,
+            bench_iterations: 100_000,
+            body_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(10),
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! Why a table cannot be opened, and why it cannot answer.
+
+use std::time::Duration;
+
+use crate::unicode_data::DataError;
+
+/// Why a table could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The data file for the in-process table is unusable.
+    #[error("cannot build the in-process symbol table")]
+    Data(#[from] DataError),
+    /// The Redis table cannot be set up.
+    #[error(transparent)]
+    Redis(#[from] TableError),
+}
+
+/// Why the table cannot answer. Every variant means "try again later" to a
+/// client (HTTP 503).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum TableError {
+    /// Redis refused the connection or the command failed.
+    #[error("Redis is unavailable: {0}")]
+    Unavailable(String),
+    /// Redis did not answer in time.
+    #[error("Redis did not answer within {} ms", .0.as_millis())]
+    Timeout(Duration),
+    /// Redis answers but holds no table under the prefix.
+    #[error("no symbol table is loaded in Redis under prefix '{0}'; run `slugd load`")]
+    NotLoaded(String),
+    /// The table in Redis is not what the layout says.
+    #[error("the symbol table in Redis is damaged: {0}")]
+    Damaged(String),
+}
+
+impl TableError {
+    /// Classifies a redis-rs error.
+    pub fn from_redis(e: ::redis::RedisError) -> Self {
+        if e.is_timeout() {
+            // The driver's own response timeout, equal to ours.
+            return TableError::Unavailable("the request timed out".to_owned());
+        }
+        TableError::Unavailable(e.to_string())
+    }
+
+    /// Whether Redis could not be reached (rather than answering wrongly):
+    /// the case `--on-redis-down memory` answers from memory.
+    pub fn is_outage(&self) -> bool {
+        matches!(self, TableError::Unavailable(_) | TableError::Timeout(_))
+    }
+}

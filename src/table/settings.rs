@@ -1,0 +1,39 @@
+//! What a table is opened from: `slugd serve`'s and `slugd slugify`'s
+//! validated table settings.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::redis_conn::RedisConfig;
+use crate::unicode_data::Categories;
+
+/// Where the table comes from.
+#[derive(Debug, Clone)]
+pub struct TableSettings {
+    /// Redis, or `None` for the in-process table.
+    pub redis: Option<RedisConfig>,
+    /// The UnicodeData.txt file for the in-process table (and `/bench`).
+    pub data: PathBuf,
+    /// The key prefix in Redis.
+    pub prefix: String,
+    /// Categories of the in-process table. A Redis table says its own; until
+    /// Redis has answered once, these are what it is expected to hold.
+    pub categories: Categories,
+    /// How often the Redis backend checks for a new table version.
+    pub refresh_interval: Duration,
+    /// What to do while Redis cannot answer.
+    pub on_redis_down: OnRedisDown,
+    /// Most names the Redis backend keeps once fetched (0: none).
+    pub name_cache: usize,
+}
+
+/// What the service does while Redis cannot answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum OnRedisDown {
+    /// Answer 503 for titles that need the table (the default).
+    #[default]
+    Fail,
+    /// Answer from an in-process table built on demand; see
+    /// [`super::fallback`].
+    Memory,
+}
