@@ -39,7 +39,6 @@ pub struct Cli {
     command: Command,
 }
 
-/// The commands.
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the HTTP service (on Redis with --redis-url or --redis-cluster,
@@ -327,7 +326,7 @@ impl SlugifyArgs {
 
 impl Cli {
     /// The command with validated settings, or why they cannot work.
-    pub fn task(self) -> anyhow::Result<Task> {
+    pub(crate) fn task(self) -> anyhow::Result<Task> {
         Ok(match self.command {
             Command::Serve(args) => Task::Serve(args.settings()?),
             Command::Load(args) => Task::Load(args.settings()?),

@@ -30,7 +30,6 @@ pub enum Task {
 pub struct SlugifySettings {
     /// Where the table comes from.
     pub table: TableSettings,
-    /// The slug options.
     pub options: Options,
     /// One title, or `None` for each line of standard input.
     pub title: Option<String>,

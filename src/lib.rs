@@ -32,15 +32,15 @@
 //! - [`cli`]: the command line and `--help`, turned into settings.
 
 pub mod cli;
-pub mod commands;
+pub(crate) mod commands;
 pub mod corpus;
 pub mod http;
-pub mod lines;
+pub(crate) mod lines;
 pub mod load;
 pub mod redis_conn;
 pub mod serve;
 pub mod slug;
 pub mod slugger;
-pub mod stream;
+pub(crate) mod stream;
 pub mod table;
 pub mod unicode_data;

@@ -28,16 +28,14 @@ pub struct ServeSettings {
 
 /// Why the service could not run.
 #[derive(Debug, thiserror::Error)]
-pub enum ServeError {
+pub(crate) enum ServeError {
     /// The table could not be opened.
     #[error(transparent)]
     Open(#[from] OpenError),
     /// The address could not be bound.
     #[error("cannot listen on {addr}")]
     Bind {
-        /// The address.
         addr: SocketAddr,
-        /// Why.
         #[source]
         source: std::io::Error,
     },
@@ -83,7 +81,7 @@ impl Service {
 
     /// Serves on `listener` until `shutdown` completes, then lets requests
     /// in flight finish.
-    pub async fn run(
+    pub(crate) async fn run(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
@@ -96,7 +94,7 @@ impl Service {
 
 /// `slugd serve`: opens the service, binds `settings.listen` and serves
 /// until `shutdown` completes.
-pub async fn run(
+pub(crate) async fn run(
     settings: ServeSettings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
@@ -114,7 +112,7 @@ pub async fn run(
 }
 
 /// Completes on Ctrl-C or SIGTERM.
-pub async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

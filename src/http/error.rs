@@ -36,12 +36,7 @@ pub enum ApiError {
     #[error(
         "a batch may hold at most {max} titles; this one has {got}. Split it into smaller batches"
     )]
-    TooManyTitles {
-        /// The limit.
-        max: usize,
-        /// What was sent.
-        got: usize,
-    },
+    TooManyTitles { max: usize, got: usize },
     /// 422: a title that yields no slug.
     #[error("{0}")]
     EmptySlug(String),
@@ -59,9 +54,6 @@ pub enum ApiError {
     /// 503: the symbol table (Redis) cannot answer now.
     #[error("the symbol table is unavailable: {0}")]
     Unavailable(#[from] TableError),
-    /// 500: a bug. The detail is logged, not sent.
-    #[error("internal error")]
-    Internal(String),
 }
 
 impl ApiError {
@@ -79,7 +71,6 @@ impl ApiError {
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::BenchBusy => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
@@ -98,7 +89,6 @@ impl ApiError {
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::BenchBusy => "busy",
             ApiError::Unavailable(_) => "table_unavailable",
-            ApiError::Internal(_) => "internal",
         }
     }
 }
@@ -106,7 +96,6 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         match &self {
-            ApiError::Internal(detail) => tracing::error!(%detail, "internal error"),
             // Per request at debug only: an outage would flood the log. The
             // table's watcher logs each change of state once.
             ApiError::Unavailable(e) => tracing::debug!(error = %e, "table unavailable"),

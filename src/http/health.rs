@@ -12,7 +12,6 @@ use super::json::Json;
 use super::state::AppState;
 use crate::table::SymbolTable;
 
-/// The health routes.
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/healthz", get(healthz))

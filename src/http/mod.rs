@@ -10,17 +10,17 @@
 //! - [`error`]: the one error type
 //! - [`server`]: the accept loop, on a listener the caller bound
 
-pub mod bench;
-pub mod error;
-pub mod health;
-pub mod json;
-pub mod router;
-pub mod server;
-pub mod slug;
-pub mod state;
+mod bench;
+mod error;
+mod health;
+mod json;
+mod router;
+mod server;
+mod slug;
+mod state;
 
-pub use self::bench::BenchState;
-pub use self::error::ApiError;
-pub use self::router::router;
-pub use self::server::serve;
-pub use self::state::{AppState, Limits};
+pub(crate) use self::bench::BenchState;
+pub(crate) use self::router::router;
+pub(crate) use self::server::serve;
+pub(crate) use self::state::AppState;
+pub use self::state::Limits;

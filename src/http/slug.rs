@@ -76,18 +76,15 @@ impl SlugRequest {
 /// One slug.
 #[derive(Debug, Serialize)]
 pub struct SlugResponse {
-    /// The slug.
     pub slug: String,
 }
 
 /// A batch of slugs, in the order of the titles.
 #[derive(Debug, Serialize)]
 pub struct SlugsResponse {
-    /// The slugs.
     pub slugs: Vec<String>,
 }
 
-/// The slug routes.
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/slug", get(get_slug).post(post_slug))

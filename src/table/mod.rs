@@ -13,12 +13,12 @@
 //!
 //! The files below this one never import it: arrows run from here down.
 
-pub mod error;
-pub mod fallback;
-pub mod layout;
-pub mod memory;
-pub mod redis;
-pub mod settings;
+mod error;
+mod fallback;
+pub(crate) mod layout;
+mod memory;
+mod redis;
+mod settings;
 
 use std::sync::Arc;
 
