@@ -95,11 +95,10 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        match &self {
-            // Per request at debug only: an outage would flood the log. The
-            // table's watcher logs each change of state once.
-            ApiError::Unavailable(e) => tracing::debug!(error = %e, "table unavailable"),
-            _ => {}
+        // Per request at debug only: an outage would flood the log. The
+        // table's watcher logs each change of state once.
+        if let ApiError::Unavailable(e) = &self {
+            tracing::debug!(error = %e, "table unavailable");
         }
         let body = json!({ "error": self.to_string(), "code": self.code() });
         (self.status(), axum::Json(body)).into_response()
