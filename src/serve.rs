@@ -81,7 +81,7 @@ impl Service {
 
     /// Serves on `listener` until `shutdown` completes, then lets requests
     /// in flight finish.
-    pub(crate) async fn run(
+    pub async fn run(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
