@@ -8,6 +8,12 @@
 #
 #   scripts/bench.sh                 # 3 rounds of 10 s per target
 #   ROUNDS=5 DURATION=20s CONNECTIONS=64 scripts/bench.sh
+#   BEFORE=/path/to/old/slugd scripts/bench.sh   # and an older build, side by side
+#
+# With BEFORE, the older binary serves in-process and on the same Redis
+# table too (targets before_in_process and before_redis), in the same
+# rounds, so a change is measured against the build before it in one run.
+# The binaries are built in $CARGO_TARGET_DIR (default target/).
 #
 # The targets take turns within each round, so machine noise hits them
 # alike; the table reports medians over the rounds and the ratios of the
@@ -27,8 +33,13 @@ need wrk wrk
 need curl curl
 
 cargo build --release --quiet --bin slugd --example bare
-BIN=target/release/slugd
-BARE=target/release/examples/bare
+BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
+BARE="${CARGO_TARGET_DIR:-target}/release/examples/bare"
+BEFORE="${BEFORE:-}"
+if [ -n "$BEFORE" ] && [ ! -x "$BEFORE" ]; then
+  echo "bench.sh: BEFORE=$BEFORE is not an executable slugd binary" >&2
+  exit 1
+fi
 
 start_redis
 
@@ -60,9 +71,19 @@ env -u REDIS_CLUSTER "$BIN" --log warn serve --listen "127.0.0.1:$NC_PORT" --nam
 env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$CL_PORT" & PIDS+=($!); CL_PID=$!
 env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$CLNC_PORT" --name-cache 0 & PIDS+=($!); CLNC_PID=$!
 "$BARE" "127.0.0.1:$BARE_PORT" & PIDS+=($!); BARE_PID=$!
-for port in "$IN_PORT" "$RE_PORT" "$NC_PORT" "$CL_PORT" "$CLNC_PORT" "$BARE_PORT"; do wait_ready "$port"; done
+PORTS=("$IN_PORT" "$RE_PORT" "$NC_PORT" "$CL_PORT" "$CLNC_PORT" "$BARE_PORT")
+if [ -n "$BEFORE" ]; then
+  BIN_PORT=$(free_port); BRE_PORT=$(free_port)
+  env -u REDIS_URL -u REDIS_CLUSTER "$BEFORE" --log warn serve --listen "127.0.0.1:$BIN_PORT" & PIDS+=($!); BIN_PID=$!
+  env -u REDIS_CLUSTER "$BEFORE" --log warn serve --listen "127.0.0.1:$BRE_PORT" & PIDS+=($!); BRE_PID=$!
+  PORTS+=("$BIN_PORT" "$BRE_PORT")
+fi
+for port in "${PORTS[@]}"; do wait_ready "$port"; done
 sleep 0.5
-rss_all() { echo "in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, redis without cache $(rss_kb $NC_PID) kB, cluster $(rss_kb $CL_PID) kB, cluster without cache $(rss_kb $CLNC_PID) kB, bare $(rss_kb $BARE_PID) kB"; }
+rss_all() {
+  echo -n "in-process $(rss_kb $IN_PID) kB, redis $(rss_kb $RE_PID) kB, redis without cache $(rss_kb $NC_PID) kB, cluster $(rss_kb $CL_PID) kB, cluster without cache $(rss_kb $CLNC_PID) kB, bare $(rss_kb $BARE_PID) kB"
+  if [ -n "$BEFORE" ]; then echo ", before in-process $(rss_kb $BIN_PID) kB, before redis $(rss_kb $BRE_PID) kB"; else echo; fi
+}
 echo "== idle RSS: $(rss_all)"
 
 run_wrk() { # name port round
@@ -82,6 +103,10 @@ for round in $(seq 1 "$ROUNDS"); do
   run_wrk cluster "$CL_PORT" "$round"
   run_wrk cluster_nocache "$CLNC_PORT" "$round"
   run_wrk bare "$BARE_PORT" "$round"
+  if [ -n "$BEFORE" ]; then
+    run_wrk before_in_process "$BIN_PORT" "$round"
+    run_wrk before_redis "$BRE_PORT" "$round"
+  fi
 done
 echo "== RSS after load: $(rss_all)"
 
@@ -99,7 +124,9 @@ for line in open(sys.argv[1]):
 med = {n: [statistics.median(c) for c in zip(*v)] for n, v in rows.items()}
 print("== medians")
 print(f"{'target':<15}{'req/s':>10}{'p50 us':>10}{'p99 us':>10}")
-for n in ("in_process", "redis", "redis_nocache", "cluster", "cluster_nocache", "bare"):
+for n in ("in_process", "redis", "redis_nocache", "cluster", "cluster_nocache", "bare", "before_in_process", "before_redis"):
+    if n not in med:
+        continue
     r, a, b = med[n]
     print(f"{n:<15}{r:>10.0f}{a:>10.0f}{b:>10.0f}")
 print(f"redis / in_process req/s: {med['redis'][0] / med['in_process'][0]:.2f}")
@@ -108,4 +135,7 @@ print(f"in_process / bare req/s:  {med['in_process'][0] / med['bare'][0]:.2f}")
 print(f"redis_nocache / in_process req/s: {med['redis_nocache'][0] / med['in_process'][0]:.2f}")
 print(f"cluster / redis req/s:                 {med['cluster'][0] / med['redis'][0]:.2f}")
 print(f"cluster_nocache / redis_nocache req/s: {med['cluster_nocache'][0] / med['redis_nocache'][0]:.2f}")
+if "before_in_process" in med:
+    print(f"in_process / before_in_process req/s:  {med['in_process'][0] / med['before_in_process'][0]:.2f}")
+    print(f"redis / before_redis req/s:            {med['redis'][0] / med['before_redis'][0]:.2f}")
 PY
