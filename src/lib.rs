@@ -13,23 +13,39 @@
 //!
 //! # Layout
 //!
+//! The path of a title runs one way: HTTP or the CLI, then the pipeline,
+//! then the sources of names, with the engine beside them.
+//!
 //! - [`slug`]: the engine, a pure function from title, options and symbol
 //!   names to a slug.
+//! - [`slugger`]: where a title becomes a slug: pre-scan, names from the
+//!   table (one round trip at most), the fallback while Redis is down, the
+//!   engine. HTTP, `/bench` and `slugd slugify` all call it.
+//! - [`table`]: the sources of names: the in-process table, the Redis
+//!   table, the fallback of `--on-redis-down memory`, and the Redis key
+//!   layout and meta schema (`table::layout`) the loader writes and the
+//!   reader reads.
+//! - [`load`]: the loader job as named steps (lock, version, stream,
+//!   meta, switch, announce, clean up); its lock is a guard type.
 //! - [`unicode_data`]: the streaming parser of UnicodeData.txt and the name
 //!   trimming rule, shared by the loader and the in-process table.
-//! - [`lines`]: line reading with a bound on line length.
-//! - [`table`]: the symbol table, one enum over the in-process and Redis
-//!   backends, the Redis key layout, and the in-process fallback of
-//!   `--on-redis-down memory`.
-//! - [`load`]: the loader job: stream, batched writes, atomic switch.
 //! - [`redis_conn`]: Redis URLs and cluster seed lists (passwords hidden),
-//!   timeouts, and the one connection type over a server or a cluster,
-//!   which sends a batch as one pipeline per node.
-//! - [`http`]: the router, handlers, the one error type, health, bench.
-//! - [`serve`]: `slugd serve`, from settings to a running service.
-//! - [`stream`]: `slugd slugify` over standard input.
+//!   timeouts, TLS, and the one connection type over a server or a
+//!   cluster, which sends a batch as one pipeline per node.
+//! - [`http`]: the router, the handlers of each feature, the one error
+//!   type, the JSON extractor, the accept loop.
+//! - [`serve`]: `slugd serve`: open the service, then run it on a listener
+//!   the caller bound until a shutdown future completes (tests take the
+//!   same two steps).
+//! - [`cli`]: the clap types and their validation into settings, once;
+//!   `--help` is the configuration reference. `commands` holds what each
+//!   command does with its settings, `stream` the line-by-line
+//!   `slugd slugify`, `lines` bounded line reading.
 //! - [`corpus`]: the sample titles shared by bench, benchmarks and tests.
-//! - [`cli`]: the command line and `--help`, turned into settings.
+//!
+//! No two files import each other: a `mod.rs` names its parts and
+//! re-exports, and the parts import each other by path, never the
+//! `mod.rs` that names them.
 
 pub mod cli;
 pub(crate) mod commands;
