@@ -2,16 +2,13 @@
 //! reference.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-use crate::helpers::{RedisServer, data_file};
+use crate::fixtures::{RedisCluster, RedisServer, slugd_command};
 
 fn slugd(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_slugd"))
+    let mut child = slugd_command()
         .args(args)
-        .env_remove("REDIS_URL")
-        .env_remove("REDIS_CLUSTER")
-        .env("SLUGD_DATA", data_file())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -177,7 +174,7 @@ fn redis_settings_that_cannot_work_are_refused_with_a_reason() {
 
 #[tokio::test]
 async fn load_then_slugify_on_a_cluster() {
-    let cluster = crate::cluster::RedisCluster::start(3, 0).await;
+    let cluster = RedisCluster::start(3, 0).await;
     let seeds = cluster.seeds();
     let out = tokio::task::spawn_blocking(move || {
         let load = slugd(&["load", "--redis-cluster", &seeds], b"");

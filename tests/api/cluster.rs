@@ -5,211 +5,16 @@
 //! stops only the titles that need its slots, and reads go to replicas when
 //! asked to.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-use slugd::load::{LoadReport, LoadSettings};
-use slugd::redis_conn::{Endpoint, RedisConfig};
+use slugd::load::LoadSettings;
+use slugd::redis_conn::RedisConfig;
 
-use crate::helpers::{
-    App, RedisServer, TestCerts, data_file, free_port, info_number, load, load_settings,
-    settings_for, snowman_renamed,
+use crate::fixtures::{
+    LOADER, READER, RedisCluster, RedisServer, TestCerts, acl, data_file, info_number, load,
+    load_snowperson, slugd_command,
 };
-
-/// A Redis Cluster of the test's own; every node is killed on drop.
-pub struct RedisCluster {
-    pub nodes: Vec<RedisServer>,
-    replicas: usize,
-    /// The CA file, when the nodes speak only TLS.
-    tls_ca: Option<std::path::PathBuf>,
-}
-
-impl RedisCluster {
-    /// `primaries` primaries with `replicas` replicas each, all slots
-    /// assigned, every node agreeing the cluster is ok.
-    pub async fn start(primaries: usize, replicas: usize) -> RedisCluster {
-        Self::start_maybe_tls(primaries, replicas, None).await
-    }
-
-    /// The same, every node speaking only TLS (clients, cluster bus and
-    /// replication), with certificates from `certs`.
-    pub async fn start_tls(primaries: usize, replicas: usize, certs: &TestCerts) -> RedisCluster {
-        Self::start_maybe_tls(primaries, replicas, Some(certs)).await
-    }
-
-    async fn start_maybe_tls(
-        primaries: usize,
-        replicas: usize,
-        certs: Option<&TestCerts>,
-    ) -> RedisCluster {
-        let mut nodes = Vec::new();
-        for _ in 0..primaries * (1 + replicas) {
-            let bus = free_port().to_string();
-            let mut args = vec![
-                "--cluster-enabled",
-                "yes",
-                "--cluster-config-file",
-                "nodes.conf",
-                "--cluster-port",
-                &bus,
-                // Long enough that a busy test machine marks no node
-                // as failing.
-                "--cluster-node-timeout",
-                "5000",
-                // Slots of a primary that is down stop; the others go on.
-                "--cluster-require-full-coverage",
-                "no",
-            ];
-            let node = match certs {
-                Some(certs) => {
-                    args.extend(["--tls-cluster", "yes", "--tls-replication", "yes"]);
-                    RedisServer::start_tls_with(certs, &args).await
-                }
-                None => RedisServer::start_with(&args).await,
-            };
-            nodes.push(node);
-        }
-        let tls_ca = certs.map(|c| c.ca.clone());
-        let cluster = RedisCluster {
-            nodes,
-            replicas,
-            tls_ca,
-        };
-        let mut cli = Command::new("redis-cli");
-        if let Some(ca) = &cluster.tls_ca {
-            cli.arg("--tls").arg("--cacert").arg(ca);
-        }
-        let out = cli
-            .arg("--cluster")
-            .arg("create")
-            .args(cluster.addresses())
-            .args(["--cluster-replicas", &replicas.to_string(), "--cluster-yes"])
-            .output()
-            .expect("redis-cli makes the test cluster: apt-get install redis-tools (scripts/test.sh does)");
-        assert!(
-            out.status.success(),
-            "redis-cli --cluster create failed:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        cluster.wait_ok().await;
-        cluster
-    }
-
-    fn addresses(&self) -> Vec<String> {
-        self.nodes
-            .iter()
-            .map(|n| format!("127.0.0.1:{}", n.port))
-            .collect()
-    }
-
-    /// The seed list as `--redis-cluster` takes it.
-    pub fn seeds(&self) -> String {
-        let scheme = match self.tls_ca {
-            Some(_) => "rediss://",
-            None => "",
-        };
-        self.addresses()
-            .iter()
-            .map(|a| format!("{scheme}{a}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    }
-
-    /// Waits until every node says the cluster is ok, knows every other
-    /// node in its role with no failure flag, and every replica is in sync
-    /// with its primary.
-    pub async fn wait_ok(&self) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let primaries = self.nodes.len() / (1 + self.replicas);
-        for node in &self.nodes {
-            loop {
-                let info: String = node.query(redis::cmd("CLUSTER").arg("INFO")).await;
-                let repl: String = node.query(redis::cmd("INFO").arg("replication")).await;
-                let nodes: String = node.query(redis::cmd("CLUSTER").arg("NODES")).await;
-                let flags: Vec<&str> = nodes.lines().filter_map(|l| l.split(' ').nth(2)).collect();
-                let count = |role: &str| flags.iter().filter(|f| f.contains(role)).count();
-                let healthy = flags.iter().all(|f| {
-                    !f.contains("fail") && !f.contains("handshake") && !f.contains("noaddr")
-                });
-                if info.contains("cluster_state:ok")
-                    && count("master") == primaries
-                    && count("slave") == self.nodes.len() - primaries
-                    && healthy
-                    && (repl.contains("role:master") || repl.contains("master_link_status:up"))
-                {
-                    break;
-                }
-                assert!(
-                    Instant::now() < deadline,
-                    "node {} not ready:\n{info}\n{repl}",
-                    node.port
-                );
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-        }
-    }
-
-    /// How the tests reach the cluster: 1 s timeouts.
-    pub fn config(&self, read_from_replicas: bool) -> RedisConfig {
-        RedisConfig {
-            endpoint: Endpoint::cluster(&self.seeds(), read_from_replicas).unwrap(),
-            // 1 s, not the 300 ms of single-server tests: opening a cluster
-            // connection (TLS handshakes with six nodes) on a machine busy
-            // with several test clusters takes longer, and these tests are
-            // about routing, not timeouts. The outage tests still bound
-            // every answer well inside their limits.
-            connect_timeout: Duration::from_secs(1),
-            response_timeout: Duration::from_secs(1),
-            ..self.nodes[0].config()
-        }
-    }
-
-    /// Load settings for the cluster with the shipped data file.
-    pub fn load_settings(&self) -> LoadSettings {
-        LoadSettings {
-            redis: self.config(false),
-            ..load_settings(&self.nodes[0])
-        }
-    }
-
-    /// Loads the shipped data file into the cluster.
-    pub async fn load(&self) -> LoadReport {
-        slugd::load::run(&self.load_settings())
-            .await
-            .unwrap_or_else(|e| panic!("load into the cluster failed: {e:#}"))
-    }
-
-    /// An app on the cluster with the name cache off, so every title with
-    /// a symbol reads the cluster.
-    pub async fn uncached_app(&self, read_from_replicas: bool) -> App {
-        let mut settings = settings_for(Some(self.config(read_from_replicas)));
-        settings.table.name_cache = 0;
-        App::spawn(settings).await
-    }
-
-    /// Indexes of the nodes that are primaries now.
-    pub async fn primaries(&self) -> Vec<usize> {
-        let mut out = Vec::new();
-        for (i, node) in self.nodes.iter().enumerate() {
-            let repl: String = node.query(redis::cmd("INFO").arg("replication")).await;
-            if repl.contains("role:master") {
-                out.push(i);
-            }
-        }
-        out
-    }
-
-    /// Waits until each primary's replica has all its writes.
-    pub async fn wait_replicated(&self) {
-        for primary in self.primaries().await {
-            let acked: i64 = self.nodes[primary]
-                .query(redis::cmd("WAIT").arg(1).arg(5000))
-                .await;
-            assert_eq!(acked, 1, "the replica of {} lags", self.nodes[primary].port);
-        }
-    }
-}
+use crate::helpers::{App, assert_says};
 
 /// Keys matching `pattern` on one node (its own keys only).
 async fn keys_on(node: &RedisServer, pattern: &str) -> Vec<String> {
@@ -239,9 +44,8 @@ async fn a_cluster_gives_the_same_slugs_as_one_server_with_buckets_on_every_prim
     let on_single = load(&single).await;
 
     // The real binary, configured the way the docs say.
-    let out = Command::new(env!("CARGO_BIN_EXE_slugd"))
+    let out = slugd_command()
         .args(["--log", "warn", "load", "--redis-cluster", &cluster.seeds()])
-        .env("SLUGD_DATA", data_file())
         .output()
         .unwrap();
     assert!(
@@ -271,7 +75,7 @@ async fn a_cluster_gives_the_same_slugs_as_one_server_with_buckets_on_every_prim
         "buckets per node: {per_node:?}"
     );
 
-    let on_cluster = cluster.uncached_app(false).await;
+    let on_cluster = App::uncached(cluster.config(false)).await;
     let on_single = App::on_redis(&single).await;
     for chunk in symbol_titles().chunks(1000) {
         assert_eq!(on_cluster.slugs(chunk).await, on_single.slugs(chunk).await);
@@ -298,7 +102,7 @@ async fn a_cluster_gives_the_same_slugs_as_one_server_with_buckets_on_every_prim
 async fn a_primary_going_down_stops_only_its_slots_and_its_return_brings_them_back() {
     let mut cluster = RedisCluster::start(3, 0).await;
     cluster.load().await;
-    let app = cluster.uncached_app(false).await;
+    let app = App::uncached(cluster.config(false)).await;
     app.wait_for("/readyz", 200, Duration::from_secs(5)).await;
 
     // The victim holds buckets but not the control keys; a survivor's
@@ -335,7 +139,7 @@ async fn a_primary_going_down_stops_only_its_slots_and_its_return_brings_them_ba
         assert!(status == 503 || status == 200, "{status} {body}");
         if status == 503 {
             assert!(asked.elapsed() < Duration::from_secs(2), "slow 503");
-            assert!(body["error"].as_str().unwrap().contains("Redis"), "{body}");
+            assert_says(&body, "Redis");
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -379,7 +183,7 @@ async fn reads_go_to_replicas_when_asked_and_stay_right_after_a_reload() {
     // The service is up before the first load, as on a fresh deployment:
     // the cluster does not list a replica until it has replicated
     // something, so the service must notice the replicas later.
-    let app = cluster.uncached_app(true).await;
+    let app = App::uncached(cluster.config(true)).await;
     let loader = cluster.load_settings();
     slugd::load::run(&loader).await.unwrap();
     cluster.wait_replicated().await;
@@ -418,13 +222,7 @@ async fn reads_go_to_replicas_when_asked_and_stay_right_after_a_reload() {
 
     // A reload with one name changed: served from the replicas once they
     // have it, never a mix and never an error.
-    let changed = snowman_renamed();
-    slugd::load::run(&slugd::load::LoadSettings {
-        data: changed.path().to_owned(),
-        ..loader
-    })
-    .await
-    .unwrap();
+    load_snowperson(loader).await;
     let deadline = Instant::now() + Duration::from_secs(2);
     loop {
         let slug = app.slug("☃").await;
@@ -467,10 +265,12 @@ async fn reads_and_hmgets(conn: &mut slugd::redis_conn::Conn) -> (u64, u64) {
 async fn a_request_asks_each_node_it_needs_once_and_no_other() {
     let cluster = RedisCluster::start(3, 0).await;
     cluster.load().await;
-    let mut settings = settings_for(Some(cluster.config(false)));
-    settings.table.name_cache = 0;
-    settings.table.refresh_interval = Duration::from_secs(3600);
-    let app = App::spawn(settings).await;
+    let app = App::builder()
+        .redis_config(cluster.config(false))
+        .name_cache(0)
+        .refresh_interval(Duration::from_secs(3600))
+        .spawn()
+        .await;
     app.slug("warm up: ☃").await;
 
     // Two buckets on node 0, one on node 1, none on node 2.
@@ -509,27 +309,18 @@ async fn the_loaders_notice_reaches_a_service_on_the_cluster() {
     slugd::load::run(&loader).await.unwrap();
     // No periodic check for an hour, and the old name cached: only the
     // loader's notice can bring the new version.
-    let mut settings = settings_for(Some(cluster.config(false)));
-    settings.table.refresh_interval = Duration::from_secs(3600);
-    let app = App::spawn(settings).await;
+    let app = App::builder()
+        .redis_config(cluster.config(false))
+        .refresh_interval(Duration::from_secs(3600))
+        .spawn()
+        .await;
     assert_eq!(app.slug("☃").await, "snowman");
     assert_eq!(app.slug("☃").await, "snowman");
 
-    let changed = snowman_renamed();
-    slugd::load::run(&slugd::load::LoadSettings {
-        data: changed.path().to_owned(),
-        ..loader
-    })
-    .await
-    .unwrap();
+    load_snowperson(loader).await;
     let switched = Instant::now();
-    while app.slug("☃").await != "snowperson" {
-        assert!(
-            switched.elapsed() < Duration::from_secs(1),
-            "no notice within 1 s"
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    app.wait_for_slug("☃", "snowperson", Duration::from_secs(1))
+        .await;
     println!(
         "notice reached the service {:?} after the load returned",
         switched.elapsed()
@@ -541,7 +332,7 @@ async fn when_a_primary_dies_its_replica_takes_over_and_the_service_follows() {
     let mut cluster = RedisCluster::start(3, 1).await;
     cluster.load().await;
     cluster.wait_replicated().await;
-    let app = cluster.uncached_app(false).await;
+    let app = App::uncached(cluster.config(false)).await;
 
     // A primary without the control keys, and a title that needs it.
     let mut victim = None;
@@ -594,7 +385,6 @@ async fn when_a_primary_dies_its_replica_takes_over_and_the_service_follows() {
 
 #[tokio::test]
 async fn on_a_cluster_the_documented_acl_users_are_enough() {
-    use crate::security::{LOADER, READER, acl};
     let cluster = RedisCluster::start(3, 1).await;
     // README: on a cluster both users also need `cluster|slots`, and a
     // reader from replicas `readonly` and `role`.
@@ -604,16 +394,10 @@ async fn on_a_cluster_the_documented_acl_users_are_enough() {
         acl(node, "slugd-reader", &reader).await;
         acl(node, "slugd-loader", &loader).await;
     }
-    let seeds = |user: &str, password: &str| {
-        cluster
-            .nodes
-            .iter()
-            .map(|n| format!("redis://{user}:{password}@127.0.0.1:{}", n.port))
-            .collect::<Vec<_>>()
-            .join(",")
+    let load_as = LoadSettings {
+        redis: cluster.config_as("slugd-loader", "loader-pw", false),
+        ..cluster.load_settings()
     };
-    let mut load_as = cluster.load_settings();
-    load_as.redis.endpoint = Endpoint::cluster(&seeds("slugd-loader", "loader-pw"), false).unwrap();
     slugd::load::run(&load_as)
         .await
         .expect("the loader user loads");
@@ -622,11 +406,7 @@ async fn on_a_cluster_the_documented_acl_users_are_enough() {
         .expect("and loads again, removing the old version");
     cluster.wait_replicated().await;
 
-    let mut config = cluster.config(true);
-    config.endpoint = Endpoint::cluster(&seeds("slugd-reader", "reader-pw"), true).unwrap();
-    let mut settings = settings_for(Some(config));
-    settings.table.name_cache = 0;
-    let app = App::spawn(settings).await;
+    let app = App::uncached(cluster.config_as("slugd-reader", "reader-pw", true)).await;
     let in_process = App::in_process().await;
     let titles = symbol_titles();
     // A few periodic checks (with their ROLE questions) run meanwhile.
@@ -652,7 +432,7 @@ async fn a_cluster_that_speaks_only_tls_is_loaded_and_read_over_rediss() {
     assert!(cluster.seeds().starts_with("rediss://"));
     cluster.load().await;
     cluster.wait_replicated().await;
-    let app = cluster.uncached_app(true).await;
+    let app = App::uncached(cluster.config(true)).await;
     let in_process = App::in_process().await;
     for chunk in symbol_titles().chunks(1000) {
         assert_eq!(app.slugs(chunk).await, in_process.slugs(chunk).await);
@@ -660,9 +440,11 @@ async fn a_cluster_that_speaks_only_tls_is_loaded_and_read_over_rediss() {
 
     // Without the CA the cluster's certificates are not trusted: a clear
     // 503, not a hang.
-    let mut untrusted = cluster.config(false);
-    untrusted.ca_cert = None;
-    let app = App::spawn(settings_for(Some(untrusted))).await;
+    let untrusted = RedisConfig {
+        ca_cert: None,
+        ..cluster.config(false)
+    };
+    let app = App::builder().redis_config(untrusted).spawn().await;
     let asked = Instant::now();
     let (status, body) = app
         .post("/slug", &serde_json::json!({ "title": "☃" }))

@@ -1,6 +1,7 @@
 //! Liveness and readiness in both modes.
 
-use crate::helpers::{App, RedisServer, load};
+use crate::fixtures::{RedisServer, load};
+use crate::helpers::{App, assert_says};
 
 #[tokio::test]
 async fn in_process_is_ready_at_once() {
@@ -21,10 +22,7 @@ async fn redis_mode_is_ready_only_with_a_loaded_table() {
     assert_eq!(s, 200, "{b}");
     let (s, b) = app.get("/readyz").await;
     assert_eq!(s, 503, "{b}");
-    assert!(
-        b["error"].as_str().unwrap().contains("run `slugd load`"),
-        "{b}"
-    );
+    assert_says(&b, "run `slugd load`");
     // A title with a symbol cannot be slugged before a load...
     let (s, b) = app
         .post("/slug", &serde_json::json!({"title": "I ❤ Redis"}))

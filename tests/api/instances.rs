@@ -2,12 +2,15 @@
 //! the same slugs, and a new table version reaches all of them without a
 //! restart, with no request failing or mixing versions on the way.
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::helpers::{RedisServer, data_file, free_port, load, load_settings, snowman_renamed};
+use crate::fixtures::{
+    RedisServer, free_port, load, load_settings, load_snowperson, slugd_command,
+};
+use crate::helpers::{App, Askers, post_titles, wait_until_ok};
 
 /// A `slugd serve` process, killed on drop.
 struct Instance {
@@ -22,7 +25,7 @@ impl Instance {
 
     async fn start_with(redis: &RedisServer, extra: &[&str]) -> Instance {
         let addr = format!("127.0.0.1:{}", free_port());
-        let child = Command::new(env!("CARGO_BIN_EXE_slugd"))
+        let child = slugd_command()
             .args([
                 "--log",
                 "warn",
@@ -33,35 +36,19 @@ impl Instance {
                 &redis.url(),
             ])
             .args(extra)
-            .env("SLUGD_DATA", data_file())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
         let instance = Instance { child, addr };
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while instance.get_status("/readyz").await != Some(200) {
-            assert!(
-                Instant::now() < deadline,
-                "instance on {} not ready",
-                instance.addr
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        wait_until_ok(&instance.addr, "/readyz").await;
         instance
-    }
-
-    async fn get_status(&self, path: &str) -> Option<u16> {
-        let r = reqwest::get(format!("http://{}{path}", self.addr))
-            .await
-            .ok()?;
-        Some(r.status().as_u16())
     }
 
     /// `POST /slugs`: the status and the `slugs` array.
     async fn slugs(&self, client: &reqwest::Client, titles: &[String]) -> (u16, Value) {
         let url = format!("http://{}/slugs", self.addr);
-        let r = crate::helpers::post_titles(client, &url, titles).await;
+        let r = post_titles(client, &url, titles).await;
         let status = r.status().as_u16();
         let body: Value = r.json().await.unwrap_or(Value::Null);
         (status, body["slugs"].clone())
@@ -127,36 +114,17 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
         assert_eq!(instance.slugs(&client, &titles).await, (200, old.clone()));
     }
 
-    let file = snowman_renamed();
-    let mut settings = load_settings(&redis);
-    settings.data = file.path().to_owned();
-
     // Clients asking all the time, on every instance, before, during and
     // after the switch.
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let mut askers = Vec::new();
-    for instance in &instances {
-        let (client, url, titles, stop) = (
-            client.clone(),
-            format!("http://{}/slugs", instance.addr),
-            titles.clone(),
-            stop.clone(),
-        );
+    let urls = instances
+        .iter()
+        .map(|i| format!("http://{}/slugs", i.addr))
+        .collect();
+    let askers = Askers::start(&client, urls, &titles, {
         let (old, new) = (old.clone(), new.clone());
-        askers.push(tokio::spawn(async move {
-            let mut asked = 0;
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                let r = crate::helpers::post_titles(&client, &url, &titles).await;
-                assert_eq!(r.status().as_u16(), 200);
-                let body: Value = r.json().await.unwrap();
-                let slugs = &body["slugs"];
-                assert!(*slugs == old || *slugs == new, "mixed or wrong: {slugs}");
-                asked += 1;
-            }
-            asked
-        }));
-    }
-    slugd::load::run(&settings).await.unwrap();
+        move |slugs| assert!(*slugs == old || *slugs == new, "mixed or wrong: {slugs}")
+    });
+    load_snowperson(load_settings(&redis)).await;
     let switched = Instant::now();
     let mut last = Duration::ZERO;
     for instance in &instances {
@@ -178,10 +146,7 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
         last = last.max(switched.elapsed());
     }
     eprintln!("the last of three instances served the new version {last:?} after the switch");
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    for asker in askers {
-        assert!(asker.await.unwrap() > 0);
-    }
+    askers.stop().await;
 }
 
 /// A service given a replica's URL reads from the replica, and stays right
@@ -190,27 +155,24 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
 async fn a_service_reads_from_a_replica_and_follows_reloads() {
     let primary = RedisServer::start().await;
     let port = primary.port.to_string();
-    let replica = RedisServer::start_with(&["--replicaof", "127.0.0.1", &port]).await;
+    let replica = RedisServer::builder()
+        .args(&["--replicaof", "127.0.0.1", &port])
+        .start()
+        .await;
     load(&primary).await;
-    let mut settings = crate::helpers::settings(Some(&replica));
-    settings.table.name_cache = 0;
-    let app = crate::helpers::App::spawn(settings).await;
+    let app = App::uncached(replica.config()).await;
     app.wait_for("/readyz", 200, Duration::from_secs(10)).await;
     assert_eq!(app.slug("☃ ⬣").await, "snowman-horizontal-hexagon");
     assert!(replica.hmget_calls().await > 0);
     assert_eq!(primary.hmget_calls().await, 0, "the primary was not read");
 
-    let file = snowman_renamed();
-    let mut load = load_settings(&primary);
-    load.data = file.path().to_owned();
-    slugd::load::run(&load).await.unwrap();
-    let started = Instant::now();
-    while app.slug("☃ ⬣").await != "snowperson-horizontal-hexagon" {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the replica's reader never saw the new version"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    load_snowperson(load_settings(&primary)).await;
+    // The replica's reader sees the new version.
+    app.wait_for_slug(
+        "☃ ⬣",
+        "snowperson-horizontal-hexagon",
+        Duration::from_secs(10),
+    )
+    .await;
     assert_eq!(primary.hmget_calls().await, 0, "the primary was not read");
 }

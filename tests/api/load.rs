@@ -4,7 +4,8 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::helpers::{App, RedisServer, data_file, load, load_settings};
+use crate::fixtures::{RedisServer, data_file, load, load_settings, slugd_command};
+use crate::helpers::{App, Askers};
 
 async fn keys(redis: &RedisServer, pattern: &str) -> Vec<String> {
     let mut found: Vec<String> = redis.query(redis::cmd("KEYS").arg(pattern)).await;
@@ -143,37 +144,20 @@ async fn requests_during_loads_never_see_a_partial_table() {
         .collect();
     let want = App::in_process().await.slugs(&titles).await;
 
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let mut clients = Vec::new();
-    for _ in 0..4 {
-        let (client, url, titles, want, stop) = (
-            app.client.clone(),
-            app.url("/slugs"),
-            titles.clone(),
-            want.clone(),
-            stop.clone(),
-        );
-        clients.push(tokio::spawn(async move {
-            let mut checked = 0u32;
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) || checked == 0 {
-                let r = crate::helpers::post_titles(&client, &url, &titles).await;
-                assert_eq!(r.status().as_u16(), 200, "{}", r.text().await.unwrap());
-                let body: serde_json::Value = r.json().await.unwrap();
-                let got: Vec<String> = serde_json::from_value(body["slugs"].clone()).unwrap();
-                assert_eq!(got, want);
-                checked += 1;
-            }
-            checked
-        }));
-    }
+    let clients = Askers::start(
+        &app.client,
+        vec![app.url("/slugs"); 4],
+        &titles,
+        move |slugs| {
+            let got: Vec<String> = serde_json::from_value(slugs.clone()).unwrap();
+            assert_eq!(got, want);
+        },
+    );
     for _ in 0..5 {
         load(&redis).await;
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    for client in clients {
-        assert!(client.await.unwrap() > 0);
-    }
+    clients.stop().await;
 }
 
 /// Line ends and a byte order mark are encodings, not errors: a file saved
@@ -204,7 +188,7 @@ fn the_loader_binary_exits_non_zero_naming_each_bad_line() {
     // The file is checked as it streams; the switch never happens.
     let rt = tokio::runtime::Runtime::new().unwrap();
     let redis = rt.block_on(RedisServer::start());
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_slugd"))
+    let out = slugd_command()
         .args(["load", "--redis-url", &redis.url(), "--data"])
         .arg(file.path())
         .output()

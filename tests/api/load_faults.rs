@@ -2,10 +2,11 @@
 //! Either way the live table stays whole, and the next load cleans up.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::helpers::{App, RedisServer, data_file, load, load_settings};
+use crate::fixtures::{RedisServer, data_file, load, load_settings, slugd_command};
+use crate::helpers::App;
 
 /// A UnicodeData.txt far larger than the real one (the real file plus
 /// 250,000 made-up symbols in planes 2-4), so a load takes long enough to
@@ -59,7 +60,7 @@ async fn a_loader_killed_half_way_leaves_the_live_table_whole() {
     let want = app.slugs(&titles).await;
 
     let big = big_data_file();
-    let mut loader = Command::new(env!("CARGO_BIN_EXE_slugd"))
+    let mut loader = slugd_command()
         .args(["load", "--redis-url", &redis.url(), "--data"])
         .arg(big.path())
         .stdout(Stdio::null())

@@ -5,6 +5,7 @@ mod bench;
 mod cli;
 mod cluster;
 mod errors;
+mod fixtures;
 mod health;
 mod helpers;
 mod instances;

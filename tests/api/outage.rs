@@ -6,15 +6,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::helpers::{App, RedisServer, config_for_port, free_port, load, settings_for};
+use slugd::table::OnRedisDown;
 
-/// The app on `redis` without the name cache, so that every title with a
-/// symbol needs Redis: these tests are about what happens then.
-async fn uncached(redis: &RedisServer) -> App {
-    let mut settings = crate::helpers::settings(Some(redis));
-    settings.table.name_cache = 0;
-    App::spawn(settings).await
-}
+use crate::fixtures::{RedisServer, config_for_port, free_port, load};
+use crate::helpers::{App, assert_says, post_titles};
 
 /// POSTs `body` until the answer is 200, for at most 5 s (recovery
 /// without a restart of slugd); returns that answer's body.
@@ -43,14 +38,14 @@ async fn expect_503(app: &App, title: &str) {
     assert!(started.elapsed() < PROMPT, "took {:?}", started.elapsed());
     assert_eq!(s, 503, "{b}");
     assert_eq!(b["code"], "table_unavailable");
-    assert!(b["error"].as_str().unwrap().contains("Redis"), "{b}");
+    assert_says(&b, "Redis");
 }
 
 #[tokio::test]
 async fn redis_down_gives_a_fast_503_and_plain_titles_still_work() {
     let mut redis = RedisServer::start().await;
     load(&redis).await;
-    let app = uncached(&redis).await;
+    let app = App::uncached(redis.config()).await;
     assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
     redis.kill();
     for _ in 0..3 {
@@ -64,21 +59,18 @@ async fn redis_down_gives_a_fast_503_and_plain_titles_still_work() {
 #[tokio::test]
 async fn a_service_started_before_redis_serves_plain_titles_and_recovers_by_itself() {
     let port = free_port();
-    let app = App::spawn(settings_for(Some(config_for_port(port)))).await;
+    let app = App::builder()
+        .redis_config(config_for_port(port))
+        .spawn()
+        .await;
     let (s, b) = app.get("/readyz").await;
     assert_eq!(s, 503, "{b}");
-    assert!(
-        b["error"]
-            .as_str()
-            .unwrap()
-            .contains("Redis is unavailable"),
-        "{b}"
-    );
+    assert_says(&b, "Redis is unavailable");
     assert_eq!(app.slug("Привет, мир").await, "privet-mir");
     assert_eq!(app.slug("Hello, World!").await, "hello-world");
     expect_503(&app, "I ❤ Redis").await;
 
-    let redis = RedisServer::start_on(port).await;
+    let redis = RedisServer::builder().port(port).start().await;
     load(&redis).await;
     app.wait_for("/readyz", 200, Duration::from_secs(10)).await;
     assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
@@ -89,7 +81,7 @@ async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
     let mut redis = RedisServer::start().await;
     load(&redis).await;
     redis.save().await;
-    let app = uncached(&redis).await;
+    let app = App::uncached(redis.config()).await;
     let titles: Vec<String> = slugd::corpus::titles().map(|t| format!("{t} ☃")).collect();
     let want = App::in_process().await.slugs(&titles).await;
 
@@ -100,7 +92,7 @@ async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
             let until = Instant::now() + Duration::from_millis(1500);
             while Instant::now() < until {
                 let started = Instant::now();
-                let r = crate::helpers::post_titles(&client, &url, &titles).await;
+                let r = post_titles(&client, &url, &titles).await;
                 assert!(
                     started.elapsed() < PROMPT,
                     "a request took {:?}",
@@ -134,7 +126,7 @@ async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
 async fn a_stalled_redis_gives_a_prompt_503_and_recovers_when_it_resumes() {
     let redis = RedisServer::start().await;
     load(&redis).await;
-    let app = uncached(&redis).await;
+    let app = App::uncached(redis.config()).await;
     assert_eq!(app.slug("☃").await, "snowman");
     redis.signal("STOP");
     expect_503(&app, "I ❤ Redis").await;
@@ -150,10 +142,12 @@ async fn on_redis_down_memory_answers_from_memory_marked_and_returns_to_redis() 
     let mut redis = RedisServer::start().await;
     load(&redis).await;
     redis.save().await;
-    let mut settings = crate::helpers::settings(Some(&redis));
-    settings.table.on_redis_down = slugd::table::OnRedisDown::Memory;
-    settings.table.name_cache = 0;
-    let app = App::spawn(settings).await;
+    let app = App::builder()
+        .redis(&redis)
+        .on_redis_down(OnRedisDown::Memory)
+        .name_cache(0)
+        .spawn()
+        .await;
     let ask = async |app: &App| {
         let r = app
             .client

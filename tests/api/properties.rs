@@ -8,7 +8,8 @@ use slugd::slug::{Options, RawOptions, slugify};
 use slugd::slugger::Slugger;
 use slugd::table::{MemoryTable, SymbolTable};
 
-use crate::helpers::{RedisServer, data_file, load, settings};
+use crate::fixtures::{RedisServer, data_file, load};
+use crate::helpers::table_settings;
 
 fn table() -> MemoryTable {
     MemoryTable::from_file(&data_file(), &Default::default()).unwrap()
@@ -91,8 +92,8 @@ fn table_cached() -> &'static MemoryTable {
 async fn both_backends_agree_on_arbitrary_titles() {
     let redis = RedisServer::start().await;
     load(&redis).await;
-    let table_settings = settings(Some(&redis)).table;
-    let on_redis = Slugger::new(SymbolTable::open(&table_settings).await.unwrap());
+    let settings = table_settings(Some(redis.config()));
+    let on_redis = Slugger::new(SymbolTable::open(&settings).await.unwrap());
     let memory = Slugger::new(SymbolTable::InProcess(std::sync::Arc::new(table())));
     // Batches of arbitrary titles: each batch one round trip.
     let mut runner = TestRunner::new(Config {

@@ -3,25 +3,17 @@
 //! different prefixes side by side, and graceful shutdown of the binary.
 
 use std::io::Read;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
+use std::time::Duration;
 
-use slugd::redis_conn::{Endpoint, RedisUrl};
+use slugd::load::LoadSettings;
+use slugd::redis_conn::RedisConfig;
 
-use crate::helpers::{App, RedisServer, free_port, load, load_settings, settings};
-
-/// The ACL rules README.md documents, for prefix `slugd:`.
-pub(crate) const READER: &str = "on >reader-pw resetkeys ~slugd:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping";
-pub(crate) const LOADER: &str = "on >loader-pw resetkeys ~slugd:* resetchannels &slugd:* -@all +publish +get +set +incr +incrby +sadd +smembers +srem +hset +hgetall +unlink +scan +memory|usage +eval +evalsha +script|load +pexpire +del +ping";
-
-pub(crate) async fn acl(redis: &RedisServer, user: &str, rules: &str) {
-    let mut cmd = redis::cmd("ACL");
-    cmd.arg("SETUSER").arg(user);
-    for rule in rules.split_whitespace() {
-        cmd.arg(rule);
-    }
-    let _: () = redis.query(&mut cmd).await;
-}
+use crate::fixtures::{
+    LOADER, READER, RedisServer, TestCerts, acl, free_port, load, load_settings, send_signal,
+    slugd_command,
+};
+use crate::helpers::{App, wait_until_ok};
 
 #[tokio::test]
 async fn the_service_reads_as_a_read_only_user_and_the_loader_writes_as_another() {
@@ -29,14 +21,10 @@ async fn the_service_reads_as_a_read_only_user_and_the_loader_writes_as_another(
     acl(&redis, "slugd-reader", READER).await;
     acl(&redis, "slugd-loader", LOADER).await;
 
-    let mut loader = load_settings(&redis);
-    loader.redis.endpoint = Endpoint::Single(
-        RedisUrl::parse(&format!(
-            "redis://slugd-loader:loader-pw@127.0.0.1:{}",
-            redis.port
-        ))
-        .unwrap(),
-    );
+    let loader = LoadSettings {
+        redis: redis.config_as("slugd-loader", "loader-pw"),
+        ..load_settings(&redis)
+    };
     slugd::load::run(&loader)
         .await
         .expect("the loader works as slugd-loader");
@@ -44,15 +32,10 @@ async fn the_service_reads_as_a_read_only_user_and_the_loader_writes_as_another(
         .await
         .expect("and again, removing the old version");
 
-    let mut serve = settings(Some(&redis));
-    serve.table.redis.as_mut().unwrap().endpoint = Endpoint::Single(
-        RedisUrl::parse(&format!(
-            "redis://slugd-reader:reader-pw@127.0.0.1:{}",
-            redis.port
-        ))
-        .unwrap(),
-    );
-    let app = App::spawn(serve).await;
+    let app = App::builder()
+        .redis_config(redis.config_as("slugd-reader", "reader-pw"))
+        .spawn()
+        .await;
     assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
     let (s, b) = app.get("/readyz").await;
     assert_eq!(s, 200, "{b}");
@@ -85,34 +68,16 @@ async fn deployments_with_different_prefixes_share_one_redis() {
     after.sort();
     assert_eq!(before, after);
 
-    let mut on_blue = settings(Some(&redis));
-    on_blue.table.prefix = "blue:".to_owned();
-    let mut on_green = settings(Some(&redis));
-    on_green.table.prefix = "green:".to_owned();
-    let (blue_app, green_app) = (App::spawn(on_blue).await, App::spawn(on_green).await);
+    let blue_app = App::builder().redis(&redis).prefix("blue:").spawn().await;
+    let green_app = App::builder().redis(&redis).prefix("green:").spawn().await;
     assert_eq!(blue_app.slug("a + b ☃").await, "a-b-snowman");
     assert_eq!(green_app.slug("a + b ☃").await, "a-plus-b-snowman");
 }
 
-/// Waits until the binary answers 200 on `path` (at most 10 s).
-async fn wait_for(addr: &str, path: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Ok(r) = reqwest::get(format!("http://{addr}{path}")).await
-            && r.status() == 200
-        {
-            return;
-        }
-        assert!(Instant::now() < deadline, "slugd did not answer on {path}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
+/// `slugd` with `args`, its output piped.
 fn spawn_slugd(args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_slugd"))
+    slugd_command()
         .args(args)
-        .env_remove("REDIS_URL")
-        .env("SLUGD_DATA", crate::helpers::data_file())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -122,11 +87,13 @@ fn spawn_slugd(args: &[&str]) -> std::process::Child {
 
 #[tokio::test]
 async fn passwords_never_reach_the_log() {
-    let redis = RedisServer::start_with(&["--requirepass", "hunter2-secret"]).await;
+    let redis = RedisServer::builder()
+        .args(&["--requirepass", "hunter2-secret"])
+        .start()
+        .await;
     let url = format!("redis://:hunter2-secret@127.0.0.1:{}", redis.port);
-    let out = Command::new(env!("CARGO_BIN_EXE_slugd"))
+    let out = slugd_command()
         .args(["load", "--redis-url", &url])
-        .env("SLUGD_DATA", crate::helpers::data_file())
         .output()
         .unwrap();
     assert!(
@@ -144,7 +111,7 @@ async fn passwords_never_reach_the_log() {
             "--redis-url",
             url,
         ]);
-        wait_for(&format!("127.0.0.1:{port}"), "/healthz").await;
+        wait_until_ok(&format!("127.0.0.1:{port}"), "/healthz").await;
         let _ = reqwest::get(format!("http://127.0.0.1:{port}/slug?title=%E2%98%83")).await;
         let _ = reqwest::get(format!("http://127.0.0.1:{port}/bench?iterations=5")).await;
         let body = reqwest::get(format!("http://127.0.0.1:{port}/readyz"))
@@ -153,11 +120,7 @@ async fn passwords_never_reach_the_log() {
             .text()
             .await
             .unwrap();
-        Command::new("kill")
-            .arg("-TERM")
-            .arg(child.id().to_string())
-            .status()
-            .unwrap();
+        send_signal(child.id(), "TERM");
         let mut log = String::new();
         child
             .stderr
@@ -196,7 +159,7 @@ async fn drains_then_exits_0_on(signal: &str) {
     let addr = format!("127.0.0.1:{port}");
     let mut child = spawn_slugd(&["serve", "--listen", &addr, "--redis-url", &redis.url()]);
     let client = reqwest::Client::new();
-    wait_for(&addr, "/readyz").await;
+    wait_until_ok(&addr, "/readyz").await;
     // A slow request: a benchmark of many Redis round trips.
     let in_flight = tokio::spawn(
         client
@@ -204,11 +167,7 @@ async fn drains_then_exits_0_on(signal: &str) {
             .send(),
     );
     tokio::time::sleep(Duration::from_millis(200)).await;
-    Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
+    send_signal(child.id(), signal);
 
     let response = in_flight
         .await
@@ -234,16 +193,19 @@ async fn drains_then_exits_0_on(signal: &str) {
 
 #[tokio::test]
 async fn rediss_urls_work_with_a_given_ca() {
-    let redis = RedisServer::start_tls().await;
+    let certs = TestCerts::make();
+    let redis = RedisServer::builder().tls(&certs).start().await;
     assert!(redis.url().starts_with("rediss://"));
     let report = load(&redis).await;
     assert_eq!(report.entries, 6634);
     let app = App::on_redis(&redis).await;
     assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
     // Without the CA the server's certificate is not trusted: a clear 503.
-    let mut untrusted = settings(Some(&redis));
-    untrusted.table.redis.as_mut().unwrap().ca_cert = None;
-    let app = App::spawn(untrusted).await;
+    let untrusted = RedisConfig {
+        ca_cert: None,
+        ..redis.config()
+    };
+    let app = App::builder().redis_config(untrusted).spawn().await;
     let (s, b) = app
         .post("/slug", &serde_json::json!({"title": "I ❤ Redis"}))
         .await;

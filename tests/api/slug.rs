@@ -2,7 +2,8 @@
 
 use serde_json::json;
 
-use crate::helpers::{App, RedisServer, load};
+use crate::fixtures::{RedisServer, data_file, load};
+use crate::helpers::App;
 
 /// Every example of the product brief, as a user sends it.
 const EXAMPLES: &[(&str, &str)] = &[
@@ -92,9 +93,7 @@ async fn both_modes_give_identical_slugs() {
     let on_redis = App::on_redis(&redis).await;
     let in_process = App::in_process().await;
 
-    let table =
-        slugd::table::MemoryTable::from_file(&crate::helpers::data_file(), &Default::default())
-            .unwrap();
+    let table = slugd::table::MemoryTable::from_file(&data_file(), &Default::default()).unwrap();
     let mut titles: Vec<String> = table
         .entries()
         .map(|(c, _)| format!("Ω {c} {c}\u{FE0F}x"))
