@@ -15,9 +15,11 @@
 # rounds, so a change is measured against the build before it in one run.
 # The binaries are built in $CARGO_TARGET_DIR (default target/).
 #
-# The targets take turns within each round, so machine noise hits them
-# alike; the table reports medians over the rounds and the ratios of the
-# medians. Everything binds to 127.0.0.1 and stops by itself.
+# The targets take turns within each round, each round starting one
+# target further on, so machine noise and the order hit them alike; the
+# table reports medians over the rounds and the ratios of the medians.
+# TARGETS="in_process redis before_in_process before_redis" runs only
+# those (all are started either way). Everything binds to 127.0.0.1 and stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -96,17 +98,23 @@ run_wrk() { # name port round
 }
 
 echo "== wrk: $ROUNDS rounds x $DURATION, $CONNECTIONS connections, $THREADS thread(s), POST /slug over data/corpus.txt"
+declare -A PORT_OF=([in_process]=$IN_PORT [redis]=$RE_PORT [redis_nocache]=$NC_PORT
+  [cluster]=$CL_PORT [cluster_nocache]=$CLNC_PORT [bare]=$BARE_PORT)
+ALL="in_process redis redis_nocache cluster cluster_nocache bare"
+if [ -n "$BEFORE" ]; then
+  PORT_OF[before_in_process]=$BIN_PORT; PORT_OF[before_redis]=$BRE_PORT
+  ALL="$ALL before_in_process before_redis"
+fi
+read -r -a ORDER <<<"${TARGETS:-$ALL}"
+for name in "${ORDER[@]}"; do
+  [ -n "${PORT_OF[$name]:-}" ] || { echo "bench.sh: no target $name (have: $ALL)" >&2; exit 1; }
+done
 for round in $(seq 1 "$ROUNDS"); do
-  run_wrk in_process "$IN_PORT" "$round"
-  run_wrk redis "$RE_PORT" "$round"
-  run_wrk redis_nocache "$NC_PORT" "$round"
-  run_wrk cluster "$CL_PORT" "$round"
-  run_wrk cluster_nocache "$CLNC_PORT" "$round"
-  run_wrk bare "$BARE_PORT" "$round"
-  if [ -n "$BEFORE" ]; then
-    run_wrk before_in_process "$BIN_PORT" "$round"
-    run_wrk before_redis "$BRE_PORT" "$round"
-  fi
+  n=${#ORDER[@]}
+  for k in $(seq 0 $((n - 1))); do
+    name=${ORDER[$(((k + round - 1) % n))]}
+    run_wrk "$name" "${PORT_OF[$name]}" "$round"
+  done
 done
 echo "== RSS after load: $(rss_all)"
 
@@ -123,19 +131,16 @@ for line in open(sys.argv[1]):
     rows.setdefault(name, []).append((float(rps), us(p50), us(p99)))
 med = {n: [statistics.median(c) for c in zip(*v)] for n, v in rows.items()}
 print("== medians")
-print(f"{'target':<15}{'req/s':>10}{'p50 us':>10}{'p99 us':>10}")
+print(f"{'target':<18}{'req/s':>10}{'p50 us':>10}{'p99 us':>10}")
 for n in ("in_process", "redis", "redis_nocache", "cluster", "cluster_nocache", "bare", "before_in_process", "before_redis"):
     if n not in med:
         continue
     r, a, b = med[n]
-    print(f"{n:<15}{r:>10.0f}{a:>10.0f}{b:>10.0f}")
-print(f"redis / in_process req/s: {med['redis'][0] / med['in_process'][0]:.2f}")
-print(f"redis / bare req/s:       {med['redis'][0] / med['bare'][0]:.2f}")
-print(f"in_process / bare req/s:  {med['in_process'][0] / med['bare'][0]:.2f}")
-print(f"redis_nocache / in_process req/s: {med['redis_nocache'][0] / med['in_process'][0]:.2f}")
-print(f"cluster / redis req/s:                 {med['cluster'][0] / med['redis'][0]:.2f}")
-print(f"cluster_nocache / redis_nocache req/s: {med['cluster_nocache'][0] / med['redis_nocache'][0]:.2f}")
-if "before_in_process" in med:
-    print(f"in_process / before_in_process req/s:  {med['in_process'][0] / med['before_in_process'][0]:.2f}")
-    print(f"redis / before_redis req/s:            {med['redis'][0] / med['before_redis'][0]:.2f}")
+    print(f"{n:<18}{r:>10.0f}{a:>10.0f}{b:>10.0f}")
+for a, b in (("redis", "in_process"), ("redis", "bare"), ("in_process", "bare"),
+             ("redis_nocache", "in_process"), ("cluster", "redis"),
+             ("cluster_nocache", "redis_nocache"), ("in_process", "before_in_process"),
+             ("redis", "before_redis")):
+    if a in med and b in med:
+        print(f"{a + ' / ' + b + ' req/s:':<40}{med[a][0] / med[b][0]:.2f}")
 PY
