@@ -4,6 +4,7 @@
 //! variable and a default shown there. Library code past this file never
 //! sees clap types; the commands themselves are in [`crate::commands`].
 
+use std::io::Read;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,9 +16,9 @@ use clap::{Args, Parser, Subcommand};
 use crate::commands::{self, SlugifySettings, Task};
 use crate::http::Limits;
 use crate::load::LoadSettings;
+use crate::options::{Options, RawOptions};
 use crate::redis_conn::{Endpoint, RedisConfig, RedisUrl};
 use crate::serve::ServeSettings;
-use crate::slug::RawOptions;
 use crate::table::{OnRedisDown, TableSettings};
 use crate::unicode_data::Categories;
 
@@ -110,7 +111,7 @@ struct TableArgs {
     /// (comma-separated two-letter codes). A Redis table keeps the
     /// categories it was loaded with; `serve` uses these only before Redis
     /// first answers, to slug titles that cannot need the table.
-    #[arg(long, env = "SLUGD_CATEGORIES", default_value = "So")]
+    #[arg(long, env = "SLUGD_CATEGORIES", default_value = "So,Sc,Sm")]
     categories: Categories,
 }
 
@@ -120,6 +121,9 @@ struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "SLUGD_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
+
+    #[command(flatten)]
+    defaults: DefaultsArg,
 
     #[command(flatten)]
     redis: RedisArgs,
@@ -133,7 +137,7 @@ struct ServeArgs {
 
     /// What to do while Redis cannot answer: `fail` answers 503 for titles
     /// that need the table; `memory` answers from an in-process table built
-    /// on demand (about 220 kB while Redis is down) and marks such
+    /// on demand (about 245 kB while Redis is down) and marks such
     /// responses with the header `X-Slugd-Degraded: in-process`.
     #[arg(long, env = "SLUGD_ON_REDIS_DOWN", value_enum, default_value_t = OnRedisDown::Fail)]
     on_redis_down: OnRedisDown,
@@ -159,6 +163,41 @@ struct ServeArgs {
     /// milliseconds (the connection is closed after).
     #[arg(long, env = "SLUGD_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
     header_timeout_ms: u64,
+}
+
+/// The server-wide slug options.
+#[derive(Debug, Args)]
+struct DefaultsArg {
+    /// A JSON file of default slug options, with the fields of a request
+    /// (separator, lowercase, max_length, symbols, stopwords, replacements,
+    /// preserve, fallback, decamelize), for example
+    /// {"stopwords": ["a", "the"], "fallback": "untitled"}. A request's own
+    /// fields (or this command's flags) override them.
+    #[arg(long = "defaults", env = "SLUGD_DEFAULTS")]
+    file: Option<PathBuf>,
+}
+
+/// The most a --defaults file may hold.
+const MAX_DEFAULTS_BYTES: u64 = 1024 * 1024;
+
+impl DefaultsArg {
+    /// The validated options of the file; without one, the built-in
+    /// defaults. The error names the file and the field.
+    fn options(&self) -> anyhow::Result<Options> {
+        let Some(path) = &self.file else {
+            return Ok(Options::default());
+        };
+        let fail = |why: String| anyhow::anyhow!("--defaults {}: {why}", path.display());
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_DEFAULTS_BYTES + 1).read_to_string(&mut text))
+            .map_err(|e| fail(format!("cannot read it: {e}")))?;
+        if text.len() as u64 > MAX_DEFAULTS_BYTES {
+            return Err(fail(format!("larger than {MAX_DEFAULTS_BYTES} bytes")));
+        }
+        let raw = RawOptions::from_json(&text).map_err(fail)?;
+        raw.validate().map_err(|e| fail(e.to_string()))
+    }
 }
 
 /// `slugd load`.
@@ -187,9 +226,13 @@ struct SlugifyArgs {
     #[command(flatten)]
     table: TableArgs,
 
-    /// What joins words: up to 8 of the characters - _ . ~ (or "" for none).
-    #[arg(long, default_value = "-")]
-    separator: String,
+    #[command(flatten)]
+    defaults: DefaultsArg,
+
+    /// What joins words: up to 8 of the characters - _ . ~ (or "" for
+    /// none). Default: `-`, or the --defaults file's.
+    #[arg(long)]
+    separator: Option<String>,
 
     /// Longest slug in characters, cut at a word boundary.
     #[arg(long)]
@@ -275,6 +318,7 @@ impl ServeArgs {
         }
         Ok(ServeSettings {
             listen: self.listen,
+            defaults: self.defaults.options()?,
             table: TableSettings {
                 on_redis_down: self.on_redis_down,
                 ..self.table.settings(&self.redis, self.refresh_interval_ms)?
@@ -310,12 +354,13 @@ impl LoadArgs {
 impl SlugifyArgs {
     fn settings(self) -> anyhow::Result<SlugifySettings> {
         let options = RawOptions {
-            separator: Some(self.separator),
-            lowercase: Some(!self.keep_case),
+            separator: self.separator,
+            lowercase: self.keep_case.then_some(false),
             max_length: self.max_length,
-            symbols: Some(!self.no_symbols),
+            symbols: self.no_symbols.then_some(false),
+            ..RawOptions::default()
         }
-        .validate()?;
+        .validate_over(&self.defaults.options()?)?;
         Ok(SlugifySettings {
             table: self.table.settings(&self.redis, 1000)?,
             options,

@@ -18,6 +18,8 @@
 //!
 //! - [`slug`]: the engine, a pure function from title, options and symbol
 //!   names to a slug.
+//! - [`options`]: the slug options, raw (from a request, `--defaults` or
+//!   the command line) and validated, with the check of each field.
 //! - [`slugger`]: where a title becomes a slug: pre-scan, names from the
 //!   table (one round trip at most), the fallback while Redis is down, the
 //!   engine. HTTP, `/bench` and `slugd slugify` all call it.
@@ -53,6 +55,7 @@ pub mod corpus;
 pub mod http;
 pub(crate) mod lines;
 pub mod load;
+pub mod options;
 pub mod redis_conn;
 pub mod serve;
 pub mod slug;

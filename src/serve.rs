@@ -12,6 +12,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 use crate::http::{self, AppState, BenchState, Limits};
+use crate::options::Options;
 use crate::slugger::Slugger;
 use crate::table::{OpenError, SymbolTable, TableSettings};
 
@@ -20,6 +21,8 @@ use crate::table::{OpenError, SymbolTable, TableSettings};
 pub struct ServeSettings {
     /// Address to listen on.
     pub listen: SocketAddr,
+    /// The slug options of `--defaults`, which requests override.
+    pub defaults: Options,
     /// Where the table comes from.
     pub table: TableSettings,
     /// Request limits.
@@ -64,12 +67,14 @@ impl Service {
         let slugger = Slugger::new(table);
         let bench = BenchState::new(
             slugger.clone(),
+            settings.defaults.clone(),
             settings.table.data.clone(),
             settings.table.categories.clone(),
             settings.limits.bench_iterations,
         );
         let state = AppState {
             slugger,
+            defaults: settings.defaults.clone(),
             limits: Arc::new(settings.limits.clone()),
         };
         Ok(Service {

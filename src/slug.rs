@@ -1,32 +1,42 @@
 //! The slug engine: a pure function from a title, validated options and a
 //! way to name table characters to a slug. No I/O happens here; the table
-//! backends (`crate::table`) find the names first and hand them in.
+//! backends (`crate::table`) find the names first and hand them in, and the
+//! options are checked before they get here (`crate::options`).
 //!
-//! The rules, in order, for each character of the title:
-//! 1. a character of the symbol table (when `symbols` is on) becomes its
+//! First `replacements` rewrite the title. Then the rules, in order, for
+//! each character:
+//! 1. an ASCII letter or digit is kept;
+//! 2. in context, a few characters join or read as words:
+//!    - an apostrophe (`'`, `’`, `ʼ`) between letters or digits leaves no
+//!      trace (`don't` is `dont`); elsewhere it separates, like quotes;
+//!    - a comma between digits followed by exactly three digits leaves no
+//!      trace (`1,000,000` is `1000000`); other commas separate;
+//!    - `&` with a word before and after reads as the word `and`;
+//!    - `×` between digits (spaces allowed) reads `x` (`1920×1080`);
+//!    - a character of `preserve` between letters or digits is kept;
+//!    - the Cyrillic soft and hard signs (`ь`, `ъ`) leave no trace;
+//! 3. any other ASCII character separates words (ASCII is never looked up
+//!    in the table);
+//! 4. a character of the symbol table (when `symbols` is on) becomes its
 //!    name, as separate words;
-//! 2. an ASCII letter or digit is kept, anything else ASCII separates words;
-//! 3. a combining mark, variation selector, joiner or other format character
+//! 5. a combining mark, variation selector, joiner or other format character
 //!    leaves no trace: only letters or digits of its transliteration are kept
 //!    (so `e` + U+0301 is `e`, and U+FE0F after ❤ does nothing);
-//! 4. any other character is transliterated by deunicode, and what is not a
+//! 6. any other character is transliterated by deunicode, and what is not a
 //!    letter or digit in the result separates words.
 //!
 //! Every run of separating characters becomes one separator, never at
-//! either end; `lowercase` folds ASCII case; `max_length` cuts at a word
-//! boundary.
-
-use std::borrow::Cow;
-use std::num::NonZeroUsize;
+//! either end; `decamelize` ends words at case changes of what is written
+//! (`fooBar`, `APISection`); `lowercase` folds ASCII case; `stopwords` drops whole words
+//! (all of them only if something is left); `max_length` cuts at a word
+//! boundary; an empty slug becomes the slug of `fallback` when given.
 
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
-/// Characters allowed in a separator: the unreserved punctuation of
-/// RFC 3986, so a slug never needs percent-encoding.
-pub const SEPARATOR_CHARS: &str = "-_.~";
-
-/// The longest separator accepted.
-pub const MAX_SEPARATOR_LEN: usize = 8;
+pub use crate::options::{
+    MAX_SEPARATOR_LEN, OptionError, Options, Preserve, RawOptions, SEPARATOR_CHARS, Separator,
+    StopWords,
+};
 
 /// Names characters of the symbol table. `None` means "not a table
 /// character": the engine transliterates it instead.
@@ -49,110 +59,6 @@ impl<V: AsRef<str>, S: std::hash::BuildHasher> SymbolNames
 {
     fn name(&self, c: char) -> Option<&str> {
         self.get(&c).map(AsRef::as_ref)
-    }
-}
-
-/// A validated separator: up to [`MAX_SEPARATOR_LEN`] characters of
-/// [`SEPARATOR_CHARS`], possibly empty.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Separator(Cow<'static, str>);
-
-impl Separator {
-    /// Validates a separator.
-    pub fn new(s: &str) -> Result<Self, OptionError> {
-        if s.len() > MAX_SEPARATOR_LEN || !s.chars().all(|c| SEPARATOR_CHARS.contains(c)) {
-            return Err(OptionError::Separator(s.to_owned()));
-        }
-        // The usual separator costs no allocation per request.
-        Ok(Separator(match s {
-            "-" => Cow::Borrowed("-"),
-            _ => Cow::Owned(s.to_owned()),
-        }))
-    }
-
-    /// The separator text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl Default for Separator {
-    fn default() -> Self {
-        Separator(Cow::Borrowed("-"))
-    }
-}
-
-/// A slug option that cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum OptionError {
-    /// The separator has characters a slug must not contain.
-    #[error(
-        "separator {0:?} is not allowed: use at most {MAX_SEPARATOR_LEN} of the characters \"{SEPARATOR_CHARS}\" (or \"\" for none)"
-    )]
-    Separator(String),
-    /// `max_length` was 0.
-    #[error("max_length must be at least 1 (leave it out for no limit)")]
-    ZeroMaxLength,
-}
-
-/// Validated slug options.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Options {
-    /// What joins the words (default `-`).
-    pub separator: Separator,
-    /// Fold ASCII letters to lowercase (default true).
-    pub lowercase: bool,
-    /// Longest slug in bytes (slugs are ASCII, so also characters), cut at a
-    /// word boundary; a first word longer than this is cut hard.
-    pub max_length: Option<NonZeroUsize>,
-    /// Spell table characters out by name (default true); false leaves every
-    /// character to deunicode.
-    pub symbols: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            separator: Separator::default(),
-            lowercase: true,
-            max_length: None,
-            symbols: true,
-        }
-    }
-}
-
-/// Options as a request or the command line gives them: each may be
-/// missing, and none is checked yet. [`RawOptions::validate`] checks them
-/// once and fills in the defaults.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RawOptions {
-    /// What joins words (default `-`).
-    pub separator: Option<String>,
-    /// Fold to lowercase (default true).
-    pub lowercase: Option<bool>,
-    /// Longest slug; 0 is refused.
-    pub max_length: Option<usize>,
-    /// Spell symbols out by name (default true).
-    pub symbols: Option<bool>,
-}
-
-impl RawOptions {
-    /// Checks each option and fills in the defaults.
-    pub fn validate(&self) -> Result<Options, OptionError> {
-        let separator = match &self.separator {
-            Some(s) => Separator::new(s)?,
-            None => Separator::default(),
-        };
-        let max_length = match self.max_length {
-            Some(n) => Some(NonZeroUsize::new(n).ok_or(OptionError::ZeroMaxLength)?),
-            None => None,
-        };
-        Ok(Options {
-            separator,
-            lowercase: self.lowercase.unwrap_or(true),
-            max_length,
-            symbols: self.symbols.unwrap_or(true),
-        })
     }
 }
 
@@ -181,13 +87,15 @@ fn is_traceless(c: char) -> bool {
     }
 }
 
-/// Whether the engine asks the table about `c`. ASCII letters, digits and
-/// whitespace are never table characters, which keeps the common case free
-/// of look-ups.
+/// Whether the engine asks the table about `c`: ASCII is never a table
+/// character, which keeps the common case free of look-ups.
 #[inline]
 pub fn may_be_symbol(c: char) -> bool {
-    !(c.is_ascii_alphanumeric() || c.is_ascii_whitespace())
+    !c.is_ascii()
 }
+
+/// The word `&` reads as between words.
+pub const AND: &str = "and";
 
 /// For each byte: itself if an ASCII letter or digit, folded to lowercase
 /// when `LOWER`; 0 otherwise. One load replaces range checks and folding.
@@ -214,22 +122,42 @@ static AS_IS: [u8; 256] = alnum_table(false);
 /// Builds the slug. A separator is written as soon as a word ends and
 /// taken back if nothing follows, which keeps the path for letters and
 /// digits to one push.
-struct Builder<'a> {
+///
+/// `EXTRAS` is whether any of `stopwords`, `decamelize` and `preserve` is
+/// on: without them (the usual case) their checks are compiled out of the
+/// per-byte and per-word paths.
+struct Builder<'a, const EXTRAS: bool> {
     /// ASCII only. A `String` rather than bytes, so that it becomes the
     /// slug without a UTF-8 validation.
     out: String,
     separator: &'a str,
     /// [`LOWERED`] or [`AS_IS`].
     alnum: &'static [u8; 256],
-    /// Whether `out` ends with a separator (or is empty): no second one.
+    /// Whether `out` ends with a separator (or is empty): no second one,
+    /// and no word char before the next character.
     after_separator: bool,
+    /// The words to drop as each word ends; `None` when there are none,
+    /// so the usual slug pays one branch per word.
+    stopwords: Option<&'a StopWords>,
+    /// Where the current word starts in `out`.
+    word_start: usize,
+    /// Whether a stopword was dropped.
+    dropped: bool,
+    /// `decamelize`: split words at case changes of what is written.
+    camel: bool,
+    /// With `camel`, the last two letters or digits written in this word,
+    /// as they were before folding (0 for none).
+    last: [u8; 2],
 }
 
-impl Builder<'_> {
+impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
     /// Appends `byte` if it is an ASCII letter or digit; returns whether
     /// it was.
     #[inline]
     fn push_if_alnum(&mut self, byte: u8) -> bool {
+        if EXTRAS && self.camel {
+            return self.push_camel(byte);
+        }
         let out = self.alnum[byte as usize];
         if out != 0 {
             // The tables hold ASCII only; the mask shows it to the
@@ -245,6 +173,9 @@ impl Builder<'_> {
     /// runs, so this loop does no more than look up, push and count.
     #[inline]
     fn push_word(&mut self, bytes: &[u8]) -> usize {
+        if EXTRAS && self.camel {
+            return bytes.iter().take_while(|&&b| self.push_camel(b)).count();
+        }
         self.after_separator = false;
         // Held in a local: for all the compiler knows, each byte written
         // could change the field, which it would then load again each time.
@@ -262,10 +193,58 @@ impl Builder<'_> {
         n
     }
 
+    /// `push_if_alnum` for `decamelize`: a word ends before an upper-case
+    /// letter that follows a lower-case letter or a digit (`fooBar`), and
+    /// before the last of a run of capitals followed by a lower-case letter
+    /// (`APISection`). Judged on what is written, before case folding, so
+    /// a slug slugged again splits nowhere new.
+    #[cold]
+    fn push_camel(&mut self, byte: u8) -> bool {
+        let out = self.alnum[byte as usize];
+        if out == 0 {
+            return false;
+        }
+        let [before, last] = self.last;
+        if !self.after_separator {
+            if byte.is_ascii_uppercase() && (last.is_ascii_lowercase() || last.is_ascii_digit()) {
+                self.separate();
+            } else if byte.is_ascii_lowercase()
+                && last.is_ascii_uppercase()
+                && before.is_ascii_uppercase()
+            {
+                // The last capital starts the new word.
+                let capital = self.out.pop().expect("a capital was written");
+                self.separate();
+                self.out.push(capital);
+                self.after_separator = false;
+                self.last = [0, last];
+            }
+        }
+        self.out.push(char::from(out & 0x7F));
+        self.after_separator = false;
+        self.last = [self.last[1], byte];
+        true
+    }
+
+    /// Appends a byte of `preserve` inside a word.
+    fn push_kept(&mut self, byte: u8) {
+        self.out.push(char::from(byte & 0x7F));
+        self.after_separator = false;
+        self.last = [0, byte];
+    }
+
     /// Ends the current word.
     #[inline]
     fn separate(&mut self) {
         if !self.after_separator {
+            if EXTRAS {
+                self.last = [0, 0];
+                if let Some(stopwords) = self.stopwords
+                    && self.drop_stopword(stopwords)
+                {
+                    return;
+                }
+            }
             // The usual one-byte separator is a plain push, not a copy of
             // unknown length (a call to memcpy).
             match *self.separator.as_bytes() {
@@ -273,7 +252,22 @@ impl Builder<'_> {
                 _ => self.out.push_str(self.separator),
             }
             self.after_separator = true;
+            if EXTRAS {
+                self.word_start = self.out.len();
+            }
         }
+    }
+
+    /// Takes back the word just ended if it is a stopword.
+    #[cold]
+    fn drop_stopword(&mut self, stopwords: &StopWords) -> bool {
+        if !stopwords.contains(&self.out[self.word_start..]) {
+            return false;
+        }
+        self.out.truncate(self.word_start);
+        self.after_separator = true;
+        self.dropped = true;
+        true
     }
 
     /// Appends transliterated or named text: letters and digits are kept,
@@ -297,8 +291,22 @@ impl Builder<'_> {
     /// Appends a non-ASCII character: its name, its transliteration, or
     /// nothing.
     #[inline]
-    fn push_non_ascii(&mut self, c: char, symbols: bool, names: &impl SymbolNames) {
+    /// The characters with a rule of their own (`’`, `ʼ`, `×`, the soft and
+    /// hard signs) are caught where their usual handling would separate or
+    /// name them, so the other characters pay nothing for the rules.
+    /// `title[at..next]` is `c`.
+    fn push_non_ascii(
+        &mut self,
+        c: char,
+        (title, at, next): (&str, usize, usize),
+        symbols: bool,
+        names: &impl SymbolNames,
+    ) {
         if symbols && let Some(name) = names.name(c) {
+            if c == '×' && between_digits(title.as_bytes(), at) {
+                self.push_if_alnum(b'x');
+                return;
+            }
             return self.push_name(name);
         }
         // Whether `c` is traceless is asked only when its transliteration
@@ -307,6 +315,8 @@ impl Builder<'_> {
         let mut traceless = None;
         let mut separates = || !*traceless.get_or_insert_with(|| is_traceless(c));
         match deunicode::deunicode_char(c) {
+            // The soft and hard signs, `’` and `ʼ` are written `'`.
+            Some("'") if self.joins(c, &title[next..]) => {}
             Some(text) => {
                 for &byte in text.as_bytes() {
                     if !self.push_if_alnum(byte) && separates() {
@@ -322,13 +332,53 @@ impl Builder<'_> {
         }
     }
 
+    /// The ASCII characters with a rule of their own, at `title[next - 1]`:
+    /// an apostrophe between letters or digits and a comma grouping digits
+    /// leave no trace, `&` between words reads `and`; otherwise they
+    /// separate. Out of line: the usual separators (spaces, punctuation)
+    /// do not pay for it.
+    #[inline(never)]
+    fn push_in_context(&mut self, byte: u8, title: &str, next: usize) {
+        let bytes = title.as_bytes();
+        let rest = &bytes[next..];
+        let in_word = !self.after_separator;
+        match byte {
+            b'\'' if in_word && starts_word(&title[next..]) => {}
+            b',' if in_word && bytes[next - 2].is_ascii_digit() && groups_digits(rest) => {}
+            b'&' if !self.out.is_empty()
+                && rest.iter().any(|&n| n >= 0x80 || n.is_ascii_alphanumeric()) =>
+            {
+                self.push_name(AND)
+            }
+            _ => self.separate(),
+        }
+    }
+
+    /// Whether `c`, which deunicode writes as an apostrophe, leaves no
+    /// trace: the soft and hard signs always, `’` and `ʼ` between letters or
+    /// digits (`rest` is what follows `c`).
+    #[cold]
+    fn joins(&self, c: char, rest: &str) -> bool {
+        match c {
+            'ъ' | 'ь' | 'Ъ' | 'Ь' => true,
+            '\u{2019}' | '\u{02BC}' => !self.after_separator && starts_word(rest),
+            _ => false,
+        }
+    }
+
     /// The slug, without a separator at the end.
     #[inline]
-    fn finish(mut self) -> String {
+    fn finish(mut self) -> (String, bool) {
+        if EXTRAS
+            && !self.after_separator
+            && let Some(stopwords) = self.stopwords
+        {
+            self.drop_stopword(stopwords);
+        }
         if self.after_separator && !self.out.is_empty() {
             self.out.truncate(self.out.len() - self.separator.len());
         }
-        self.out
+        (self.out, self.dropped)
     }
 }
 
@@ -338,17 +388,108 @@ pub fn slugify(
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
+    let slug = slug_of(title, options, names);
+    if slug.is_err()
+        && let Some(fallback) = &options.fallback
+    {
+        return slug_of_fallback(fallback, options, names);
+    }
+    slug
+}
+
+/// The slug of the `fallback` title: out of line, so that the usual path
+/// inlines one [`slug_of`].
+#[cold]
+#[inline(never)]
+fn slug_of_fallback(
+    fallback: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Result<String, EmptySlug> {
+    slug_of(fallback, options, names)
+}
+
+/// [`build`] with `stopwords`, `decamelize` or `preserve`: kept apart so the
+/// usual path is one call of the plain builder.
+#[cold]
+#[inline(never)]
+fn with_extras(title: &str, options: &Options, names: &impl SymbolNames) -> String {
+    let stopwords = (!options.stopwords.is_empty()).then_some(&options.stopwords);
+    let (slug, dropped) = build::<true>(title, options, names, stopwords);
+    if slug.is_empty() && dropped {
+        // Only stopwords: keep them all rather than answer nothing.
+        return build::<true>(title, options, names, None).0;
+    }
+    slug
+}
+
+/// The slug of one title, without the fallback.
+#[inline]
+fn slug_of(title: &str, options: &Options, names: &impl SymbolNames) -> Result<String, EmptySlug> {
+    let title = options.replacements.apply(title);
+    let extras = !options.stopwords.is_empty()
+        || options.decamelize
+        || options.preserve != Preserve::default();
+    let mut slug = if extras {
+        with_extras(&title, options, names)
+    } else {
+        build::<false>(&title, options, names, None).0
+    };
+    if let Some(max) = options.max_length {
+        truncate_at_word(&mut slug, max.get(), options.separator.as_str());
+    }
+    if slug.is_empty() {
+        return Err(EmptySlug);
+    }
+    Ok(slug)
+}
+
+/// Whether the character starting `rest` is a letter or digit.
+fn starts_word(rest: &str) -> bool {
+    rest.chars().next().is_some_and(char::is_alphanumeric)
+}
+
+/// Whether the comma before `rest` groups digits: exactly three digits
+/// follow it. (The caller checks that a digit comes before.)
+fn groups_digits(rest: &[u8]) -> bool {
+    rest.len() >= 3
+        && rest[..3].iter().all(u8::is_ascii_digit)
+        && !rest.get(3).is_some_and(u8::is_ascii_digit)
+}
+
+/// Whether `×` at `bytes[at..at + 2]` stands between digits, spaces
+/// allowed.
+fn between_digits(bytes: &[u8], at: usize) -> bool {
+    let before = bytes[..at].iter().rev().find(|&&b| b != b' ');
+    let after = bytes[at + '×'.len_utf8()..].iter().find(|&&b| b != b' ');
+    before.is_some_and(u8::is_ascii_digit) && after.is_some_and(u8::is_ascii_digit)
+}
+
+/// The words of `title` into a slug; also says whether a stopword was
+/// dropped.
+#[inline]
+fn build<const EXTRAS: bool>(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+    stopwords: Option<&StopWords>,
+) -> (String, bool) {
     let separator = options.separator.as_str();
     // Enough bytes to know every word boundary at or before `max_length`;
     // checked at word ends only, so a long word may run past it.
     let stop_at = options
         .max_length
         .map_or(usize::MAX, |m| m.get().saturating_add(separator.len() + 1));
-    let mut b = Builder {
+    let mut b = Builder::<EXTRAS> {
         out: String::with_capacity(title.len() + 16),
         separator,
         alnum: if options.lowercase { &LOWERED } else { &AS_IS },
         after_separator: true,
+        stopwords,
+        word_start: 0,
+        dropped: false,
+        camel: options.decamelize,
+        last: [0, 0],
     };
     let bytes = title.as_bytes();
     let mut i = 0;
@@ -367,35 +508,31 @@ pub fn slugify(
         }
         if byte.is_ascii() {
             i += 1;
-            let c = byte as char;
-            // `may_be_symbol(c)` for a `c` known not to be a letter or digit.
-            let candidate = !byte.is_ascii_whitespace();
-            match (options.symbols && candidate)
-                .then(|| names.name(c))
-                .flatten()
-            {
-                Some(name) => b.push_name(name),
-                None => b.separate(),
+            match byte {
+                b'\'' | b',' | b'&' => b.push_in_context(byte, title, i),
+                _ if EXTRAS
+                    && !b.after_separator
+                    && options.preserve.contains(byte)
+                    && bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) =>
+                {
+                    b.push_kept(byte)
+                }
+                _ => b.separate(),
             }
             continue;
         }
         let c = title[i..].chars().next().expect("i is on a char boundary");
+        let at = i;
         i += c.len_utf8();
-        b.push_non_ascii(c, options.symbols, names);
+        b.push_non_ascii(c, (title, at, i), options.symbols, names);
     }
-    let mut slug = b.finish();
-    if let Some(max) = options.max_length {
-        truncate_at_word(&mut slug, max.get(), separator);
-    }
-    if slug.is_empty() {
-        return Err(EmptySlug);
-    }
-    Ok(slug)
+    b.finish()
 }
 
 /// Cuts `slug` to at most `max` bytes at the last word boundary; a first
-/// word longer than `max` is cut hard. Slugs are ASCII, so any byte index is
-/// a character boundary.
+/// word longer than `max` is cut hard, and a preserved character it would
+/// end with goes too. Slugs are ASCII, so any byte index is a character
+/// boundary.
 fn truncate_at_word(slug: &mut String, max: usize, separator: &str) {
     if slug.len() <= max {
         return;
@@ -410,6 +547,9 @@ fn truncate_at_word(slug: &mut String, max: usize, separator: &str) {
             .unwrap_or(max)
     };
     slug.truncate(cut);
+    while slug.ends_with(|c: char| !c.is_ascii_alphanumeric()) {
+        slug.pop();
+    }
 }
 
 #[cfg(test)]
@@ -426,6 +566,9 @@ mod tests {
             ('☢', "radioactive"),
             ('☕', "hot beverage"),
             ('+', "plus"),
+            ('£', "pound"),
+            ('×', "multiplication"),
+            ('≤', "less-than or equal to"),
         ]
         .into_iter()
         .map(|(c, n)| (c, n.to_owned()))
@@ -526,7 +669,161 @@ mod tests {
     #[test]
     fn symbols_are_their_own_words() {
         assert_eq!(slug("I❤Redis"), "i-heavy-heart-redis");
-        assert_eq!(slug("a+b"), "a-plus-b");
+        assert_eq!(slug("a≤b"), "a-less-than-or-equal-to-b");
+        assert_eq!(slug("£5"), "pound-5");
+    }
+
+    #[test]
+    fn ascii_is_never_looked_up_even_if_a_table_names_it() {
+        assert_eq!(slug("a+b"), "a-b");
+    }
+
+    fn with(raw: RawOptions) -> Options {
+        raw.validate().unwrap()
+    }
+
+    fn slug_with(title: &str, raw: RawOptions) -> String {
+        slugify(title, &with(raw), &table()).unwrap()
+    }
+
+    #[test]
+    fn apostrophes_inside_words_join_and_quotes_around_them_separate() {
+        assert_eq!(slug("don't panic"), "dont-panic");
+        assert_eq!(slug("Conway’s Law"), "conways-law");
+        assert_eq!(slug("Conwayʼs Law"), "conways-law");
+        assert_eq!(slug("rock'n'roll"), "rocknroll");
+        assert_eq!(slug("'quoted' words"), "quoted-words");
+        assert_eq!(slug("‘quoted’ words"), "quoted-words");
+        assert_eq!(slug("it ' s"), "it-s");
+        assert_eq!(slug("l’été"), "lete");
+    }
+
+    #[test]
+    fn cyrillic_soft_and_hard_signs_leave_no_trace() {
+        assert_eq!(slug("Пьеса"), "pesa");
+        assert_eq!(slug("объект"), "obekt");
+        assert_eq!(slug("ПЬЕСА"), "pesa");
+    }
+
+    #[test]
+    fn ampersand_between_words_reads_and() {
+        assert_eq!(slug("Rock & Roll"), "rock-and-roll");
+        assert_eq!(slug("Q&A"), "q-and-a");
+        assert_eq!(slug("& more"), "more");
+        assert_eq!(slug("this &"), "this");
+        assert_eq!(slug("Tom & Жерри"), "tom-and-zherri");
+    }
+
+    #[test]
+    fn digit_groups_join_and_other_commas_separate() {
+        assert_eq!(slug("1,000,000 views"), "1000000-views");
+        assert_eq!(slug("12,345"), "12345");
+        assert_eq!(slug("1, 2, 3"), "1-2-3");
+        assert_eq!(slug("1,2345"), "1-2345");
+        assert_eq!(slug("1,00"), "1-00");
+        assert_eq!(slug("3.14"), "3-14");
+        assert_eq!(slug("a,000"), "a-000");
+    }
+
+    #[test]
+    fn multiplication_between_digits_reads_x() {
+        assert_eq!(slug("1920×1080"), "1920x1080");
+        assert_eq!(slug("3 × 4"), "3-x-4");
+        assert_eq!(slug("a × b"), "a-multiplication-b");
+        assert_eq!(slug("×2"), "multiplication-2");
+    }
+
+    #[test]
+    fn stopwords_drop_whole_words_unless_nothing_would_be_left() {
+        let stop = || RawOptions {
+            stopwords: Some(vec!["a".into(), "The".into(), "and".into()]),
+            ..RawOptions::default()
+        };
+        assert_eq!(slug_with("The Lord of the Rings", stop()), "lord-of-rings");
+        assert_eq!(slug_with("A Theory", stop()), "theory");
+        assert_eq!(slug_with("Rock & Roll", stop()), "rock-roll");
+        assert_eq!(slug_with("The A", stop()), "the-a");
+        assert_eq!(
+            slug_with(
+                "The ☃ and a ☕",
+                RawOptions {
+                    separator: Some(String::new()),
+                    ..stop()
+                }
+            ),
+            "snowmanhotbeverage"
+        );
+        assert_eq!(
+            slug_with(
+                "the end of THE line",
+                RawOptions {
+                    lowercase: Some(false),
+                    ..stop()
+                }
+            ),
+            "end-of-line"
+        );
+    }
+
+    #[test]
+    fn replacements_apply_first_and_their_symbols_are_named() {
+        let raw = RawOptions {
+            replacements: Some(vec![
+                ("%".into(), " percent".into()),
+                ("<3".into(), "☃".into()),
+            ]),
+            ..RawOptions::default()
+        };
+        assert_eq!(slug_with("50% off <3", raw), "50-percent-off-snowman");
+    }
+
+    #[test]
+    fn preserve_keeps_its_characters_between_letters_and_digits() {
+        let dot = || RawOptions {
+            preserve: Some(".".into()),
+            ..RawOptions::default()
+        };
+        assert_eq!(slug_with("Release v1.2.3", dot()), "release-v1.2.3");
+        assert_eq!(slug_with("Hello. World.", dot()), "hello-world");
+        assert_eq!(slug_with(".hidden", dot()), "hidden");
+        assert_eq!(slug_with("a_b", dot()), "a-b");
+        assert_eq!(
+            slug_with(
+                "snake_case~x",
+                RawOptions {
+                    preserve: Some("_~".into()),
+                    ..RawOptions::default()
+                }
+            ),
+            "snake_case~x"
+        );
+    }
+
+    #[test]
+    fn fallback_answers_when_the_slug_would_be_empty() {
+        let raw = || RawOptions {
+            fallback: Some("Untitled ☃".into()),
+            ..RawOptions::default()
+        };
+        assert_eq!(slug_with("!!!", raw()), "untitled-snowman");
+        assert_eq!(slug_with("Hi", raw()), "hi");
+        assert_eq!(
+            slugify("!!!", &Options::default(), &table()),
+            Err(EmptySlug)
+        );
+    }
+
+    #[test]
+    fn decamelize_splits_at_case_changes() {
+        let raw = || RawOptions {
+            decamelize: Some(true),
+            ..RawOptions::default()
+        };
+        assert_eq!(slug_with("fooBar APISection", raw()), "foo-bar-api-section");
+        assert_eq!(slug_with("getHTTPResponse", raw()), "get-http-response");
+        assert_eq!(slug_with("version2Beta", raw()), "version2-beta");
+        assert_eq!(slug_with("ÉcoleNormale", raw()), "ecole-normale");
+        assert_eq!(slug("fooBar"), "foobar");
     }
 
     #[test]

@@ -65,9 +65,12 @@ impl Slugger {
         if !options.symbols {
             return Ok(plain(engine(titles, options, &NoSymbols)));
         }
+        // The characters of the titles and those the options may add
+        // (replacements, the fallback).
         let candidates = titles
             .iter()
             .flat_map(|t| t.as_ref().chars())
+            .chain(options.added_chars())
             .filter(|&c| slug::may_be_symbol(c));
         match (table.names(candidates).await, fallback) {
             (Ok(names), _) => {

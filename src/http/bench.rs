@@ -34,6 +34,8 @@ const NO_REDIS: &str =
 /// build the backend the service does not run on.
 pub struct BenchState {
     slugger: Slugger,
+    /// The service's default options: a run measures what requests get.
+    options: Options,
     /// The data file, to build an in-process table on demand in Redis mode.
     data: PathBuf,
     /// Categories for that table when Redis does not say its own.
@@ -48,12 +50,14 @@ impl BenchState {
     /// State for `/bench` on the service's `slugger`.
     pub fn new(
         slugger: Slugger,
+        options: Options,
         data: PathBuf,
         categories: Categories,
         max_iterations: usize,
     ) -> Self {
         BenchState {
             slugger,
+            options,
             data,
             categories,
             max_iterations,
@@ -133,7 +137,7 @@ async fn bench(
         .running
         .try_acquire()
         .map_err(|_| ApiError::BenchBusy)?;
-    let options = Options::default();
+    let options = state.options.clone();
 
     let in_process = match memory_table(&state).await {
         Ok(table) => run_in_process(table, titles.clone(), options.clone(), iterations).await,

@@ -1,11 +1,14 @@
 //! The slug endpoints: `POST /slug` and `GET /slug` for one title,
 //! `POST /slugs` for a batch (one Redis round trip for the whole batch).
 
+use std::fmt;
+
 use axum::Router;
 use axum::extract::{Query, State};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
@@ -15,38 +18,49 @@ use crate::slug::{Options, RawOptions};
 
 /// The request body of every slug endpoint (and the query of `GET /slug`).
 /// Unknown fields are refused, so a misspelt option is an error, not a
-/// silently ignored wish.
+/// silently ignored wish. The option fields are those of [`RawOptions`];
+/// in a query string, `stopwords` may be words separated by commas and
+/// `replacements` its JSON list.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SlugRequest {
     /// The title, for `/slug`.
-    pub title: Option<String>,
+    title: Option<String>,
     /// The titles, for `/slugs`.
-    pub titles: Option<Vec<String>>,
-    /// What joins words (default `-`).
-    pub separator: Option<String>,
-    /// Fold to lowercase (default true).
-    pub lowercase: Option<bool>,
-    /// Longest slug, cut at a word boundary.
-    pub max_length: Option<usize>,
-    /// Spell symbols out by name (default true).
-    pub symbols: Option<bool>,
+    titles: Option<Vec<String>>,
+    separator: Option<String>,
+    lowercase: Option<bool>,
+    max_length: Option<usize>,
+    symbols: Option<bool>,
+    #[serde(default, deserialize_with = "words")]
+    stopwords: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "pairs")]
+    replacements: Option<Vec<(String, String)>>,
+    preserve: Option<String>,
+    fallback: Option<String>,
+    decamelize: Option<bool>,
 }
 
 impl SlugRequest {
-    fn options(&self) -> Result<Options, ApiError> {
+    /// The request's options over the service's defaults.
+    fn options(&mut self, defaults: &Options) -> Result<Options, ApiError> {
         RawOptions {
-            separator: self.separator.clone(),
+            separator: self.separator.take(),
             lowercase: self.lowercase,
             max_length: self.max_length,
             symbols: self.symbols,
+            stopwords: self.stopwords.take(),
+            replacements: self.replacements.take(),
+            preserve: self.preserve.take(),
+            fallback: self.fallback.take(),
+            decamelize: self.decamelize,
         }
-        .validate()
+        .validate_over(defaults)
         .map_err(|e| ApiError::Invalid(e.to_string()))
     }
 
-    fn title(self) -> Result<(String, Options), ApiError> {
-        let options = self.options()?;
+    fn title(mut self, defaults: &Options) -> Result<(String, Options), ApiError> {
+        let options = self.options(defaults)?;
         match (self.title, self.titles) {
             (Some(title), None) => Ok((title, options)),
             (_, Some(_)) => Err(ApiError::Invalid(
@@ -58,8 +72,8 @@ impl SlugRequest {
         }
     }
 
-    fn titles(self) -> Result<(Vec<String>, Options), ApiError> {
-        let options = self.options()?;
+    fn titles(mut self, defaults: &Options) -> Result<(Vec<String>, Options), ApiError> {
+        let options = self.options(defaults)?;
         match (self.title, self.titles) {
             (None, Some(titles)) => Ok((titles, options)),
             (Some(_), _) => Err(ApiError::Invalid(
@@ -71,6 +85,70 @@ impl SlugRequest {
             )),
         }
     }
+}
+
+/// `stopwords`: a JSON list of words, or in a query string words separated
+/// by commas.
+fn words<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+    list_or_text(
+        d,
+        "a list of words (in a query string: words separated by commas)",
+        |text| {
+            Ok(text
+                .split(',')
+                .map(str::trim)
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect())
+        },
+    )
+}
+
+/// `replacements`: a JSON list of `[from, to]` pairs, or in a query string
+/// that list as JSON text.
+fn pairs<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<(String, String)>>, D::Error> {
+    list_or_text(
+        d,
+        "a list of [from, to] pairs (in a query string: that list as JSON)",
+        |text| serde_json::from_str(text).map_err(|e| format!("replacements: {e}")),
+    )
+}
+
+/// A list option: a list in JSON, and in a query string (which has no
+/// lists) text that `parse` turns into one; `null` is no value.
+fn list_or_text<'de, D, T>(
+    d: D,
+    expecting: &'static str,
+    parse: fn(&str) -> Result<Vec<T>, String>,
+) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct ListOrText<T> {
+        expecting: &'static str,
+        parse: fn(&str) -> Result<Vec<T>, String>,
+    }
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for ListOrText<T> {
+        type Value = Option<Vec<T>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(self.expecting)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+            (self.parse)(text).map(Some).map_err(E::custom)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut items = Vec::new();
+            while let Some(item) = seq.next_element()? {
+                items.push(item);
+            }
+            Ok(Some(items))
+        }
+    }
+    d.deserialize_any(ListOrText { expecting, parse })
 }
 
 /// One slug.
@@ -114,7 +192,7 @@ async fn one(
     state: &AppState,
     request: SlugRequest,
 ) -> Result<Marked<Json<SlugResponse>>, ApiError> {
-    let (title, options) = request.title()?;
+    let (title, options) = request.title(&state.defaults)?;
     match state.slugger.slugify(&title, &options).await? {
         (Ok(slug), degraded) => Ok(Marked(Json(SlugResponse { slug }), degraded)),
         (Err(empty), _) => Err(ApiError::EmptySlug(empty.to_string())),
@@ -140,7 +218,7 @@ async fn post_slugs(
     State(state): State<AppState>,
     Json(request): Json<SlugRequest>,
 ) -> Result<Marked<Json<SlugsResponse>>, ApiError> {
-    let (titles, options) = request.titles()?;
+    let (titles, options) = request.titles(&state.defaults)?;
     let max = state.limits.batch_titles;
     if titles.len() > max {
         return Err(ApiError::TooManyTitles {

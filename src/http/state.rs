@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::options::Options;
 use crate::slugger::Slugger;
 
 /// State shared by every handler.
@@ -10,6 +11,8 @@ use crate::slugger::Slugger;
 pub struct AppState {
     /// Where titles become slugs.
     pub slugger: Slugger,
+    /// The options of `--defaults`, which a request's own override.
+    pub defaults: Options,
     /// Request limits.
     pub limits: Arc<Limits>,
 }

@@ -3,7 +3,7 @@
 //! the data file, and drops it again once Redis answers.
 //!
 //! The trade-off: during an outage each instance holds the whole table
-//! (about 220 kB of heap for the default categories) and spends one build
+//! (about 245 kB of heap for the default categories) and spends one build
 //! (tens of milliseconds, off the async threads) to keep answering; between
 //! outages it holds nothing. Responses served this way are marked, so
 //! clients and logs can tell.

@@ -218,8 +218,10 @@ impl RedisTable {
             // Redis has never answered: a title none of whose characters
             // can be in the table is slugged all the same.
             Err(e) => {
-                let mut chars = chars.clone().into_iter();
-                return match chars.any(|c| self.expected.contains(unicode_data::category_of(c))) {
+                let mut chars = chars.clone().into_iter().filter(|&c| {
+                    unicode_data::belongs(c, unicode_data::category_of(c), &self.expected)
+                });
+                return match chars.next().is_some() {
                     true => Err(e),
                     false => Ok(HashMap::new()),
                 };

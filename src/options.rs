@@ -1,0 +1,501 @@
+//! The slug options: what a request, `slugd serve --defaults FILE` or the
+//! command line may set ([`RawOptions`], every field optional and
+//! unchecked) and what the engine runs with ([`Options`], checked once,
+//! defaults filled in). Every check names the field and what is allowed.
+//!
+//! The options, in the order the engine applies them:
+//! - `replacements`: `[from, to]` pairs applied to the title, in order,
+//!   before anything else;
+//! - `decamelize`: `fooBar APISection` reads `foo Bar API Section`;
+//! - `symbols`, `separator`, `lowercase`, `preserve`: how characters become
+//!   words and words a slug;
+//! - `stopwords`: whole words dropped from the slug, unless that would
+//!   leave nothing;
+//! - `max_length`: the slug cut at a word boundary;
+//! - `fallback`: what to answer when the slug would be empty.
+
+use std::borrow::Cow;
+use std::num::NonZeroUsize;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+/// Characters allowed in a separator: the unreserved punctuation of
+/// RFC 3986, so a slug never needs percent-encoding.
+pub const SEPARATOR_CHARS: &str = "-_.~";
+
+/// The longest separator accepted.
+pub const MAX_SEPARATOR_LEN: usize = 8;
+
+/// Characters `preserve` may keep: the same unreserved punctuation.
+pub const PRESERVE_CHARS: &str = "._~";
+
+/// Most `replacements` pairs.
+pub const MAX_REPLACEMENTS: usize = 100;
+
+/// Longest side of a replacement, in characters.
+pub const MAX_REPLACEMENT_CHARS: usize = 64;
+
+/// Most `stopwords`.
+pub const MAX_STOPWORDS: usize = 1000;
+
+/// Longest stopword, in characters.
+pub const MAX_STOPWORD_CHARS: usize = 64;
+
+/// Longest `fallback`, in characters.
+pub const MAX_FALLBACK_CHARS: usize = 256;
+
+/// A validated separator: up to [`MAX_SEPARATOR_LEN`] characters of
+/// [`SEPARATOR_CHARS`], possibly empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Separator(Cow<'static, str>);
+
+impl Separator {
+    /// Validates a separator.
+    pub fn new(s: &str) -> Result<Self, OptionError> {
+        if s.len() > MAX_SEPARATOR_LEN || !s.chars().all(|c| SEPARATOR_CHARS.contains(c)) {
+            return Err(OptionError::Separator(s.to_owned()));
+        }
+        // The usual separator costs no allocation per request.
+        Ok(Separator(match s {
+            "-" => Cow::Borrowed("-"),
+            _ => Cow::Owned(s.to_owned()),
+        }))
+    }
+
+    /// The separator text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for Separator {
+    fn default() -> Self {
+        Separator(Cow::Borrowed("-"))
+    }
+}
+
+/// Words dropped from slugs, as the slug spells them: ASCII, lowercase.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StopWords {
+    words: Arc<[Box<str>]>,
+    /// Bit `n` set when a stopword is `n` bytes long (63 for longer): most
+    /// words of a title are turned away by one test.
+    lengths: u64,
+}
+
+impl StopWords {
+    fn new(words: Vec<Box<str>>) -> Self {
+        let lengths = words.iter().fold(0, |m, w| m | 1 << w.len().min(63));
+        StopWords {
+            words: words.into(),
+            lengths,
+        }
+    }
+
+    /// Whether there are none.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// Whether `word` (a word of a slug, any case) is a stopword.
+    #[inline]
+    pub fn contains(&self, word: &str) -> bool {
+        self.lengths & (1 << word.len().min(63)) != 0
+            && self.words.iter().any(|w| w.eq_ignore_ascii_case(word))
+    }
+}
+
+/// `[from, to]` pairs applied to the title in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Replacements(Arc<[(Box<str>, Box<str>)]>);
+
+impl Replacements {
+    /// The title with every pair applied, in order; borrowed when none
+    /// changes it.
+    #[inline]
+    pub fn apply<'t>(&self, title: &'t str) -> Cow<'t, str> {
+        if self.0.is_empty() {
+            return Cow::Borrowed(title);
+        }
+        self.apply_each(title)
+    }
+
+    fn apply_each<'t>(&self, title: &'t str) -> Cow<'t, str> {
+        let mut out = Cow::Borrowed(title);
+        for (from, to) in self.0.iter() {
+            if out.contains(&**from) {
+                out = Cow::Owned(out.replace(&**from, to));
+            }
+        }
+        out
+    }
+
+    /// Every character the pairs may put into a title.
+    pub fn added_chars(&self) -> impl Iterator<Item = char> + Clone + '_ {
+        self.0.iter().flat_map(|(_, to)| to.chars())
+    }
+}
+
+/// Which of [`PRESERVE_CHARS`] are kept between letters and digits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Preserve(u8);
+
+impl Preserve {
+    /// Validates the characters of `preserve`.
+    pub fn new(chars: &str) -> Result<Self, OptionError> {
+        let mut bits = 0u8;
+        for c in chars.chars() {
+            match PRESERVE_CHARS.find(c) {
+                Some(i) => bits |= 1 << i,
+                None => return Err(OptionError::Preserve(c)),
+            }
+        }
+        Ok(Preserve(bits))
+    }
+
+    /// Whether `byte` is kept.
+    #[inline]
+    pub fn contains(self, byte: u8) -> bool {
+        self.0 != 0
+            && PRESERVE_CHARS
+                .bytes()
+                .position(|p| p == byte)
+                .is_some_and(|i| self.0 & (1 << i) != 0)
+    }
+}
+
+/// A slug option that cannot be used. Each message names the field and
+/// what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    /// The separator has characters a slug must not contain.
+    #[error(
+        "separator {0:?} is not allowed: use at most {MAX_SEPARATOR_LEN} of the characters \"{SEPARATOR_CHARS}\" (or \"\" for none)"
+    )]
+    Separator(String),
+    /// `max_length` was 0.
+    #[error("max_length must be at least 1 (leave it out for no limit)")]
+    ZeroMaxLength,
+    /// Too many `replacements`.
+    #[error("replacements has {0} pairs; at most {MAX_REPLACEMENTS} are allowed")]
+    TooManyReplacements(usize),
+    /// A replacement's `from` is empty.
+    #[error("replacements[{0}]: the text to replace is empty; give at least one character")]
+    EmptyReplacement(usize),
+    /// A replacement side is too long.
+    #[error(
+        "replacements[{0}][{1}] is {2} characters long; each side may have at most {MAX_REPLACEMENT_CHARS}"
+    )]
+    LongReplacement(usize, usize, usize),
+    /// Too many `stopwords`.
+    #[error("stopwords has {0} words; at most {MAX_STOPWORDS} are allowed")]
+    TooManyStopwords(usize),
+    /// A stopword that is not one word of a slug.
+    #[error(
+        "stopwords[{0}] {1:?} is not one word: give letters or digits only, at most {MAX_STOPWORD_CHARS} characters"
+    )]
+    Stopword(usize, String),
+    /// A character `preserve` cannot keep.
+    #[error("preserve may hold only the characters \"{PRESERVE_CHARS}\"; {0:?} is not one of them")]
+    Preserve(char),
+    /// A fallback that would itself give an empty slug.
+    #[error(
+        "fallback {0:?} has no letters or digits, so its own slug would be empty; give for example \"untitled\""
+    )]
+    EmptyFallback(String),
+    /// A fallback that is too long.
+    #[error("fallback is {0} characters long; at most {MAX_FALLBACK_CHARS} are allowed")]
+    LongFallback(usize),
+}
+
+/// Validated slug options. Cheap to clone: the lists are shared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// What joins the words (default `-`).
+    pub separator: Separator,
+    /// Fold ASCII letters to lowercase (default true).
+    pub lowercase: bool,
+    /// Longest slug in bytes (slugs are ASCII, so also characters), cut at a
+    /// word boundary; a first word longer than this is cut hard.
+    pub max_length: Option<NonZeroUsize>,
+    /// Spell table characters out by name (default true); false leaves every
+    /// character to deunicode.
+    pub symbols: bool,
+    /// Words dropped from the slug (default none).
+    pub stopwords: StopWords,
+    /// Applied to the title before anything else (default none).
+    pub replacements: Replacements,
+    /// Punctuation kept between letters and digits (default none).
+    pub preserve: Preserve,
+    /// The title slugged instead when the slug would be empty.
+    pub fallback: Option<Arc<str>>,
+    /// Split words at case changes: `fooBar` reads `foo Bar` (default
+    /// false).
+    pub decamelize: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            separator: Separator::default(),
+            lowercase: true,
+            max_length: None,
+            symbols: true,
+            stopwords: StopWords::default(),
+            replacements: Replacements::default(),
+            preserve: Preserve::default(),
+            fallback: None,
+            decamelize: false,
+        }
+    }
+}
+
+impl Options {
+    /// Characters the options may add to a title (replacements, the
+    /// fallback), so that a table can name them before the engine runs.
+    pub fn added_chars(&self) -> impl Iterator<Item = char> + Clone + '_ {
+        self.replacements
+            .added_chars()
+            .chain(self.fallback.iter().flat_map(|f| f.chars()))
+    }
+}
+
+/// Options as a request, the `--defaults` file or the command line gives
+/// them: each may be missing, and none is checked yet.
+/// [`RawOptions::validate_over`] checks those given and takes the others
+/// from a base. Unknown fields are refused, so a misspelt option is an
+/// error, not a silently ignored wish.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOptions {
+    /// What joins words (default `-`).
+    pub separator: Option<String>,
+    /// Fold to lowercase (default true).
+    pub lowercase: Option<bool>,
+    /// Longest slug; 0 is refused.
+    pub max_length: Option<usize>,
+    /// Spell symbols out by name (default true).
+    pub symbols: Option<bool>,
+    /// Words to drop.
+    pub stopwords: Option<Vec<String>>,
+    /// `[from, to]` pairs.
+    pub replacements: Option<Vec<(String, String)>>,
+    /// Characters of `._~` to keep.
+    pub preserve: Option<String>,
+    /// The title to slug when the slug would be empty.
+    pub fallback: Option<String>,
+    /// Split words at case changes.
+    pub decamelize: Option<bool>,
+}
+
+impl RawOptions {
+    /// Reads a JSON object of options (the `--defaults` file); the error
+    /// names the field that is wrong.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(&mut de).map_err(|e| match e.path().to_string() {
+            path if path == "." => e.inner().to_string(),
+            path => format!("{path}: {}", e.inner()),
+        })
+    }
+
+    /// Checks each option and fills in the defaults.
+    pub fn validate(&self) -> Result<Options, OptionError> {
+        self.validate_over(&Options::default())
+    }
+
+    /// Checks the options given and takes the others from `base` (the
+    /// service's defaults).
+    pub fn validate_over(&self, base: &Options) -> Result<Options, OptionError> {
+        let mut options = base.clone();
+        if let Some(s) = &self.separator {
+            options.separator = Separator::new(s)?;
+        }
+        if let Some(lowercase) = self.lowercase {
+            options.lowercase = lowercase;
+        }
+        if let Some(n) = self.max_length {
+            options.max_length = Some(NonZeroUsize::new(n).ok_or(OptionError::ZeroMaxLength)?);
+        }
+        if let Some(symbols) = self.symbols {
+            options.symbols = symbols;
+        }
+        if let Some(words) = &self.stopwords {
+            options.stopwords = stopwords(words)?;
+        }
+        if let Some(pairs) = &self.replacements {
+            options.replacements = replacements(pairs)?;
+        }
+        if let Some(chars) = &self.preserve {
+            options.preserve = Preserve::new(chars)?;
+        }
+        if let Some(fallback) = &self.fallback {
+            options.fallback = Some(self::fallback(fallback)?);
+        }
+        if let Some(decamelize) = self.decamelize {
+            options.decamelize = decamelize;
+        }
+        Ok(options)
+    }
+}
+
+/// Stopwords as the slug spells them: transliterated and lowercased, so
+/// `für` drops the word `fur`.
+fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
+    if words.len() > MAX_STOPWORDS {
+        return Err(OptionError::TooManyStopwords(words.len()));
+    }
+    let mut out = Vec::with_capacity(words.len());
+    for (i, word) in words.iter().enumerate() {
+        let spelt = deunicode::deunicode(word.trim()).to_ascii_lowercase();
+        if word.chars().count() > MAX_STOPWORD_CHARS
+            || spelt.is_empty()
+            || !spelt.bytes().all(|b| b.is_ascii_alphanumeric())
+        {
+            return Err(OptionError::Stopword(i, word.clone()));
+        }
+        out.push(spelt.into_boxed_str());
+    }
+    Ok(StopWords::new(out))
+}
+
+fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError> {
+    if pairs.len() > MAX_REPLACEMENTS {
+        return Err(OptionError::TooManyReplacements(pairs.len()));
+    }
+    let mut out = Vec::with_capacity(pairs.len());
+    for (i, (from, to)) in pairs.iter().enumerate() {
+        if from.is_empty() {
+            return Err(OptionError::EmptyReplacement(i));
+        }
+        for (side, text) in [(0, from), (1, to)] {
+            let len = text.chars().count();
+            if len > MAX_REPLACEMENT_CHARS {
+                return Err(OptionError::LongReplacement(i, side, len));
+            }
+        }
+        out.push((from.clone().into_boxed_str(), to.clone().into_boxed_str()));
+    }
+    Ok(Replacements(out.into()))
+}
+
+fn fallback(text: &str) -> Result<Arc<str>, OptionError> {
+    let len = text.chars().count();
+    if len > MAX_FALLBACK_CHARS {
+        return Err(OptionError::LongFallback(len));
+    }
+    if !text.chars().any(char::is_alphanumeric) {
+        return Err(OptionError::EmptyFallback(text.to_owned()));
+    }
+    Ok(Arc::from(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_bad_value_names_its_field() {
+        let bad = |raw: RawOptions| raw.validate().unwrap_err().to_string();
+        assert!(
+            bad(RawOptions {
+                separator: Some("/".into()),
+                ..Default::default()
+            })
+            .starts_with("separator")
+        );
+        assert!(
+            bad(RawOptions {
+                max_length: Some(0),
+                ..Default::default()
+            })
+            .starts_with("max_length")
+        );
+        let many = vec![("a".to_owned(), "b".to_owned()); MAX_REPLACEMENTS + 1];
+        assert!(
+            bad(RawOptions {
+                replacements: Some(many),
+                ..Default::default()
+            })
+            .starts_with("replacements has 101")
+        );
+        let empty = vec![("".to_owned(), "b".to_owned())];
+        assert!(
+            bad(RawOptions {
+                replacements: Some(empty),
+                ..Default::default()
+            })
+            .starts_with("replacements[0]")
+        );
+        let long = vec![("a".to_owned(), "b".repeat(65))];
+        assert!(
+            bad(RawOptions {
+                replacements: Some(long),
+                ..Default::default()
+            })
+            .starts_with("replacements[0][1] is 65")
+        );
+        let words = vec!["the".to_owned(), "two words".to_owned()];
+        assert!(
+            bad(RawOptions {
+                stopwords: Some(words),
+                ..Default::default()
+            })
+            .starts_with("stopwords[1]")
+        );
+        assert!(
+            bad(RawOptions {
+                preserve: Some("./".into()),
+                ..Default::default()
+            })
+            .contains("'/'")
+        );
+        assert!(
+            bad(RawOptions {
+                fallback: Some("!!".into()),
+                ..Default::default()
+            })
+            .starts_with("fallback")
+        );
+    }
+
+    #[test]
+    fn given_fields_override_the_base_and_the_rest_are_kept() {
+        let base = RawOptions {
+            separator: Some("_".into()),
+            stopwords: Some(vec!["The".into(), "für".into()]),
+            ..Default::default()
+        }
+        .validate()
+        .unwrap();
+        assert!(base.stopwords.contains("the") && base.stopwords.contains("FUR"));
+        let request = RawOptions {
+            max_length: Some(5),
+            ..Default::default()
+        };
+        let merged = request.validate_over(&base).unwrap();
+        assert_eq!(merged.separator.as_str(), "_");
+        assert_eq!(merged.max_length, NonZeroUsize::new(5));
+        assert_eq!(merged.stopwords, base.stopwords);
+    }
+
+    #[test]
+    fn replacements_apply_in_order_and_borrow_when_nothing_changes() {
+        let r = replacements(&[
+            ("%".into(), " percent".into()),
+            ("percent".into(), "pct".into()),
+        ])
+        .unwrap();
+        assert_eq!(r.apply("50% off"), "50 pct off");
+        assert!(matches!(r.apply("nothing"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn preserve_keeps_only_what_it_was_given() {
+        let p = Preserve::new(".").unwrap();
+        assert!(p.contains(b'.') && !p.contains(b'_') && !p.contains(b'a'));
+        assert!(!Preserve::default().contains(b'.'));
+    }
+}
