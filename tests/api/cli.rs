@@ -49,7 +49,7 @@ async fn load_then_slugify_on_redis() {
         .unwrap();
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(stdout.contains("6634 entries"), "{stdout}");
+    assert!(stdout.contains("7607 entries"), "{stdout}");
     assert!(stdout.contains("bytes of Redis memory"), "{stdout}");
     let url = redis.url();
     let out = tokio::task::spawn_blocking(move || {
@@ -191,5 +191,62 @@ async fn load_then_slugify_on_a_cluster() {
     assert_eq!(
         text(&out.1.stdout),
         "i-heavy-heart-redis\nhorizontal-hexagon\n"
+    );
+}
+
+#[test]
+fn a_defaults_file_sets_the_options_and_flags_override_it() {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(br#"{"stopwords": ["the"], "separator": "_", "fallback": "untitled"}"#)
+        .unwrap();
+    let path = file.path().to_str().unwrap();
+    let out = slugd(
+        &["slugify", "--defaults", path],
+        "The Big ☃\n???\n".as_bytes(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "big_snowman\nuntitled\n");
+    let out = slugd(
+        &[
+            "slugify",
+            "--defaults",
+            path,
+            "--separator",
+            "-",
+            "The Big ☃",
+        ],
+        b"",
+    );
+    assert_eq!(text(&out.stdout), "big-snowman\n");
+}
+
+#[test]
+fn a_bad_defaults_file_stops_serve_and_slugify_with_file_and_field_named() {
+    for (content, says) in [
+        (&br#"{"stopwords": [1]}"#[..], "stopwords[0]: invalid type"),
+        (br#"{"separatr": "-"}"#, "unknown field `separatr`"),
+        (br#"{"max_length": 0}"#, "max_length must be at least 1"),
+        (br#"{"replacements": [["", "x"]]}"#, "replacements[0]"),
+        (br#"{"stopwords": ["the"]"#, "EOF while parsing"),
+    ] {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(content).unwrap();
+        let path = file.path().to_str().unwrap();
+        for args in [
+            &["serve", "--listen", "127.0.0.1:0", "--defaults", path][..],
+            &["slugify", "--defaults", path, "x"][..],
+        ] {
+            let out = slugd(args, b"");
+            assert_eq!(out.status.code(), Some(1), "{args:?}");
+            let err = text(&out.stderr);
+            assert!(err.contains(&format!("--defaults {path}")), "{err}");
+            assert!(err.contains(says), "{args:?}: {err}");
+        }
+    }
+    let out = slugd(&["serve", "--defaults", "/nonexistent/defaults.json"], b"");
+    assert!(
+        text(&out.stderr).contains("--defaults /nonexistent/defaults.json: cannot read it"),
+        "{}",
+        text(&out.stderr)
     );
 }

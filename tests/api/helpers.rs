@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use slugd::http::Limits;
+use slugd::options::Options;
 use slugd::redis_conn::RedisConfig;
 use slugd::serve::ServeSettings;
 use slugd::table::{OnRedisDown, TableSettings};
@@ -72,6 +73,12 @@ impl AppBuilder {
         self
     }
 
+    /// Server-wide slug options, as `--defaults` gives them.
+    pub fn defaults(mut self, defaults: Options) -> Self {
+        self.settings.defaults = defaults;
+        self
+    }
+
     /// What to do while Redis cannot answer.
     pub fn on_redis_down(mut self, then: OnRedisDown) -> Self {
         self.settings.table.on_redis_down = then;
@@ -121,6 +128,7 @@ impl App {
                 listen: "127.0.0.1:0".parse().unwrap(),
                 table: table_settings(None),
                 limits: Limits::default(),
+                defaults: Options::default(),
             },
         }
     }
