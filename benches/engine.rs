@@ -1,6 +1,7 @@
 //! Engine throughput on the sample corpus, single thread: slugd's engine
 //! with the in-process table (naming symbols), the same without symbols,
-//! and the `slug` crate, side by side on the same titles in one run.
+//! with stopwords, with replacements, and the `slug` crate, side by side on
+//! the same titles in one run.
 //!
 //! `cargo bench --bench engine`
 
@@ -10,7 +11,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use slugd::slug::{NoSymbols, Options, slugify};
+use slugd::slug::{NoSymbols, Options, RawOptions, slugify};
 use slugd::table::MemoryTable;
 
 fn corpus(c: &mut Criterion) {
@@ -22,6 +23,26 @@ fn corpus(c: &mut Criterion) {
         symbols: false,
         ..Options::default()
     };
+    let stopwords = RawOptions {
+        stopwords: Some(
+            ["a", "an", "the", "of", "and", "in", "on", "to", "for", "is"]
+                .map(String::from)
+                .to_vec(),
+        ),
+        ..RawOptions::default()
+    }
+    .validate()
+    .expect("valid stopwords");
+    let replacements = RawOptions {
+        replacements: Some(vec![
+            ("%".to_owned(), " percent".to_owned()),
+            ("@".to_owned(), " at ".to_owned()),
+            ("C++".to_owned(), "cpp".to_owned()),
+        ]),
+        ..RawOptions::default()
+    }
+    .validate()
+    .expect("valid replacements");
 
     let mut group = c.benchmark_group("corpus");
     group.throughput(Throughput::Elements(titles.len() as u64));
@@ -39,6 +60,18 @@ fn corpus(c: &mut Criterion) {
             }
         })
     });
+    for (name, options) in [
+        ("slugd_stopwords", &stopwords),
+        ("slugd_replacements", &replacements),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for t in &titles {
+                    black_box(slugify(black_box(t), options, &table).ok());
+                }
+            })
+        });
+    }
     group.bench_function("slug_crate", |b| {
         b.iter(|| {
             for t in &titles {

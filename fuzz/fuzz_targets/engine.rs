@@ -19,7 +19,7 @@ fn table() -> &'static MemoryTable {
 const SEPARATORS: [&str; 6] = ["-", "_", ".", "~", "", "-_~"];
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&knobs, rest)) = data.split_first() else { return };
+    let Some((&[knobs, more], rest)) = data.split_first_chunk::<2>() else { return };
     let Ok(title) = std::str::from_utf8(rest) else { return };
     let max = (knobs >> 4) as usize;
     let options = RawOptions {
@@ -27,6 +27,11 @@ fuzz_target!(|data: &[u8]| {
         lowercase: Some(knobs & 8 == 0),
         max_length: (max > 0).then_some(max * 3),
         symbols: Some(knobs & 1 == 0),
+        stopwords: (more & 1 != 0).then(|| vec!["the".to_owned(), "a".to_owned(), "and".to_owned()]),
+        replacements: (more & 2 != 0).then(|| vec![("%".to_owned(), " percent ☃".to_owned())]),
+        preserve: (more & 4 != 0).then(|| "._~".to_owned()),
+        fallback: (more & 8 != 0).then(|| "untitled".to_owned()),
+        decamelize: Some(more & 16 != 0),
     }
     .validate()
     .unwrap();
@@ -36,6 +41,8 @@ fuzz_target!(|data: &[u8]| {
         if let Some(max) = options.max_length {
             assert!(slug.len() <= max.get(), "{slug:?}");
         }
+        // Slugging a slug changes nothing, whatever the options.
+        assert_eq!(slugify(&slug, &options, table()).unwrap(), slug);
         if options == Options::default() {
             assert!(slug.split('-').all(|w| !w.is_empty()
                 && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())));
