@@ -1,7 +1,8 @@
 //! Engine throughput on the sample corpus, single thread: slugd's engine
-//! with the in-process table (naming symbols), the same without symbols,
-//! with stopwords, with replacements, and the `slug` crate, side by side on
-//! the same titles in one run.
+//! with each of `corpus::sample_options` (the defaults naming symbols with
+//! the in-process table, no symbols, stopwords, replacements) and the
+//! `slug` crate, on the same titles in one run. On a noisy machine, also
+//! see `examples/engine_race.rs`, which takes turns.
 //!
 //! `cargo bench --bench engine`
 
@@ -11,63 +12,21 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use slugd::slug::{NoSymbols, Options, RawOptions, slugify};
+use slugd::slug::slugify;
 use slugd::table::MemoryTable;
 
 fn corpus(c: &mut Criterion) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/UnicodeData.txt");
     let table = MemoryTable::from_file(&data, &Default::default()).expect("the shipped data file");
     let titles: Vec<&str> = slugd::corpus::titles().collect();
-    let options = Options::default();
-    let no_symbols = Options {
-        symbols: false,
-        ..Options::default()
-    };
-    let stopwords = RawOptions {
-        stopwords: Some(
-            ["a", "an", "the", "of", "and", "in", "on", "to", "for", "is"]
-                .map(String::from)
-                .to_vec(),
-        ),
-        ..RawOptions::default()
-    }
-    .validate()
-    .expect("valid stopwords");
-    let replacements = RawOptions {
-        replacements: Some(vec![
-            ("%".to_owned(), " percent".to_owned()),
-            ("@".to_owned(), " at ".to_owned()),
-            ("C++".to_owned(), "cpp".to_owned()),
-        ]),
-        ..RawOptions::default()
-    }
-    .validate()
-    .expect("valid replacements");
 
     let mut group = c.benchmark_group("corpus");
     group.throughput(Throughput::Elements(titles.len() as u64));
-    group.bench_function("slugd_in_process", |b| {
-        b.iter(|| {
-            for t in &titles {
-                black_box(slugify(black_box(t), &options, &table).ok());
-            }
-        })
-    });
-    group.bench_function("slugd_no_symbols", |b| {
-        b.iter(|| {
-            for t in &titles {
-                black_box(slugify(black_box(t), &no_symbols, &NoSymbols).ok());
-            }
-        })
-    });
-    for (name, options) in [
-        ("slugd_stopwords", &stopwords),
-        ("slugd_replacements", &replacements),
-    ] {
+    for (name, options) in slugd::corpus::sample_options() {
         group.bench_function(name, |b| {
             b.iter(|| {
                 for t in &titles {
-                    black_box(slugify(black_box(t), options, &table).ok());
+                    black_box(slugify(black_box(t), &options, &table).ok());
                 }
             })
         });

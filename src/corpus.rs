@@ -1,7 +1,10 @@
 //! The sample corpus (`data/corpus.txt`, built into the binary): mixed
 //! scripts, about one title in six with a symbol. `/bench`, the criterion
 //! bench, `scripts/bench.sh` and the tests all use it, so their figures are
-//! about the same titles.
+//! about the same titles; and the option sets the engine benchmarks
+//! compare, so theirs are about the same options.
+
+use crate::options::{Options, RawOptions};
 
 /// The file as shipped.
 pub const CORPUS: &str = include_str!("../data/corpus.txt");
@@ -11,4 +14,40 @@ pub fn titles() -> impl Iterator<Item = &'static str> + Clone {
     CORPUS
         .lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+}
+
+/// The option sets the engine benchmarks compare, by name: the defaults,
+/// `symbols: false`, ten common English stopwords, three replacements.
+pub fn sample_options() -> [(&'static str, Options); 4] {
+    let stopwords = ["a", "an", "the", "of", "and", "in", "on", "to", "for", "is"];
+    let replacements = [("%", " percent"), ("@", " at "), ("C++", "cpp")];
+    let valid = |raw: RawOptions| raw.validate().expect("valid sample options");
+    [
+        ("slugd_in_process", Options::default()),
+        (
+            "slugd_no_symbols",
+            Options {
+                symbols: false,
+                ..Options::default()
+            },
+        ),
+        (
+            "slugd_stopwords",
+            valid(RawOptions {
+                stopwords: Some(stopwords.map(String::from).to_vec()),
+                ..RawOptions::default()
+            }),
+        ),
+        (
+            "slugd_replacements",
+            valid(RawOptions {
+                replacements: Some(
+                    replacements
+                        .map(|(from, to)| (from.to_owned(), to.to_owned()))
+                        .to_vec(),
+                ),
+                ..RawOptions::default()
+            }),
+        ),
+    ]
 }

@@ -119,6 +119,9 @@ fn help_documents_every_setting() {
         "slugd:",
         "--redis-timeout-ms",
         "--max-batch",
+        "--defaults",
+        "SLUGD_DEFAULTS",
+        "So,Sc,Sm",
     ] {
         assert!(
             help.contains(needle),
