@@ -360,7 +360,8 @@ impl SlugifyArgs {
             symbols: self.no_symbols.then_some(false),
             ..RawOptions::default()
         }
-        .validate_over(&self.defaults.options()?)?;
+        .validate_over(&self.defaults.options()?)
+        .context("--separator or --max-length")?;
         Ok(SlugifySettings {
             table: self.table.settings(&self.redis, 1000)?,
             options,

@@ -1,8 +1,8 @@
 //! slugd turns titles into URL slugs: "This is my ☃ post!" becomes
 //! `this-is-my-snowman-post`, "Привет, мир" becomes `privet-mir`. Symbols
-//! (general category So by default) are spelled out by their Unicode names,
-//! trimmed of filler words; other non-ASCII text is transliterated with
-//! deunicode.
+//! (general categories So, Sc and Sm outside ASCII by default) are spelled
+//! out by their Unicode names, trimmed of filler words; other non-ASCII
+//! text is transliterated with deunicode.
 //!
 //! The symbol table is loaded once into Redis by `slugd load` and shared by
 //! every service instance, which keeps only a 16 kB index of which

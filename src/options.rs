@@ -15,6 +15,7 @@
 //! - `fallback`: what to answer when the slug would be empty.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 
@@ -78,17 +79,21 @@ impl Default for Separator {
 /// Words dropped from slugs, as the slug spells them: ASCII, lowercase.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StopWords {
-    words: Arc<[Box<str>]>,
+    words: Arc<HashSet<Box<[u8]>>>,
     /// Bit `n` set when a stopword is `n` bytes long (63 for longer): most
-    /// words of a title are turned away by one test.
+    /// words of a title are turned away by one test, without hashing.
     lengths: u64,
 }
 
+/// The longest stopword as the slug spells it, in bytes (a 64-character
+/// word may transliterate to more).
+const MAX_SPELT_STOPWORD: usize = 256;
+
 impl StopWords {
-    fn new(words: Vec<Box<str>>) -> Self {
+    fn new(words: HashSet<Box<[u8]>>) -> Self {
         let lengths = words.iter().fold(0, |m, w| m | 1 << w.len().min(63));
         StopWords {
-            words: words.into(),
+            words: Arc::new(words),
             lengths,
         }
     }
@@ -99,34 +104,58 @@ impl StopWords {
         self.words.is_empty()
     }
 
-    /// Whether `word` (a word of a slug, any case) is a stopword.
+    /// Whether `word` (a word of a slug, any case) is a stopword: one hash
+    /// look-up, whatever the number of stopwords.
     #[inline]
     pub fn contains(&self, word: &str) -> bool {
-        self.lengths & (1 << word.len().min(63)) != 0
-            && self.words.iter().any(|w| w.eq_ignore_ascii_case(word))
+        let len = word.len();
+        if self.lengths & (1 << len.min(63)) == 0 || len > MAX_SPELT_STOPWORD {
+            return false;
+        }
+        let mut lower = [0u8; MAX_SPELT_STOPWORD];
+        lower[..len].copy_from_slice(word.as_bytes());
+        lower[..len].make_ascii_lowercase();
+        self.words.contains(&lower[..len])
     }
 }
 
-/// `[from, to]` pairs applied to the title in order.
+/// The longest title replacements may make, in bytes: past it the rest of
+/// the title is left out, so no request can make a buffer grow without
+/// bound (each `to` may be 64 characters for a one-character `from`).
+pub const MAX_REPLACED_BYTES: usize = 1024 * 1024;
+
+/// `[from, to]` pairs applied to the title in one pass from its start: at
+/// each place, the first pair (in the order given) whose `from` is there
+/// is replaced, and what it put in is not read again.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Replacements(Arc<[(Box<str>, Box<str>)]>);
 
 impl Replacements {
-    /// The title with every pair applied, in order; borrowed when none
-    /// changes it.
+    /// The title with the pairs applied; borrowed when none applies.
     #[inline]
     pub fn apply<'t>(&self, title: &'t str) -> Cow<'t, str> {
-        if self.0.is_empty() {
+        if self.0.is_empty() || !self.0.iter().any(|(from, _)| title.contains(&**from)) {
             return Cow::Borrowed(title);
         }
-        self.apply_each(title)
+        Cow::Owned(self.apply_once(title))
     }
 
-    fn apply_each<'t>(&self, title: &'t str) -> Cow<'t, str> {
-        let mut out = Cow::Borrowed(title);
-        for (from, to) in self.0.iter() {
-            if out.contains(&**from) {
-                out = Cow::Owned(out.replace(&**from, to));
+    fn apply_once(&self, title: &str) -> String {
+        let mut out = String::with_capacity(title.len().min(MAX_REPLACED_BYTES));
+        let mut rest = title;
+        while let Some(c) = rest.chars().next() {
+            if out.len() >= MAX_REPLACED_BYTES {
+                break;
+            }
+            match self.0.iter().find(|(from, _)| rest.starts_with(&**from)) {
+                Some((from, to)) => {
+                    out.push_str(to);
+                    rest = &rest[from.len()..];
+                }
+                None => {
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
             }
         }
         out
@@ -347,16 +376,23 @@ fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
     if words.len() > MAX_STOPWORDS {
         return Err(OptionError::TooManyStopwords(words.len()));
     }
-    let mut out = Vec::with_capacity(words.len());
+    let mut out = HashSet::with_capacity(words.len());
     for (i, word) in words.iter().enumerate() {
-        let spelt = deunicode::deunicode(word.trim()).to_ascii_lowercase();
+        // As the engine spells words: transliterated, lowercase, with the
+        // apostrophes deunicode writes for `’` or the soft sign dropped.
+        let spelt: String = deunicode::deunicode(word.trim())
+            .chars()
+            .filter(|&c| c != '\'')
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
         if word.chars().count() > MAX_STOPWORD_CHARS
+            || spelt.len() > MAX_SPELT_STOPWORD
             || spelt.is_empty()
             || !spelt.bytes().all(|b| b.is_ascii_alphanumeric())
         {
             return Err(OptionError::Stopword(i, word.clone()));
         }
-        out.push(spelt.into_boxed_str());
+        out.insert(spelt.into_bytes().into_boxed_slice());
     }
     Ok(StopWords::new(out))
 }
@@ -386,7 +422,15 @@ fn fallback(text: &str) -> Result<Arc<str>, OptionError> {
     if len > MAX_FALLBACK_CHARS {
         return Err(OptionError::LongFallback(len));
     }
-    if !text.chars().any(char::is_alphanumeric) {
+    // A letter or digit of ASCII, or a character whose transliteration
+    // has one (`ь` and `ʻ` are letters that leave none).
+    let has_word = |c: char| {
+        c.is_ascii_alphanumeric()
+            || (!c.is_ascii()
+                && deunicode::deunicode_char(c)
+                    .is_some_and(|t| t.bytes().any(|b| b.is_ascii_alphanumeric())))
+    };
+    if !text.chars().any(has_word) {
         return Err(OptionError::EmptyFallback(text.to_owned()));
     }
     Ok(Arc::from(text))
@@ -482,14 +526,19 @@ mod tests {
     }
 
     #[test]
-    fn replacements_apply_in_order_and_borrow_when_nothing_changes() {
+    fn replacements_apply_in_one_bounded_pass_and_borrow_when_nothing_changes() {
         let r = replacements(&[
             ("%".into(), " percent".into()),
             ("percent".into(), "pct".into()),
         ])
         .unwrap();
-        assert_eq!(r.apply("50% off"), "50 pct off");
+        // One pass: what a pair put in is not replaced again.
+        assert_eq!(r.apply("50% off, percent"), "50 percent off, pct");
         assert!(matches!(r.apply("nothing"), Cow::Borrowed(_)));
+        let grow = replacements(&[("a".into(), "a".repeat(64))]).unwrap();
+        assert_eq!(grow.apply("aa").len(), 128);
+        let huge = "a".repeat(MAX_REPLACED_BYTES);
+        assert!(grow.apply(&huge).len() < MAX_REPLACED_BYTES + 64);
     }
 
     #[test]

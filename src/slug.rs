@@ -1,7 +1,8 @@
 //! The slug engine: a pure function from a title, validated options and a
-//! way to name table characters to a slug. No I/O happens here; the table
-//! backends (`crate::table`) find the names first and hand them in, and the
-//! options are checked before they get here (`crate::options`).
+//! way to name table characters to a slug. No I/O happens here: the
+//! pipeline (`crate::slugger`) has the table find the names first and hands
+//! them in, and the options are checked before they get here
+//! (`crate::options`).
 //!
 //! First `replacements` rewrite the title. Then the rules, in order, for
 //! each character:
@@ -11,8 +12,11 @@
 //!      trace (`don't` is `dont`); elsewhere it separates, like quotes;
 //!    - a comma between digits followed by exactly three digits leaves no
 //!      trace (`1,000,000` is `1000000`); other commas separate;
-//!    - `&` with a word before and after reads as the word `and`;
-//!    - `×` between digits (spaces allowed) reads `x` (`1920×1080`);
+//!    - `&` reads as the word `and` when a word was written before it and
+//!      the next character but spaces starts one (a letter, digit or
+//!      symbol);
+//!    - `×` between digits reads `x`: one word when they touch it
+//!      (`1920×1080`), a word of its own across spaces (`3 × 4`);
 //!    - a character of `preserve` between letters or digits is kept;
 //!    - the Cyrillic soft and hard signs (`ь`, `ъ`) leave no trace;
 //! 3. any other ASCII character separates words (ASCII is never looked up
@@ -290,11 +294,12 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
 
     /// Appends a non-ASCII character: its name, its transliteration, or
     /// nothing.
-    #[inline]
+    ///
     /// The characters with a rule of their own (`’`, `ʼ`, `×`, the soft and
     /// hard signs) are caught where their usual handling would separate or
     /// name them, so the other characters pay nothing for the rules.
     /// `title[at..next]` is `c`.
+    #[inline]
     fn push_non_ascii(
         &mut self,
         c: char,
@@ -303,9 +308,17 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         names: &impl SymbolNames,
     ) {
         if symbols && let Some(name) = names.name(c) {
-            if c == '×' && between_digits(title.as_bytes(), at) {
-                self.push_if_alnum(b'x');
-                return;
+            if c == '×' {
+                match between_digits(title.as_bytes(), at) {
+                    // `1920×1080`: one word.
+                    Some(true) => {
+                        self.push_if_alnum(b'x');
+                        return;
+                    }
+                    // `3 × 4`, `3 ×4`: a word of its own.
+                    Some(false) => return self.push_name("x"),
+                    None => {}
+                }
             }
             return self.push_name(name);
         }
@@ -345,11 +358,7 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         match byte {
             b'\'' if in_word && starts_word(&title[next..]) => {}
             b',' if in_word && bytes[next - 2].is_ascii_digit() && groups_digits(rest) => {}
-            b'&' if !self.out.is_empty()
-                && rest.iter().any(|&n| n >= 0x80 || n.is_ascii_alphanumeric()) =>
-            {
-                self.push_name(AND)
-            }
+            b'&' if !self.out.is_empty() && word_follows(&title[next..]) => self.push_name(AND),
             _ => self.separate(),
         }
     }
@@ -449,6 +458,20 @@ fn starts_word(rest: &str) -> bool {
     rest.chars().next().is_some_and(char::is_alphanumeric)
 }
 
+/// Whether a word follows, spaces aside: a letter or digit, or a character
+/// that is neither punctuation, space nor control (a symbol, named).
+fn word_follows(rest: &str) -> bool {
+    use unicode_properties::GeneralCategoryGroup as G;
+    match rest.trim_start_matches(' ').chars().next() {
+        Some(c) if c.is_ascii() => c.is_ascii_alphanumeric(),
+        Some(c) => !matches!(
+            c.general_category_group(),
+            G::Punctuation | G::Separator | G::Other
+        ),
+        None => false,
+    }
+}
+
 /// Whether the comma before `rest` groups digits: exactly three digits
 /// follow it. (The caller checks that a digit comes before.)
 fn groups_digits(rest: &[u8]) -> bool {
@@ -459,10 +482,21 @@ fn groups_digits(rest: &[u8]) -> bool {
 
 /// Whether `×` at `bytes[at..at + 2]` stands between digits, spaces
 /// allowed.
-fn between_digits(bytes: &[u8], at: usize) -> bool {
-    let before = bytes[..at].iter().rev().find(|&&b| b != b' ');
-    let after = bytes[at + '×'.len_utf8()..].iter().find(|&&b| b != b' ');
-    before.is_some_and(u8::is_ascii_digit) && after.is_some_and(u8::is_ascii_digit)
+/// `Some(true)` when digits touch it on both sides, `Some(false)` when
+/// there are spaces between.
+fn between_digits(bytes: &[u8], at: usize) -> Option<bool> {
+    let before = &bytes[..at];
+    let after = &bytes[at + '×'.len_utf8()..];
+    let digit_before = before.iter().rev().find(|&&b| b != b' ');
+    let digit_after = after.iter().find(|&&b| b != b' ');
+    if !(digit_before.is_some_and(u8::is_ascii_digit)
+        && digit_after.is_some_and(u8::is_ascii_digit))
+    {
+        return None;
+    }
+    let touching = before.last().is_some_and(u8::is_ascii_digit)
+        && after.first().is_some_and(u8::is_ascii_digit);
+    Some(touching)
 }
 
 /// The words of `title` into a slug; also says whether a stopword was
@@ -477,9 +511,11 @@ fn build<const EXTRAS: bool>(
     let separator = options.separator.as_str();
     // Enough bytes to know every word boundary at or before `max_length`;
     // checked at word ends only, so a long word may run past it.
-    let stop_at = options
-        .max_length
-        .map_or(usize::MAX, |m| m.get().saturating_add(separator.len() + 1));
+    // With stopwords, what is written may still be taken back, so read on.
+    let stop_at = match (options.max_length, stopwords) {
+        (Some(m), None) => m.get().saturating_add(separator.len() + 1),
+        _ => usize::MAX,
+    };
     let mut b = Builder::<EXTRAS> {
         out: String::with_capacity(title.len() + 16),
         separator,
@@ -712,6 +748,9 @@ mod tests {
         assert_eq!(slug("& more"), "more");
         assert_eq!(slug("this &"), "this");
         assert_eq!(slug("Tom & Жерри"), "tom-and-zherri");
+        assert_eq!(slug("Tom & ☃"), "tom-and-snowman");
+        assert_eq!(slug("Tom & — Jerry"), "tom-jerry");
+        assert_eq!(slug("a &\u{200B}"), "a");
     }
 
     #[test]
@@ -729,6 +768,8 @@ mod tests {
     fn multiplication_between_digits_reads_x() {
         assert_eq!(slug("1920×1080"), "1920x1080");
         assert_eq!(slug("3 × 4"), "3-x-4");
+        assert_eq!(slug("1920 ×1080"), "1920-x-1080");
+        assert_eq!(slug("1920× 1080"), "1920-x-1080");
         assert_eq!(slug("a × b"), "a-multiplication-b");
         assert_eq!(slug("×2"), "multiplication-2");
     }
@@ -743,6 +784,23 @@ mod tests {
         assert_eq!(slug_with("A Theory", stop()), "theory");
         assert_eq!(slug_with("Rock & Roll", stop()), "rock-roll");
         assert_eq!(slug_with("The A", stop()), "the-a");
+        // A stopword is taken back before `max_length` is counted.
+        let short = |n| RawOptions {
+            max_length: Some(n),
+            stopwords: Some(vec!["another".into()]),
+            ..RawOptions::default()
+        };
+        assert_eq!(slug_with("foo another day", short(7)), "foo-day");
+        assert_eq!(slug_with("Another Day", short(3)), "day");
+        // Stopwords are spelt as the engine spells words.
+        let russian = RawOptions {
+            stopwords: Some(vec!["Пьеса".into(), "l’été".into()]),
+            ..RawOptions::default()
+        };
+        assert_eq!(
+            slug_with("Пьеса для l’été фортепиано", russian),
+            "dlia-fortepiano"
+        );
         assert_eq!(
             slug_with(
                 "The ☃ and a ☕",
@@ -807,6 +865,18 @@ mod tests {
         };
         assert_eq!(slug_with("!!!", raw()), "untitled-snowman");
         assert_eq!(slug_with("Hi", raw()), "hi");
+        let symbol = RawOptions {
+            fallback: Some("☃".into()),
+            ..RawOptions::default()
+        };
+        assert_eq!(slug_with("!!!", symbol), "snowman");
+        for empty in ["ь", "ʻ", "!!"] {
+            let raw = RawOptions {
+                fallback: Some(empty.into()),
+                ..RawOptions::default()
+            };
+            assert!(raw.validate().is_err(), "{empty:?}");
+        }
         assert_eq!(
             slugify("!!!", &Options::default(), &table()),
             Err(EmptySlug)

@@ -49,7 +49,7 @@ async fn load_then_slugify_on_redis() {
         .unwrap();
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(stdout.contains("7607 entries"), "{stdout}");
+    assert!(stdout.contains("7616 entries"), "{stdout}");
     assert!(stdout.contains("bytes of Redis memory"), "{stdout}");
     let url = redis.url();
     let out = tokio::task::spawn_blocking(move || {

@@ -195,3 +195,15 @@ async fn server_wide_defaults_apply_and_a_request_overrides_them() {
         );
     }
 }
+
+#[tokio::test]
+async fn replacements_that_grow_the_title_are_bounded_not_fatal() {
+    // Applied again to their own output, five pairs that turn each `a`
+    // into 64 would make 10^12 bytes of this title; in one bounded pass
+    // the service answers and stays up.
+    let app = App::in_process().await;
+    let grow = vec![["a".to_owned(), "a".repeat(64)]; 5];
+    let body = json!({"title": "a".repeat(10_000), "replacements": grow, "max_length": 10});
+    assert_eq!(slug_of(&app, body).await, "aaaaaaaaaa");
+    assert_eq!(app.slug("still here").await, "still-here");
+}

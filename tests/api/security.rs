@@ -200,7 +200,7 @@ async fn rediss_urls_work_with_a_given_ca() {
     let redis = RedisServer::builder().tls(&certs).start().await;
     assert!(redis.url().starts_with("rediss://"));
     let report = load(&redis).await;
-    assert_eq!(report.entries, 7607);
+    assert_eq!(report.entries, 7616);
     let app = App::on_redis(&redis).await;
     assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
     // Without the CA the server's certificate is not trusted: a clear 503.
