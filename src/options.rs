@@ -79,9 +79,12 @@ impl Default for Separator {
 /// Words dropped from slugs, as the slug spells them: ASCII, lowercase.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StopWords {
-    words: Arc<HashSet<Box<[u8]>>>,
+    /// Compared one by one while there are few: cheaper than hashing.
+    list: Arc<[Box<[u8]>]>,
+    /// Looked up by hash when there are many.
+    set: Option<Arc<HashSet<Box<[u8]>>>>,
     /// Bit `n` set when a stopword is `n` bytes long (63 for longer): most
-    /// words of a title are turned away by one test, without hashing.
+    /// words of a title are turned away by one test.
     lengths: u64,
 }
 
@@ -89,33 +92,42 @@ pub struct StopWords {
 /// word may transliterate to more).
 const MAX_SPELT_STOPWORD: usize = 256;
 
+/// Up to this many stopwords a scan beats a hash look-up.
+const SCANNED_STOPWORDS: usize = 16;
+
 impl StopWords {
     fn new(words: HashSet<Box<[u8]>>) -> Self {
         let lengths = words.iter().fold(0, |m, w| m | 1 << w.len().min(63));
-        StopWords {
-            words: Arc::new(words),
-            lengths,
-        }
+        let (list, set) = match words.len() > SCANNED_STOPWORDS {
+            true => (Arc::default(), Some(Arc::new(words))),
+            false => (words.into_iter().collect(), None),
+        };
+        StopWords { list, set, lengths }
     }
 
     /// Whether there are none.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        self.lengths == 0
     }
 
-    /// Whether `word` (a word of a slug, any case) is a stopword: one hash
-    /// look-up, whatever the number of stopwords.
+    /// Whether `word` (a word of a slug, any case) is a stopword.
     #[inline]
     pub fn contains(&self, word: &str) -> bool {
         let len = word.len();
         if self.lengths & (1 << len.min(63)) == 0 || len > MAX_SPELT_STOPWORD {
             return false;
         }
+        let Some(set) = &self.set else {
+            return self
+                .list
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(word.as_bytes()));
+        };
         let mut lower = [0u8; MAX_SPELT_STOPWORD];
         lower[..len].copy_from_slice(word.as_bytes());
         lower[..len].make_ascii_lowercase();
-        self.words.contains(&lower[..len])
+        set.contains(&lower[..len])
     }
 }
 
@@ -515,6 +527,12 @@ mod tests {
         .validate()
         .unwrap();
         assert!(base.stopwords.contains("the") && base.stopwords.contains("FUR"));
+        assert!(!base.stopwords.contains("they"));
+        // Many stopwords are looked up by hash, with the same answers.
+        let many: Vec<String> = (0..40).map(|i| format!("w{i}")).collect();
+        let many = stopwords(&many).unwrap();
+        assert!(many.set.is_some());
+        assert!(many.contains("W39") && many.contains("w0") && !many.contains("w40"));
         let request = RawOptions {
             max_length: Some(5),
             ..Default::default()
