@@ -16,7 +16,7 @@ need redis-server redis-server
 need curl curl
 
 cargo build --release --quiet --bin slugd
-BIN=target/release/slugd
+BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
 
 start_redis
 "$BIN" --log warn load | sed 's/^/loader: /'

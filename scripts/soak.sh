@@ -19,7 +19,7 @@ need wrk wrk
 need curl curl
 
 cargo build --release --quiet --bin slugd
-BIN=target/release/slugd
+BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
 
 start_redis
 "$BIN" --log warn load >/dev/null
