@@ -16,10 +16,12 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::fmt;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 
-use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
 
 /// Characters allowed in a separator: the unreserved punctuation of
 /// RFC 3986, so a slug never needs percent-encoding.
@@ -303,12 +305,78 @@ impl Options {
     }
 }
 
+/// `stopwords`: a JSON list of words, or in a query string words separated
+/// by commas.
+pub(crate) fn words<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+    list_or_text(
+        d,
+        "a list of words (in a query string: words separated by commas)",
+        |text| {
+            Ok(text
+                .split(',')
+                .map(str::trim)
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect())
+        },
+    )
+}
+
+/// `replacements`: a JSON list of `[from, to]` pairs, or in a query string
+/// that list as JSON text.
+pub(crate) fn pairs<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Vec<(String, String)>>, D::Error> {
+    list_or_text(
+        d,
+        "a list of [from, to] pairs (in a query string: that list as JSON)",
+        |text| serde_json::from_str(text).map_err(|e| format!("replacements: {e}")),
+    )
+}
+
+/// A list option: a list in JSON, and in a query string (which has no
+/// lists) text that `parse` turns into one; `null` is no value.
+fn list_or_text<'de, D, T>(
+    d: D,
+    expecting: &'static str,
+    parse: fn(&str) -> Result<Vec<T>, String>,
+) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct ListOrText<T> {
+        expecting: &'static str,
+        parse: fn(&str) -> Result<Vec<T>, String>,
+    }
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for ListOrText<T> {
+        type Value = Option<Vec<T>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(self.expecting)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+            (self.parse)(text).map(Some).map_err(E::custom)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut items = Vec::new();
+            while let Some(item) = seq.next_element()? {
+                items.push(item);
+            }
+            Ok(Some(items))
+        }
+    }
+    d.deserialize_any(ListOrText { expecting, parse })
+}
+
 /// Options as a request, the `--defaults` file or the command line gives
 /// them: each may be missing, and none is checked yet.
 /// [`RawOptions::validate_over`] checks those given and takes the others
 /// from a base. Unknown fields are refused, so a misspelt option is an
 /// error, not a silently ignored wish.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawOptions {
     /// What joins words (default `-`).
@@ -319,9 +387,11 @@ pub struct RawOptions {
     pub max_length: Option<usize>,
     /// Spell symbols out by name (default true).
     pub symbols: Option<bool>,
-    /// Words to drop.
+    /// Words to drop: a list, or words separated by commas.
+    #[serde(default, deserialize_with = "words")]
     pub stopwords: Option<Vec<String>>,
-    /// `[from, to]` pairs.
+    /// `[from, to]` pairs: a list, or that list as JSON text.
+    #[serde(default, deserialize_with = "pairs")]
     pub replacements: Option<Vec<(String, String)>>,
     /// Characters of `._~` to keep.
     pub preserve: Option<String>,
@@ -515,6 +585,21 @@ mod tests {
             })
             .starts_with("fallback")
         );
+    }
+
+    #[test]
+    fn the_defaults_file_reads_lists_as_a_request_does() {
+        let raw = RawOptions::from_json(
+            r#"{"stopwords": "a, the", "replacements": "[[\"%\", \" pct\"]]"}"#,
+        )
+        .unwrap();
+        assert_eq!(raw.stopwords, Some(vec!["a".to_owned(), "the".to_owned()]));
+        assert_eq!(
+            raw.replacements,
+            Some(vec![("%".to_owned(), " pct".to_owned())])
+        );
+        let err = RawOptions::from_json(r#"{"stopwords": 3}"#).unwrap_err();
+        assert!(err.starts_with("stopwords: invalid type"), "{err}");
     }
 
     #[test]

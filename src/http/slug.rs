@@ -1,26 +1,22 @@
 //! The slug endpoints: `POST /slug` and `GET /slug` for one title,
 //! `POST /slugs` for a batch (one Redis round trip for the whole batch).
 
-use std::fmt;
-
 use axum::Router;
 use axum::extract::{Query, State};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::json::Json;
 use super::state::AppState;
-use crate::slug::{Options, RawOptions};
+use crate::options::{Options, RawOptions};
 
 /// The request body of every slug endpoint (and the query of `GET /slug`).
 /// Unknown fields are refused, so a misspelt option is an error, not a
-/// silently ignored wish. The option fields are those of [`RawOptions`];
-/// in a query string, `stopwords` may be words separated by commas and
-/// `replacements` its JSON list.
+/// silently ignored wish. The option fields are those of [`RawOptions`]
+/// (a test checks that the two lists agree), read the same way.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SlugRequest {
@@ -32,9 +28,9 @@ pub struct SlugRequest {
     lowercase: Option<bool>,
     max_length: Option<usize>,
     symbols: Option<bool>,
-    #[serde(default, deserialize_with = "words")]
+    #[serde(default, deserialize_with = "crate::options::words")]
     stopwords: Option<Vec<String>>,
-    #[serde(default, deserialize_with = "pairs")]
+    #[serde(default, deserialize_with = "crate::options::pairs")]
     replacements: Option<Vec<(String, String)>>,
     preserve: Option<String>,
     fallback: Option<String>,
@@ -44,6 +40,13 @@ pub struct SlugRequest {
 impl SlugRequest {
     /// The request's options over the service's defaults.
     fn options(&mut self, defaults: &Options) -> Result<Options, ApiError> {
+        self.raw_options()
+            .validate_over(defaults)
+            .map_err(|e| ApiError::Invalid(e.to_string()))
+    }
+
+    /// The option fields, as given.
+    fn raw_options(&mut self) -> RawOptions {
         RawOptions {
             separator: self.separator.take(),
             lowercase: self.lowercase,
@@ -55,8 +58,6 @@ impl SlugRequest {
             fallback: self.fallback.take(),
             decamelize: self.decamelize,
         }
-        .validate_over(defaults)
-        .map_err(|e| ApiError::Invalid(e.to_string()))
     }
 
     fn title(mut self, defaults: &Options) -> Result<(String, Options), ApiError> {
@@ -85,70 +86,6 @@ impl SlugRequest {
             )),
         }
     }
-}
-
-/// `stopwords`: a JSON list of words, or in a query string words separated
-/// by commas.
-fn words<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
-    list_or_text(
-        d,
-        "a list of words (in a query string: words separated by commas)",
-        |text| {
-            Ok(text
-                .split(',')
-                .map(str::trim)
-                .filter(|w| !w.is_empty())
-                .map(str::to_owned)
-                .collect())
-        },
-    )
-}
-
-/// `replacements`: a JSON list of `[from, to]` pairs, or in a query string
-/// that list as JSON text.
-fn pairs<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<(String, String)>>, D::Error> {
-    list_or_text(
-        d,
-        "a list of [from, to] pairs (in a query string: that list as JSON)",
-        |text| serde_json::from_str(text).map_err(|e| format!("replacements: {e}")),
-    )
-}
-
-/// A list option: a list in JSON, and in a query string (which has no
-/// lists) text that `parse` turns into one; `null` is no value.
-fn list_or_text<'de, D, T>(
-    d: D,
-    expecting: &'static str,
-    parse: fn(&str) -> Result<Vec<T>, String>,
-) -> Result<Option<Vec<T>>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    struct ListOrText<T> {
-        expecting: &'static str,
-        parse: fn(&str) -> Result<Vec<T>, String>,
-    }
-    impl<'de, T: Deserialize<'de>> Visitor<'de> for ListOrText<T> {
-        type Value = Option<Vec<T>>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str(self.expecting)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-            (self.parse)(text).map(Some).map_err(E::custom)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let mut items = Vec::new();
-            while let Some(item) = seq.next_element()? {
-                items.push(item);
-            }
-            Ok(Some(items))
-        }
-    }
-    d.deserialize_any(ListOrText { expecting, parse })
 }
 
 /// One slug.
@@ -252,4 +189,32 @@ async fn post_slugs(
         }),
         results.degraded,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field of `RawOptions` (the literal lists them all, so a new one
+    /// does not compile until it is added here) is a field of a request,
+    /// and reaches the options.
+    #[test]
+    fn a_request_takes_every_option_field_and_hands_each_on() {
+        let all = RawOptions {
+            separator: Some("_".into()),
+            lowercase: Some(false),
+            max_length: Some(9),
+            symbols: Some(false),
+            stopwords: Some(vec!["a".into()]),
+            replacements: Some(vec![("%".into(), "pct".into())]),
+            preserve: Some(".".into()),
+            fallback: Some("none".into()),
+            decamelize: Some(true),
+        };
+        let mut body = serde_json::to_value(&all).unwrap();
+        body["title"] = "x".into();
+        let mut request: SlugRequest =
+            serde_json::from_value(body).expect("a request takes every option field");
+        assert_eq!(request.raw_options(), all);
+    }
 }
