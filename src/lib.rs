@@ -18,6 +18,8 @@
 //!
 //! - [`slug`]: the engine, a pure function from title, options and symbol
 //!   names to a slug.
+//! - [`locale`]: the `locale` option: CLDR's transform and word for `&`
+//!   of a language, through ICU4X.
 //! - [`options`]: the slug options, raw (from a request, `--defaults` or
 //!   the command line) and validated, with the check of each field.
 //! - [`slugger`]: where a title becomes a slug: pre-scan, names from the
@@ -55,6 +57,7 @@ pub mod corpus;
 pub mod http;
 pub(crate) mod lines;
 pub mod load;
+pub mod locale;
 pub mod options;
 pub mod redis_conn;
 pub mod serve;

@@ -23,6 +23,8 @@ use std::sync::Arc;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::locale::{LocaleError, SlugLocale};
+
 /// Characters allowed in a separator: the unreserved punctuation of
 /// RFC 3986, so a slug never needs percent-encoding.
 pub const SEPARATOR_CHARS: &str = "-_.~";
@@ -248,6 +250,9 @@ pub enum OptionError {
         "fallback {0:?} has no letters or digits, so its own slug would be empty; give for example \"untitled\""
     )]
     EmptyFallback(String),
+    /// A `locale` that is not a tag, or that CLDR has nothing for.
+    #[error(transparent)]
+    Locale(#[from] LocaleError),
     /// A fallback that is too long.
     #[error("fallback is {0} characters long; at most {MAX_FALLBACK_CHARS} are allowed")]
     LongFallback(usize),
@@ -277,6 +282,9 @@ pub struct Options {
     /// Split words at case changes: `fooBar` reads `foo Bar` (default
     /// false).
     pub decamelize: bool,
+    /// CLDR's romanization and word for `&` of a language (default none:
+    /// deunicode, and `and`).
+    pub locale: Option<SlugLocale>,
 }
 
 impl Default for Options {
@@ -291,6 +299,7 @@ impl Default for Options {
             preserve: Preserve::default(),
             fallback: None,
             decamelize: false,
+            locale: None,
         }
     }
 }
@@ -399,6 +408,8 @@ pub struct RawOptions {
     pub fallback: Option<String>,
     /// Split words at case changes.
     pub decamelize: Option<bool>,
+    /// A BCP 47 tag.
+    pub locale: Option<String>,
 }
 
 impl RawOptions {
@@ -447,6 +458,9 @@ impl RawOptions {
         }
         if let Some(decamelize) = self.decamelize {
             options.decamelize = decamelize;
+        }
+        if let Some(tag) = &self.locale {
+            options.locale = Some(SlugLocale::resolve(tag)?);
         }
         Ok(options)
     }

@@ -18,7 +18,8 @@
 //!    - `×` between digits reads `x`: one word when they touch it
 //!      (`1920×1080`), a word of its own across spaces (`3 × 4`);
 //!    - a character of `preserve` between letters or digits is kept;
-//!    - the Cyrillic soft and hard signs (`ь`, `ъ`) leave no trace;
+//!    - the Cyrillic soft and hard signs (`ь`, `ъ`) leave no trace, and so
+//!      do the primes (`ʹ`, `ʺ`) romanizations write for them;
 //! 3. any other ASCII character separates words (ASCII is never looked up
 //!    in the table);
 //! 4. a character of the symbol table (when `symbols` is on) becomes its
@@ -34,6 +35,8 @@
 //! (`fooBar`, `APISection`); `lowercase` folds ASCII case; `stopwords` drops whole words
 //! (all of them only if something is left); `max_length` cuts at a word
 //! boundary; an empty slug becomes the slug of `fallback` when given.
+
+use std::borrow::Cow;
 
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
@@ -98,7 +101,7 @@ pub fn may_be_symbol(c: char) -> bool {
     !c.is_ascii()
 }
 
-/// The word `&` reads as between words.
+/// The word `&` reads as between words, without a `locale`.
 pub const AND: &str = "and";
 
 /// For each byte: itself if an ASCII letter or digit, folded to lowercase
@@ -152,6 +155,8 @@ struct Builder<'a, const EXTRAS: bool> {
     /// With `camel`, the last two letters or digits written in this word,
     /// as they were before folding (0 for none).
     last: [u8; 2],
+    /// The word `&` reads as (the locale's), or `None` to separate.
+    and: Option<&'a str>,
 }
 
 impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
@@ -328,8 +333,9 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         let mut traceless = None;
         let mut separates = || !*traceless.get_or_insert_with(|| is_traceless(c));
         match deunicode::deunicode_char(c) {
-            // The soft and hard signs, `’` and `ʼ` are written `'`.
-            Some("'") if self.joins(c, &title[next..]) => {}
+            // The soft and hard signs, `’`, `ʼ` and the primes that BGN
+            // romanizations write for the signs are written as quotes.
+            Some("'" | "\"") if self.joins(c, &title[next..]) => {}
             Some(text) => {
                 for &byte in text.as_bytes() {
                     if !self.push_if_alnum(byte) && separates() {
@@ -358,18 +364,21 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         match byte {
             b'\'' if in_word && starts_word(&title[next..]) => {}
             b',' if in_word && bytes[next - 2].is_ascii_digit() && groups_digits(rest) => {}
-            b'&' if !self.out.is_empty() && word_follows(&title[next..]) => self.push_name(AND),
+            b'&' if !self.out.is_empty() && word_follows(&title[next..]) => match self.and {
+                Some(and) => self.push_name(and),
+                None => self.separate(),
+            },
             _ => self.separate(),
         }
     }
 
-    /// Whether `c`, which deunicode writes as an apostrophe, leaves no
-    /// trace: the soft and hard signs always, `’` and `ʼ` between letters or
-    /// digits (`rest` is what follows `c`).
+    /// Whether `c`, which deunicode writes as a quote, leaves no trace: the
+    /// soft and hard signs and their romanized primes always, `’` and `ʼ`
+    /// between letters or digits (`rest` is what follows `c`).
     #[cold]
     fn joins(&self, c: char, rest: &str) -> bool {
         match c {
-            'ъ' | 'ь' | 'Ъ' | 'Ь' => true,
+            'ъ' | 'ь' | 'Ъ' | 'Ь' | 'ʹ' | 'ʺ' => true,
             '\u{2019}' | '\u{02BC}' => !self.after_separator && starts_word(rest),
             _ => false,
         }
@@ -418,6 +427,21 @@ fn slug_of_fallback(
     slug_of(fallback, options, names)
 }
 
+/// The title as the options rewrite it before its characters are read:
+/// `replacements`, then the `locale`'s romanization. Borrowed when neither
+/// changes it. The pipeline reads it too, to ask the table for what it
+/// holds.
+pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
+    let replaced = options.replacements.apply(title);
+    let Some(locale) = &options.locale else {
+        return replaced;
+    };
+    match locale.romanize(&replaced) {
+        Cow::Borrowed(_) => replaced,
+        Cow::Owned(romanized) => Cow::Owned(romanized),
+    }
+}
+
 /// [`build`] with `stopwords`, `decamelize` or `preserve`: kept apart so the
 /// usual path is one call of the plain builder.
 #[cold]
@@ -435,7 +459,7 @@ fn with_extras(title: &str, options: &Options, names: &impl SymbolNames) -> Stri
 /// The slug of one title, without the fallback.
 #[inline]
 fn slug_of(title: &str, options: &Options, names: &impl SymbolNames) -> Result<String, EmptySlug> {
-    let title = options.replacements.apply(title);
+    let title = rewrite(title, options);
     let extras = !options.stopwords.is_empty()
         || options.decamelize
         || options.preserve != Preserve::default();
@@ -526,6 +550,10 @@ fn build<const EXTRAS: bool>(
         dropped: false,
         camel: options.decamelize,
         last: [0, 0],
+        and: match &options.locale {
+            Some(locale) => locale.and(),
+            None => Some(AND),
+        },
     };
     let bytes = title.as_bytes();
     let mut i = 0;
@@ -739,6 +767,7 @@ mod tests {
         assert_eq!(slug("Пьеса"), "pesa");
         assert_eq!(slug("объект"), "obekt");
         assert_eq!(slug("ПЬЕСА"), "pesa");
+        assert_eq!(slug("Yurʹyev Sʺyezd"), "yuryev-syezd");
     }
 
     #[test]

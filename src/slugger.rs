@@ -66,10 +66,18 @@ impl Slugger {
             return Ok(plain(engine(titles, options, &NoSymbols)));
         }
         // The characters of the titles and those the options may add
-        // (replacements, the fallback).
+        // (replacements, the fallback, a locale's romanization).
+        let romanized: Vec<String> = match &options.locale {
+            Some(_) => titles
+                .iter()
+                .map(|t| slug::rewrite(t.as_ref(), options).into_owned())
+                .collect(),
+            None => Vec::new(),
+        };
         let candidates = titles
             .iter()
             .flat_map(|t| t.as_ref().chars())
+            .chain(romanized.iter().flat_map(|t| t.chars()))
             .chain(options.added_chars())
             .filter(|&c| slug::may_be_symbol(c));
         match (table.names(candidates).await, fallback) {

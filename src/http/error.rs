@@ -37,6 +37,9 @@ pub enum ApiError {
         "a batch may hold at most {max} titles; this one has {got}. Split it into smaller batches"
     )]
     TooManyTitles { max: usize, got: usize },
+    /// 422: a `locale` CLDR has nothing for.
+    #[error("{0}")]
+    UnknownLocale(String),
     /// 422: a title that yields no slug.
     #[error("{0}")]
     EmptySlug(String),
@@ -64,9 +67,10 @@ impl ApiError {
             ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Invalid(_) | ApiError::TooManyTitles { .. } | ApiError::EmptySlug(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ApiError::Invalid(_)
+            | ApiError::UnknownLocale(_)
+            | ApiError::TooManyTitles { .. }
+            | ApiError::EmptySlug(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::BenchBusy => StatusCode::TOO_MANY_REQUESTS,
@@ -83,6 +87,7 @@ impl ApiError {
             ApiError::NotJson => "not_json",
             ApiError::TooLarge(_) => "too_large",
             ApiError::Invalid(_) => "invalid_request",
+            ApiError::UnknownLocale(_) => "unknown_locale",
             ApiError::TooManyTitles { .. } => "too_many_titles",
             ApiError::EmptySlug(_) => "empty_slug",
             ApiError::NotFound => "not_found",

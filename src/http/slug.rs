@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use super::error::ApiError;
 use super::json::Json;
 use super::state::AppState;
-use crate::options::{Options, RawOptions};
+use crate::locale::LocaleError;
+use crate::options::{OptionError, Options, RawOptions};
 
 /// The request body of every slug endpoint (and the query of `GET /slug`).
 /// Unknown fields are refused, so a misspelt option is an error, not a
@@ -35,6 +36,7 @@ pub struct SlugRequest {
     preserve: Option<String>,
     fallback: Option<String>,
     decamelize: Option<bool>,
+    locale: Option<String>,
 }
 
 impl SlugRequest {
@@ -42,7 +44,12 @@ impl SlugRequest {
     fn options(&mut self, defaults: &Options) -> Result<Options, ApiError> {
         self.raw_options()
             .validate_over(defaults)
-            .map_err(|e| ApiError::Invalid(e.to_string()))
+            .map_err(|e| match e {
+                OptionError::Locale(LocaleError::Unknown(_)) => {
+                    ApiError::UnknownLocale(e.to_string())
+                }
+                e => ApiError::Invalid(e.to_string()),
+            })
     }
 
     /// The option fields, as given.
@@ -57,6 +64,7 @@ impl SlugRequest {
             preserve: self.preserve.take(),
             fallback: self.fallback.take(),
             decamelize: self.decamelize,
+            locale: self.locale.take(),
         }
     }
 
@@ -210,6 +218,7 @@ mod tests {
             preserve: Some(".".into()),
             fallback: Some("none".into()),
             decamelize: Some(true),
+            locale: Some("de".into()),
         };
         let mut body = serde_json::to_value(&all).unwrap();
         body["title"] = "x".into();

@@ -1,0 +1,210 @@
+//! The `locale` option: a BCP 47 tag (`de`, `pt-BR`, `sr-Latn`), resolved
+//! once to what CLDR has for its language, through CLDR's fallback
+//! (`de-CH` → `de` → root):
+//!
+//! - a transform that romanizes the language's text by CLDR's rules
+//!   (German `Größe` → `Groesse`, the BGN romanizations of Russian,
+//!   Ukrainian, Bulgarian, Greek, Serbian and others), run by ICU4X's
+//!   transliterator on CLDR's rules baked into the binary; what it leaves
+//!   non-ASCII, deunicode transliterates as usual;
+//! - the word `&` reads as, from CLDR's list patterns (`de` `und`, `fr`
+//!   `et`, `es` `y`), romanized the same way.
+//!
+//! A tag whose language CLDR has neither for is unknown. ICU4X's
+//! transliterator is neither `Send` nor `Sync`, so each thread keeps its
+//! own, built on first use (tens of microseconds) and kept for the life of
+//! the thread: one per transform, a few dozen at most.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use icu::experimental::transliterate::Transliterator;
+use icu::list::ListFormatter;
+use icu::list::options::ListFormatterOptions;
+use icu::locale::Locale;
+
+/// A resolved `locale`. Cheap to clone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlugLocale(Arc<Resolved>);
+
+#[derive(Debug, PartialEq, Eq)]
+struct Resolved {
+    /// The tag as given, normalized (`pt-BR`).
+    tag: String,
+    /// The CLDR transform that romanizes the language, if it has one.
+    transform: Option<String>,
+    /// The word `&` reads as, romanized; `None` when the language's list
+    /// pattern has no word (Japanese joins with `、`): `&` then separates.
+    and: Option<Box<str>>,
+}
+
+/// Why a `locale` cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LocaleError {
+    /// Not a BCP 47 tag.
+    #[error(
+        "locale {0:?} is not a BCP 47 language tag; use for example \"de\", \"pt-BR\" or \"sr-Latn\""
+    )]
+    BadTag(String),
+    /// A tag CLDR has nothing for.
+    #[error(
+        "locale {0:?} is unknown: CLDR has no transliteration rules or list patterns for its language"
+    )]
+    Unknown(String),
+}
+
+/// Most resolved tags kept: past it the cache starts over.
+const MAX_RESOLVED: usize = 1024;
+
+impl SlugLocale {
+    /// Resolves `tag`, from a process-wide cache after the first time.
+    pub fn resolve(tag: &str) -> Result<SlugLocale, LocaleError> {
+        static CACHE: OnceLock<Mutex<HashMap<String, SlugLocale>>> = OnceLock::new();
+        let cache = CACHE.get_or_init(Mutex::default);
+        if let Some(found) = cache.lock().expect("lock poisoned").get(tag) {
+            return Ok(found.clone());
+        }
+        let resolved = SlugLocale(Arc::new(resolve(tag)?));
+        let mut cache = cache.lock().expect("lock poisoned");
+        if cache.len() >= MAX_RESOLVED {
+            cache.clear();
+        }
+        cache.insert(tag.to_owned(), resolved.clone());
+        Ok(resolved)
+    }
+
+    /// The tag, normalized.
+    pub fn tag(&self) -> &str {
+        &self.0.tag
+    }
+
+    /// The word `&` reads as, if the language has one.
+    pub fn and(&self) -> Option<&str> {
+        self.0.and.as_deref()
+    }
+
+    /// `title` romanized by the language's transform; borrowed when there
+    /// is none or the title has no letter outside ASCII for it to change.
+    pub fn romanize<'t>(&self, title: &'t str) -> Cow<'t, str> {
+        match &self.0.transform {
+            Some(id) if title.chars().any(|c| !c.is_ascii() && c.is_alphabetic()) => {
+                Cow::Owned(run_transform(id, title))
+            }
+            _ => Cow::Borrowed(title),
+        }
+    }
+}
+
+fn resolve(tag: &str) -> Result<Resolved, LocaleError> {
+    let locale: Locale = tag
+        .parse()
+        .map_err(|_| LocaleError::BadTag(tag.to_owned()))?;
+    let language = locale.id.language.as_str().to_owned();
+    let transform = transform_of(&language);
+    let and = and_word(&locale, transform.as_deref());
+    if transform.is_none() && and.is_none() && !has_list_patterns(&locale) {
+        return Err(LocaleError::Unknown(tag.to_owned()));
+    }
+    Ok(Resolved {
+        tag: locale.to_string(),
+        transform,
+        and,
+    })
+}
+
+/// The id of the CLDR transform that romanizes `language`, by the names
+/// CLDR gives them: an ASCII transform of the language's own letters
+/// (`de`), the BGN romanization (`ru`, `uk`, ...), or a plain Latin one.
+fn transform_of(language: &str) -> Option<String> {
+    let l = language;
+    [
+        format!("{l}-t-{l}-d0-ascii"),
+        format!("{l}-Latn-t-{l}-m0-bgn"),
+        format!("{l}-Latn-t-{l}"),
+        format!("{l}-Latn-t-{l}-cyrl"),
+        format!("{l}-Latn-t-{l}-hrkt-m0-bgn"),
+    ]
+    .into_iter()
+    .find(|id| {
+        id.parse::<Locale>()
+            .is_ok_and(|id| Transliterator::try_new(&id).is_ok())
+    })
+}
+
+/// Runs transform `id` on `text` with this thread's transliterator.
+fn run_transform(id: &str, text: &str) -> String {
+    thread_local! {
+        static BUILT: RefCell<HashMap<String, Transliterator>> = RefCell::default();
+    }
+    BUILT.with(|built| {
+        let mut built = built.borrow_mut();
+        if !built.contains_key(id) {
+            let locale: Locale = id.parse().expect("a resolved transform id parses");
+            let made = Transliterator::try_new(&locale).expect("a resolved transform builds");
+            built.insert(id.to_owned(), made);
+        }
+        built[id].transliterate(text.to_owned())
+    })
+}
+
+/// What CLDR's list pattern puts between two items, for `locale`.
+fn list_connector(locale: &Locale) -> Option<String> {
+    let formatter =
+        ListFormatter::try_new_and(locale.into(), ListFormatterOptions::default()).ok()?;
+    let joined = formatter.format_to_string(["\u{1}", "\u{2}"].iter());
+    let start = joined.find('\u{1}')? + 1;
+    let end = joined.find('\u{2}')?;
+    Some(joined.get(start..end)?.to_owned())
+}
+
+/// Whether CLDR has list patterns of `locale`'s own, not only root's.
+fn has_list_patterns(locale: &Locale) -> bool {
+    let root = list_connector(&Locale::UNKNOWN);
+    list_connector(locale).is_some_and(|c| Some(c) != root)
+}
+
+/// The word `&` reads as: the letters of the list pattern's connector,
+/// romanized; `and` for root.
+fn and_word(locale: &Locale, transform: Option<&str>) -> Option<Box<str>> {
+    let connector = list_connector(locale)?;
+    let connector = match transform {
+        Some(id) => run_transform(id, &connector),
+        None => connector,
+    };
+    let word: String = deunicode::deunicode(&connector)
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    (!word.is_empty()).then(|| word.into_boxed_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_get_their_cldr_transform_and_word_for_and() {
+        let de = SlugLocale::resolve("de-CH").unwrap();
+        assert_eq!(de.romanize("Größe"), "Groesse");
+        assert_eq!(de.and(), Some("und"));
+        let ru = SlugLocale::resolve("ru").unwrap();
+        assert_eq!(ru.romanize("Привет"), "Privet");
+        assert_eq!(ru.and(), Some("i"));
+        assert_eq!(SlugLocale::resolve("fr").unwrap().and(), Some("et"));
+        assert_eq!(SlugLocale::resolve("es").unwrap().and(), Some("y"));
+        assert_eq!(SlugLocale::resolve("en").unwrap().and(), Some("and"));
+        assert_eq!(SlugLocale::resolve("ja").unwrap().and(), None);
+        assert!(matches!(
+            SlugLocale::resolve("xx"),
+            Err(LocaleError::Unknown(_))
+        ));
+        assert!(matches!(
+            SlugLocale::resolve("not a tag"),
+            Err(LocaleError::BadTag(_))
+        ));
+        assert!(matches!(de.romanize("plain"), Cow::Borrowed(_)));
+    }
+}
