@@ -11,6 +11,7 @@ mod helpers;
 mod instances;
 mod load;
 mod load_faults;
+mod locales;
 mod options;
 mod outage;
 mod properties;

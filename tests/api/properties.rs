@@ -26,6 +26,8 @@ fn titles() -> impl Strategy<Value = String> {
         // digit groups, `&`, `×`, soft signs, currency and maths signs,
         // camel case, what replacements replace.
         "[a-zA-Z0-9 '’ʼ,&×ъь£€≤≠−%@.~_A-Z]{0,40}",
+        // Letters the locales' transforms change.
+        "[a-zA-Z äöüßÄÖÜПриветїєґΑθήναСрбија&☃]{0,30}",
     ]
 }
 
@@ -54,12 +56,15 @@ fn options() -> impl Strategy<Value = Options> {
             prop::option::of(prop::sample::select(vec!["", ".", "_~", "._~"])),
             prop::option::of("[a-z]{1,8}( ☃)?"),
             any::<bool>(),
+            prop::option::of(prop::sample::select(vec![
+                "de", "ru", "uk", "fr", "ja", "sr-Latn",
+            ])),
         ),
     )
         .prop_map(
             |(
                 (sep, lower, max, symbols),
-                (stopwords, replacements, preserve, fallback, decamelize),
+                (stopwords, replacements, preserve, fallback, decamelize, locale),
             )| {
                 RawOptions {
                     separator: Some(sep.to_owned()),
@@ -76,6 +81,7 @@ fn options() -> impl Strategy<Value = Options> {
                     preserve: preserve.map(str::to_owned),
                     fallback,
                     decamelize: Some(decamelize),
+                    locale: locale.map(str::to_owned),
                 }
                 .validate()
                 .unwrap()
