@@ -406,6 +406,17 @@ pub fn slugify(
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
+    slugify_rewritten(&rewrite(title, options), options, names)
+}
+
+/// Turns a title that [`rewrite`] has already rewritten into a slug: the
+/// pipeline rewrites each title once, to ask the table for what it holds,
+/// and hands it on.
+pub fn slugify_rewritten(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Result<String, EmptySlug> {
     let slug = slug_of(title, options, names);
     if slug.is_err()
         && let Some(fallback) = &options.fallback
@@ -424,7 +435,7 @@ fn slug_of_fallback(
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
-    slug_of(fallback, options, names)
+    slug_of(&rewrite(fallback, options), options, names)
 }
 
 /// The title as the options rewrite it before its characters are read:
@@ -456,17 +467,16 @@ fn with_extras(title: &str, options: &Options, names: &impl SymbolNames) -> Stri
     slug
 }
 
-/// The slug of one title, without the fallback.
+/// The slug of one rewritten title, without the fallback.
 #[inline]
 fn slug_of(title: &str, options: &Options, names: &impl SymbolNames) -> Result<String, EmptySlug> {
-    let title = rewrite(title, options);
     let extras = !options.stopwords.is_empty()
         || options.decamelize
         || options.preserve != Preserve::default();
     let mut slug = if extras {
-        with_extras(&title, options, names)
+        with_extras(title, options, names)
     } else {
-        build::<false>(&title, options, names, None).0
+        build::<false>(title, options, names, None).0
     };
     if let Some(max) = options.max_length {
         truncate_at_word(&mut slug, max.get(), options.separator.as_str());

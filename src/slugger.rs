@@ -2,8 +2,10 @@
 //! (`POST /slug`, `POST /slugs`, `GET /bench`, `slugd slugify`). The steps,
 //! for a batch of titles:
 //!
-//! 1. **Pre-scan**: which characters of the titles may be table characters
-//!    ([`slug::may_be_symbol`]); plain ASCII text never needs a name.
+//! 1. **Pre-scan**: each title as the options rewrite it (replacements, a
+//!    locale's romanization, [`slug::rewrite`]), once, and which of its
+//!    characters may be table characters ([`slug::may_be_symbol`]); plain
+//!    ASCII text never needs a name.
 //! 2. **Names**: the table names those it holds. In-process that is a
 //!    look-up in memory; on Redis, one round trip for the whole batch at
 //!    most, and none when no character is in the table or every name is in
@@ -11,10 +13,12 @@
 //! 3. **Fallback**: while Redis cannot be reached, `--on-redis-down memory`
 //!    names them from an in-process table instead, and the answer is marked
 //!    degraded.
-//! 4. **Engine**: [`slug::slugify`] turns each title, its options and the
-//!    names into a slug.
+//! 4. **Engine**: [`slug::slugify_rewritten`] turns each rewritten title,
+//!    its options and the names into a slug.
 //!
 //! Storage is below this file ([`crate::table`]), HTTP and the CLI above it.
+
+use std::borrow::Cow;
 
 use crate::slug::{self, EmptySlug, NoSymbols, Options, SymbolNames};
 use crate::table::{SymbolTable, TableError};
@@ -56,28 +60,27 @@ impl Slugger {
             slugs,
             degraded: false,
         };
+        // Step 1: each title as the options rewrite it (replacements, a
+        // locale's romanization), once: what is read for names is what the
+        // engine slugs.
+        let titles: Vec<Cow<'_, str>> = titles
+            .iter()
+            .map(|t| slug::rewrite(t.as_ref(), options))
+            .collect();
         let (table, fallback) = match &self.table {
             SymbolTable::InProcess(table) => {
-                return Ok(plain(engine(titles, options, table.as_ref())));
+                return Ok(plain(engine(&titles, options, table.as_ref())));
             }
             SymbolTable::Redis(table, fallback) => (table, fallback),
         };
         if !options.symbols {
-            return Ok(plain(engine(titles, options, &NoSymbols)));
+            return Ok(plain(engine(&titles, options, &NoSymbols)));
         }
-        // The characters of the titles and those the options may add
-        // (replacements, the fallback, a locale's romanization).
-        let romanized: Vec<String> = match &options.locale {
-            Some(_) => titles
-                .iter()
-                .map(|t| slug::rewrite(t.as_ref(), options).into_owned())
-                .collect(),
-            None => Vec::new(),
-        };
+        // The characters of the rewritten titles, and those of the
+        // fallback (and of what replacements put into it).
         let candidates = titles
             .iter()
-            .flat_map(|t| t.as_ref().chars())
-            .chain(romanized.iter().flat_map(|t| t.chars()))
+            .flat_map(|t| t.chars())
             .chain(options.added_chars())
             .filter(|&c| slug::may_be_symbol(c));
         match (table.names(candidates).await, fallback) {
@@ -85,13 +88,13 @@ impl Slugger {
                 if let Some(fallback) = fallback {
                     fallback.release();
                 }
-                Ok(plain(engine(titles, options, &names)))
+                Ok(plain(engine(&titles, options, &names)))
             }
             (Err(e), Some(fallback)) if e.is_outage() => {
                 let categories = table.live_version().map(|v| v.meta.categories.clone());
                 let memory = fallback.table(categories).await.map_err(|_| e)?;
                 Ok(Slugs {
-                    slugs: engine(titles, options, memory.as_ref()),
+                    slugs: engine(&titles, options, memory.as_ref()),
                     degraded: true,
                 })
             }
@@ -113,14 +116,14 @@ impl Slugger {
     }
 }
 
-/// Step 4: the engine over each title.
-fn engine<S: AsRef<str>>(
-    titles: &[S],
+/// Step 4: the engine over each rewritten title.
+fn engine(
+    titles: &[Cow<'_, str>],
     options: &Options,
     names: &impl SymbolNames,
 ) -> Vec<Result<String, EmptySlug>> {
     titles
         .iter()
-        .map(|t| slug::slugify(t.as_ref(), options, names))
+        .map(|t| slug::slugify_rewritten(t, options, names))
         .collect()
 }
