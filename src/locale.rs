@@ -31,8 +31,6 @@ pub struct SlugLocale(Arc<Resolved>);
 
 #[derive(Debug, PartialEq, Eq)]
 struct Resolved {
-    /// The tag as given, normalized (`pt-BR`).
-    tag: String,
     /// The CLDR transform that romanizes the language, if it has one.
     transform: Option<String>,
     /// The word `&` reads as, romanized; `None` when the language's list
@@ -75,11 +73,6 @@ impl SlugLocale {
         Ok(resolved)
     }
 
-    /// The tag, normalized.
-    pub fn tag(&self) -> &str {
-        &self.0.tag
-    }
-
     /// The word `&` reads as, if the language has one.
     pub fn and(&self) -> Option<&str> {
         self.0.and.as_deref()
@@ -107,11 +100,7 @@ fn resolve(tag: &str) -> Result<Resolved, LocaleError> {
     if transform.is_none() && and.is_none() && !has_list_patterns(&locale) {
         return Err(LocaleError::Unknown(tag.to_owned()));
     }
-    Ok(Resolved {
-        tag: locale.to_string(),
-        transform,
-        and,
-    })
+    Ok(Resolved { transform, and })
 }
 
 /// The id of the CLDR transform that romanizes `language`, by the names

@@ -4,11 +4,13 @@
 //! defaults filled in). Every check names the field and what is allowed.
 //!
 //! The options, in the order the engine applies them:
-//! - `replacements`: `[from, to]` pairs applied to the title, in order,
+//! - `replacements`: `[from, to]` pairs applied to the title in one pass,
 //!   before anything else;
-//! - `decamelize`: `fooBar APISection` reads `foo Bar API Section`;
-//! - `symbols`, `separator`, `lowercase`, `preserve`: how characters become
-//!   words and words a slug;
+//! - `locale`: the title's letters romanized by CLDR's rules for the
+//!   language (`crate::locale`), and its word for `&`;
+//! - `symbols`, `separator`, `lowercase`, `preserve`, `decamelize`: how
+//!   characters become words (`fooBar APISection` is `foo bar api
+//!   section` with `decamelize`) and words a slug;
 //! - `stopwords`: whole words dropped from the slug, unless that would
 //!   leave nothing;
 //! - `max_length`: the slug cut at a word boundary;
@@ -176,11 +178,6 @@ impl Replacements {
         }
         out
     }
-
-    /// Every character the pairs may put into a title.
-    pub fn added_chars(&self) -> impl Iterator<Item = char> + Clone + '_ {
-        self.0.iter().flat_map(|(_, to)| to.chars())
-    }
 }
 
 /// Which of [`PRESERVE_CHARS`] are kept between letters and digits.
@@ -301,16 +298,6 @@ impl Default for Options {
             decamelize: false,
             locale: None,
         }
-    }
-}
-
-impl Options {
-    /// Characters the options may add to a title (replacements, the
-    /// fallback), so that a table can name them before the engine runs.
-    pub fn added_chars(&self) -> impl Iterator<Item = char> + Clone + '_ {
-        self.replacements
-            .added_chars()
-            .chain(self.fallback.iter().flat_map(|f| f.chars()))
     }
 }
 

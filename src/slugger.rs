@@ -76,12 +76,16 @@ impl Slugger {
         if !options.symbols {
             return Ok(plain(engine(&titles, options, &NoSymbols)));
         }
-        // The characters of the rewritten titles, and those of the
-        // fallback (and of what replacements put into it).
+        // The characters of the rewritten titles, and of the fallback as
+        // it would be rewritten.
+        let fallback_title = options
+            .fallback
+            .as_deref()
+            .map(|f| slug::rewrite(f, options));
         let candidates = titles
             .iter()
+            .chain(fallback_title.iter())
             .flat_map(|t| t.chars())
-            .chain(options.added_chars())
             .filter(|&c| slug::may_be_symbol(c));
         match (table.names(candidates).await, fallback) {
             (Ok(names), _) => {
