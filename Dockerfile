@@ -10,10 +10,15 @@ COPY data data
 RUN cargo build --release --locked --bin slugd
 
 FROM debian:bookworm-slim
+# CLDR 41's names in every locale, for `slugd load --locales`.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends unicode-cldr-core \
+    && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 slugd
 COPY --from=build /src/target/release/slugd /usr/local/bin/slugd
 COPY data/UnicodeData.txt /usr/share/slugd/UnicodeData.txt
 ENV SLUGD_DATA=/usr/share/slugd/UnicodeData.txt
+ENV SLUGD_CLDR=/usr/share/unicode/cldr/common
 USER slugd
 EXPOSE 8080
 ENTRYPOINT ["slugd"]

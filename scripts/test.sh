@@ -6,12 +6,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # What the tests run besides cargo: redis-server (every integration test),
-# redis-cli from redis-tools (the cluster tests create their cluster with it)
-# and openssl (the TLS test makes its certificates with it).
+# redis-cli from redis-tools (the cluster tests create their cluster with it),
+# openssl (the TLS test makes its certificates with it) and CLDR's data.
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+# CLDR's names in every locale (the locale tests read German, French,
+# Russian...; the repository ships English only).
+[ -f /usr/share/unicode/cldr/common/annotations/de.xml ] || missing+=(unicode-cldr-core)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "test.sh: installing ${missing[*]} with apt-get" >&2

@@ -13,6 +13,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
+use crate::cldr::{self, CldrSettings, LocaleSelection};
 use crate::commands::{self, SlugifySettings, Task};
 use crate::http::Limits;
 use crate::load::LoadSettings;
@@ -45,8 +46,8 @@ enum Command {
     /// Run the HTTP service (on Redis with --redis-url or --redis-cluster,
     /// else in-process).
     Serve(ServeArgs),
-    /// Load UnicodeData.txt into Redis as a new table version and switch
-    /// every service to it atomically.
+    /// Load UnicodeData.txt and CLDR's names (--locales) into Redis as a
+    /// new table version and switch every service to it atomically.
     Load(LoadArgs),
     /// Slug one title, or each line of standard input onto standard output.
     Slugify(SlugifyArgs),
@@ -113,6 +114,24 @@ struct TableArgs {
     /// first answers, to slug titles that cannot need the table.
     #[arg(long, env = "SLUGD_CATEGORIES", default_value = "So,Sc,Sm")]
     categories: Categories,
+
+    /// CLDR's `common/` directory, for the names of symbols and emoji in
+    /// other languages (`annotations/` and `annotationsDerived/`). The
+    /// repository's data/cldr holds English only; Debian's
+    /// unicode-cldr-core package installs every locale under
+    /// /usr/share/unicode/cldr/common.
+    #[arg(long, env = "SLUGD_CLDR", default_value = cldr::DEFAULT_DIR)]
+    cldr: PathBuf,
+
+    /// The locales whose CLDR names the table holds: a comma-separated list
+    /// (de,fr,pt-BR) or `all` (147 in CLDR 41). English is always loaded:
+    /// it names emoji sequences (flags, keycaps, families) without a
+    /// locale. `load` puts them in Redis; `serve` and `slugify` read them
+    /// into the process for the in-process table and the
+    /// --on-redis-down fallback (a Redis table holds what its loader
+    /// loaded).
+    #[arg(long, env = "SLUGD_LOCALES", default_value = "en")]
+    locales: LocaleSelection,
 }
 
 /// `slugd serve`.
@@ -170,7 +189,7 @@ struct ServeArgs {
 struct DefaultsArg {
     /// A JSON file of default slug options, with the fields of a request
     /// (separator, lowercase, max_length, symbols, stopwords, replacements,
-    /// preserve, fallback, decamelize), for example
+    /// preserve, fallback, decamelize, locale), for example
     /// {"stopwords": ["a", "the"], "fallback": "untitled"}. A request's own
     /// fields (or this command's flags) override them.
     #[arg(long = "defaults", env = "SLUGD_DEFAULTS")]
@@ -245,6 +264,11 @@ struct SlugifyArgs {
     /// Do not spell symbols out by name; transliterate them instead.
     #[arg(long)]
     no_symbols: bool,
+
+    /// A BCP 47 tag (de, pt-BR, sr-Latn): romanize by CLDR's rules for the
+    /// language and name symbols in it (with --locales loading its names).
+    #[arg(long)]
+    locale: Option<String>,
 }
 
 fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {
@@ -306,8 +330,16 @@ impl TableArgs {
             data: self.data.clone(),
             prefix: self.prefix()?,
             categories: self.categories.clone(),
+            cldr: self.cldr(),
             refresh_interval: millis("--refresh-interval-ms", refresh_ms)?,
         })
+    }
+
+    fn cldr(&self) -> CldrSettings {
+        CldrSettings {
+            dir: self.cldr.clone(),
+            locales: self.locales.clone(),
+        }
     }
 }
 
@@ -346,6 +378,7 @@ impl LoadArgs {
             data: self.table.data.clone(),
             prefix: self.table.prefix()?,
             categories: self.table.categories.clone(),
+            cldr: self.table.cldr(),
             lock_wait: Duration::from_secs(self.lock_wait_secs),
         })
     }
@@ -358,10 +391,11 @@ impl SlugifyArgs {
             lowercase: self.keep_case.then_some(false),
             max_length: self.max_length,
             symbols: self.no_symbols.then_some(false),
+            locale: self.locale,
             ..RawOptions::default()
         }
         .validate_over(&self.defaults.options()?)
-        .context("--separator or --max-length")?;
+        .context("--separator, --max-length or --locale")?;
         Ok(SlugifySettings {
             table: self.table.settings(&self.redis, 1000)?,
             options,

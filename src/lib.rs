@@ -4,9 +4,13 @@
 //! out by their Unicode names, trimmed of filler words; other non-ASCII
 //! text is transliterated with deunicode.
 //!
+//! Emoji sequences (flags, keycaps, ZWJ and skin-tone sequences) get
+//! CLDR's English names, and with a `locale` symbols and emoji get CLDR's
+//! names in that language.
+//!
 //! The symbol table is loaded once into Redis by `slugd load` and shared by
-//! every service instance, which keeps only a 16 kB index of which
-//! characters are in it and a bounded cache of names it has fetched. An
+//! every service instance, which keeps only an index of which characters
+//! and sequences are in it and a bounded cache of names it has fetched. An
 //! in-process mode reads the whole table into the
 //! service instead: the default when no Redis is configured, and the
 //! baseline `/bench` compares Redis against.
@@ -18,8 +22,13 @@
 //!
 //! - [`slug`]: the engine, a pure function from title, options and symbol
 //!   names to a slug.
-//! - [`locale`]: the `locale` option: CLDR's transform and word for `&`
-//!   of a language, through ICU4X.
+//! - [`locale`]: the `locale` option: CLDR's transform, word for `&` and
+//!   fallback chain of a language, through ICU4X.
+//! - [`cldr`]: CLDR's names of symbols and emoji sequences: reading the
+//!   annotation files, the numbered key set with its longest match, and a
+//!   request's view of a table's names along its locale's chain.
+//! - `membership`: the bitmap with ranks that says which characters a
+//!   table holds and which keys a locale names.
 //! - [`options`]: the slug options, raw (from a request, `--defaults` or
 //!   the command line) and validated, with the check of each field.
 //! - [`slugger`]: where a title becomes a slug: pre-scan, names from the
@@ -51,6 +60,7 @@
 //! re-exports, and the parts import each other by path, never the
 //! `mod.rs` that names them.
 
+pub mod cldr;
 pub mod cli;
 pub(crate) mod commands;
 pub mod corpus;
@@ -58,6 +68,7 @@ pub mod http;
 pub(crate) mod lines;
 pub mod load;
 pub mod locale;
+pub(crate) mod membership;
 pub mod options;
 pub mod redis_conn;
 pub mod serve;

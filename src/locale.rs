@@ -24,6 +24,7 @@ use icu::experimental::transliterate::Transliterator;
 use icu::list::ListFormatter;
 use icu::list::options::ListFormatterOptions;
 use icu::locale::Locale;
+use icu::locale::fallback::{LocaleFallbackConfig, LocaleFallbacker};
 
 /// A resolved `locale`. Cheap to clone.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +37,10 @@ struct Resolved {
     /// The word `&` reads as, romanized; `None` when the language's list
     /// pattern has no word (Japanese joins with `、`): `&` then separates.
     and: Option<Box<str>>,
+    /// CLDR's fallback chain of the tag, most specific first, ending in
+    /// `root` (`de-CH`, `de`, `root`): where its symbol names are looked
+    /// for.
+    fallbacks: Vec<String>,
 }
 
 /// Why a `locale` cannot be used.
@@ -78,6 +83,12 @@ impl SlugLocale {
         self.0.and.as_deref()
     }
 
+    /// CLDR's fallback chain of the tag, most specific first, ending in
+    /// `root`.
+    pub fn fallbacks(&self) -> &[String] {
+        &self.0.fallbacks
+    }
+
     /// `title` romanized by the language's transform; borrowed when there
     /// is none or the title has no letter outside ASCII for it to change.
     pub fn romanize<'t>(&self, title: &'t str) -> Cow<'t, str> {
@@ -100,7 +111,31 @@ fn resolve(tag: &str) -> Result<Resolved, LocaleError> {
     if transform.is_none() && and.is_none() && !has_list_patterns(&locale) {
         return Err(LocaleError::Unknown(tag.to_owned()));
     }
-    Ok(Resolved { transform, and })
+    Ok(Resolved {
+        transform,
+        and,
+        fallbacks: fallbacks(&locale),
+    })
+}
+
+/// CLDR's fallback chain of `locale` (its parent locales, then the
+/// language), by ICU4X's fallbacker, then `root`.
+fn fallbacks(locale: &Locale) -> Vec<String> {
+    let fallbacker = LocaleFallbacker::new();
+    let mut steps = fallbacker
+        .for_config(LocaleFallbackConfig::default())
+        .fallback_for(locale.into());
+    let mut chain = Vec::new();
+    while !steps.get().is_unknown() && chain.len() < 8 {
+        // Some steps change what the tag does not show (extensions).
+        let tag = steps.get().to_string();
+        if chain.last() != Some(&tag) {
+            chain.push(tag);
+        }
+        steps.step();
+    }
+    chain.push("root".to_owned());
+    chain
 }
 
 /// The id of the CLDR transform that romanizes `language`, by the names
@@ -195,5 +230,8 @@ mod tests {
             Err(LocaleError::BadTag(_))
         ));
         assert!(matches!(de.romanize("plain"), Cow::Borrowed(_)));
+        assert_eq!(de.fallbacks(), ["de-CH", "de", "root"]);
+        let pt = SlugLocale::resolve("pt-PT").unwrap();
+        assert_eq!(pt.fallbacks(), ["pt-PT", "pt", "root"]);
     }
 }

@@ -68,8 +68,7 @@ impl Service {
         let bench = BenchState::new(
             slugger.clone(),
             settings.defaults.clone(),
-            settings.table.data.clone(),
-            settings.table.categories.clone(),
+            &settings.table,
             settings.limits.bench_iterations,
         );
         let state = AppState {

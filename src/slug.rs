@@ -21,9 +21,12 @@
 //!    - the Cyrillic soft and hard signs (`ь`, `ъ`) leave no trace, and so
 //!      do the primes (`ʹ`, `ʺ`) romanizations write for them;
 //! 3. any other ASCII character separates words (ASCII is never looked up
-//!    in the table);
-//! 4. a character of the symbol table (when `symbols` is on) becomes its
-//!    name, as separate words;
+//!    in the table, except as the base of a keycap);
+//! 4. when `symbols` is on, an emoji sequence the table names (a flag, a
+//!    keycap such as `1️⃣` whose digit stands alone, a ZWJ or skin-tone
+//!    sequence: the longest that matches, U+FE0F aside) becomes its CLDR
+//!    name, and a character of the symbol table its name, as separate
+//!    words;
 //! 5. a combining mark, variation selector, joiner or other format character
 //!    leaves no trace: only letters or digits of its transliteration are kept
 //!    (so `e` + U+0301 is `e`, and U+FE0F after ❤ does nothing);
@@ -50,6 +53,14 @@ pub use crate::options::{
 pub trait SymbolNames {
     /// The trimmed name of `c`, when `c` is a table character.
     fn name(&self, c: char) -> Option<&str>;
+
+    /// The name of the longest emoji sequence (two characters or more,
+    /// U+FE0F aside) at the start of `text`, with the bytes it covers.
+    #[inline]
+    fn sequence(&self, text: &str) -> Option<(usize, &str)> {
+        let _ = text;
+        None
+    }
 }
 
 /// No table at all: every character is transliterated.
@@ -92,13 +103,6 @@ fn is_traceless(c: char) -> bool {
                 | GeneralCategory::Format
         ),
     }
-}
-
-/// Whether the engine asks the table about `c`: ASCII is never a table
-/// character, which keeps the common case free of look-ups.
-#[inline]
-pub fn may_be_symbol(c: char) -> bool {
-    !c.is_ascii()
 }
 
 /// The word `&` reads as between words, without a `locale`.
@@ -372,6 +376,41 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         }
     }
 
+    /// A keycap (`1️⃣`, `#⃣`): its base, the ASCII character before
+    /// `title[at]`, was already handled, so it is taken back and the
+    /// sequence's name written instead. Only a base that stands alone (a
+    /// digit that is a word of its own, `#` or `*`) makes a keycap. Returns
+    /// the bytes the sequence covers from its base.
+    #[cold]
+    #[inline(never)]
+    fn keycap(&mut self, title: &str, at: usize, names: &impl SymbolNames) -> Option<usize> {
+        let base = *title.as_bytes().get(at.checked_sub(1)?)?;
+        if !matches!(base, b'0'..=b'9' | b'#' | b'*') {
+            return None;
+        }
+        let (len, name) = names.sequence(&title[at - 1..])?;
+        if base.is_ascii_digit() {
+            // The digit is the last byte written, and a word alone.
+            let before = self.out.len().checked_sub(1)?;
+            let alone = before == 0
+                || (!self.separator.is_empty() && self.out[..before].ends_with(self.separator));
+            if self.after_separator || self.out.as_bytes()[before] != base || !alone {
+                return None;
+            }
+            self.out.truncate(before);
+            self.after_separator = true;
+            if EXTRAS {
+                self.last = [0, 0];
+                self.word_start = before;
+            }
+        } else if !self.after_separator {
+            // A `#` or `*` kept by `preserve`.
+            return None;
+        }
+        self.push_name(name);
+        Some(len)
+    }
+
     /// Whether `c`, which deunicode writes as a quote, leaves no trace: the
     /// soft and hard signs and their romanized primes always, `’` and `ʼ`
     /// between letters or digits (`rest` is what follows `c`).
@@ -597,6 +636,19 @@ fn build<const EXTRAS: bool>(
         }
         let c = title[i..].chars().next().expect("i is on a char boundary");
         let at = i;
+        if options.symbols {
+            if let Some((len, name)) = names.sequence(&title[at..]) {
+                b.push_name(name);
+                i += len;
+                continue;
+            }
+            if matches!(c, '\u{FE0F}' | '\u{20E3}')
+                && let Some(len) = b.keycap(title, at, names)
+            {
+                i = at - 1 + len;
+                continue;
+            }
+        }
         i += c.len_utf8();
         b.push_non_ascii(c, (title, at, i), options.symbols, names);
     }

@@ -3,13 +3,13 @@
 //! for a batch of titles:
 //!
 //! 1. **Pre-scan**: each title as the options rewrite it (replacements, a
-//!    locale's romanization, [`slug::rewrite`]), once, and which of its
-//!    characters may be table characters ([`slug::may_be_symbol`]); plain
-//!    ASCII text never needs a name.
-//! 2. **Names**: the table names those it holds. In-process that is a
-//!    look-up in memory; on Redis, one round trip for the whole batch at
-//!    most, and none when no character is in the table or every name is in
-//!    the name cache.
+//!    locale's romanization, [`slug::rewrite`]), once.
+//! 2. **Names**: the table names the characters and emoji sequences of
+//!    the rewritten titles it holds, UnicodeData's and CLDR's along the
+//!    locale's fallback chain ([`crate::cldr::View`]). In-process that is
+//!    a look-up in memory; on Redis, one round trip for the whole batch at
+//!    most, and none when nothing is in the table or every name is in the
+//!    name cache.
 //! 3. **Fallback**: while Redis cannot be reached, `--on-redis-down memory`
 //!    names them from an in-process table instead, and the answer is marked
 //!    degraded.
@@ -21,7 +21,7 @@
 use std::borrow::Cow;
 
 use crate::slug::{self, EmptySlug, NoSymbols, Options, SymbolNames};
-use crate::table::{SymbolTable, TableError};
+use crate::table::{MemoryTable, SymbolTable, TableError};
 
 /// Slugs titles with a table. Cheap to clone: clones share the table.
 #[derive(Clone)]
@@ -67,38 +67,38 @@ impl Slugger {
             .iter()
             .map(|t| slug::rewrite(t.as_ref(), options))
             .collect();
+        let locale = options.locale.as_ref();
         let (table, fallback) = match &self.table {
             SymbolTable::InProcess(table) => {
-                return Ok(plain(engine(&titles, options, table.as_ref())));
+                return Ok(plain(in_memory(table, &titles, options)));
             }
             SymbolTable::Redis(table, fallback) => (table, fallback),
         };
         if !options.symbols {
             return Ok(plain(engine(&titles, options, &NoSymbols)));
         }
-        // The characters of the rewritten titles, and of the fallback as
-        // it would be rewritten.
+        // The rewritten titles, and the fallback as it would be rewritten.
         let fallback_title = options
             .fallback
             .as_deref()
             .map(|f| slug::rewrite(f, options));
-        let candidates = titles
+        let read: Vec<&str> = titles
             .iter()
             .chain(fallback_title.iter())
-            .flat_map(|t| t.chars())
-            .filter(|&c| slug::may_be_symbol(c));
-        match (table.names(candidates).await, fallback) {
+            .map(AsRef::as_ref)
+            .collect();
+        match (table.names(&read, locale).await, fallback) {
             (Ok(names), _) => {
                 if let Some(fallback) = fallback {
                     fallback.release();
                 }
-                Ok(plain(engine(&titles, options, &names)))
+                Ok(plain(engine(&titles, options, &names.view())))
             }
             (Err(e), Some(fallback)) if e.is_outage() => {
                 let categories = table.live_version().map(|v| v.meta.categories.clone());
                 let memory = fallback.table(categories).await.map_err(|_| e)?;
                 Ok(Slugs {
-                    slugs: engine(&titles, options, memory.as_ref()),
+                    slugs: in_memory(&memory, &titles, options),
                     degraded: true,
                 })
             }
@@ -117,6 +117,21 @@ impl Slugger {
             all.slugs.pop().expect("one title in, one slug out"),
             all.degraded,
         ))
+    }
+}
+
+/// Steps 2 and 4 in memory: the table seen through the locale's chain.
+fn in_memory(
+    table: &MemoryTable,
+    titles: &[Cow<'_, str>],
+    options: &Options,
+) -> Vec<Result<String, EmptySlug>> {
+    match &options.locale {
+        None => engine(titles, options, table),
+        Some(locale) => {
+            let chain = table.chain(Some(locale));
+            engine(titles, options, &table.view(&chain))
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! `GET /bench?iterations=N[&title=...]`: runs the same titles through the
+//! `GET /bench?iterations=N[&title=...][&locale=de]`: runs the same titles through the
 //! in-process table and the Redis table inside the running service and
 //! reports latency percentiles, throughput and table size for each.
 //!
@@ -20,10 +20,13 @@ use tokio::sync::Semaphore;
 
 use super::error::ApiError;
 use super::json::Json;
+use crate::cldr::{CldrSettings, LocaleSelection};
 use crate::corpus;
+use crate::locale::SlugLocale;
+use crate::options::OptionError;
 use crate::slug::Options;
 use crate::slugger::Slugger;
-use crate::table::{MemoryTable, RedisTable, SymbolTable};
+use crate::table::{MemoryTable, RedisTable, SymbolTable, TableSettings};
 use crate::unicode_data::Categories;
 
 /// What the Redis side says in in-process mode.
@@ -40,6 +43,9 @@ pub struct BenchState {
     data: PathBuf,
     /// Categories for that table when Redis does not say its own.
     categories: Categories,
+    /// Where CLDR's files are, for that table; it holds the locales of
+    /// the live Redis table.
+    cldr: CldrSettings,
     /// Most iterations of one run.
     max_iterations: usize,
     /// One run at a time: a run is meant to measure, not to compete.
@@ -51,15 +57,15 @@ impl BenchState {
     pub fn new(
         slugger: Slugger,
         options: Options,
-        data: PathBuf,
-        categories: Categories,
+        table: &TableSettings,
         max_iterations: usize,
     ) -> Self {
         BenchState {
             slugger,
             options,
-            data,
-            categories,
+            data: table.data.clone(),
+            categories: table.categories.clone(),
+            cldr: table.cldr.clone(),
             max_iterations,
             running: Semaphore::new(1),
         }
@@ -74,6 +80,9 @@ pub struct BenchQuery {
     pub iterations: Option<usize>,
     /// One title to use instead of the built-in sample corpus.
     pub title: Option<String>,
+    /// A `locale` for every title (default: the service's default
+    /// options').
+    pub locale: Option<String>,
 }
 
 /// The figures of one backend.
@@ -137,7 +146,10 @@ async fn bench(
         .running
         .try_acquire()
         .map_err(|_| ApiError::BenchBusy)?;
-    let options = state.options.clone();
+    let mut options = state.options.clone();
+    if let Some(tag) = &query.locale {
+        options.locale = Some(SlugLocale::resolve(tag).map_err(OptionError::from)?);
+    }
 
     let in_process = match memory_table(&state).await {
         Ok(table) => run_in_process(table, titles.clone(), options.clone(), iterations).await,
@@ -159,6 +171,7 @@ async fn bench(
         "mode": state.slugger.table().mode(),
         "iterations": iterations,
         "titles": titles.len(),
+        "locale": query.locale,
         "in_process": in_process,
         "redis": redis,
     })))
@@ -170,13 +183,19 @@ async fn memory_table(state: &BenchState) -> Result<Arc<MemoryTable>, String> {
         SymbolTable::InProcess(table) => return Ok(table.clone()),
         SymbolTable::Redis(table, _) => table,
     };
-    // Build it from the same categories as the live Redis table, so both
-    // sides name the same characters.
-    let categories = match table.version().await {
-        Ok(v) => v.meta.categories.clone(),
-        Err(_) => state.categories.clone(),
+    // Build it from the same categories and locales as the live Redis
+    // table, so both sides name the same characters.
+    let (categories, cldr) = match table.version().await {
+        Ok(v) => (
+            v.meta.categories.clone(),
+            CldrSettings {
+                dir: state.cldr.dir.clone(),
+                locales: LocaleSelection::List(v.meta.cldr.locales.tags().to_vec()),
+            },
+        ),
+        Err(_) => (state.categories.clone(), state.cldr.clone()),
     };
-    MemoryTable::build(state.data.clone(), categories)
+    MemoryTable::build(state.data.clone(), categories, cldr)
         .await
         .map(Arc::new)
         .map_err(|e| format!("cannot build the in-process table: {e}"))

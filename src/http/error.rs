@@ -8,6 +8,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+use crate::locale::LocaleError;
+use crate::options::OptionError;
 use crate::table::TableError;
 
 /// Everything a request can fail with.
@@ -45,7 +47,7 @@ pub enum ApiError {
     EmptySlug(String),
     /// 404: no such endpoint.
     #[error(
-        "no such endpoint; see README.md for the API (POST /slug, POST /slugs, GET /bench, GET /healthz, GET /readyz)"
+        "no such endpoint; see README.md for the API (POST /slug, POST /slugs, GET /locales, GET /bench, GET /healthz, GET /readyz)"
     )]
     NotFound,
     /// 405: the endpoint exists but not with this method.
@@ -119,6 +121,15 @@ impl From<JsonRejection> for ApiError {
             }
             JsonRejection::MissingJsonContentType(_) => ApiError::NotJson,
             other => ApiError::MalformedJson(other.body_text()),
+        }
+    }
+}
+
+impl From<OptionError> for ApiError {
+    fn from(e: OptionError) -> Self {
+        match e {
+            OptionError::Locale(LocaleError::Unknown(_)) => ApiError::UnknownLocale(e.to_string()),
+            e => ApiError::Invalid(e.to_string()),
         }
     }
 }

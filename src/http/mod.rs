@@ -5,6 +5,7 @@
 //! - [`slug`]: `POST /slug`, `GET /slug`, `POST /slugs`
 //! - [`bench`]: `GET /bench`, with its own state
 //! - [`health`]: `GET /healthz`, `GET /readyz`
+//! - [`locales`]: `GET /locales`
 //! - [`state`]: what every handler shares, and the request limits
 //! - [`json`]: the JSON extractor every handler uses
 //! - [`error`]: the one error type
@@ -14,6 +15,7 @@ mod bench;
 mod error;
 mod health;
 mod json;
+mod locales;
 mod router;
 mod server;
 mod slug;

@@ -10,7 +10,7 @@ use axum::extract::DefaultBodyLimit;
 use super::bench::{self, BenchState};
 use super::error::ApiError;
 use super::state::AppState;
-use super::{health, slug};
+use super::{health, locales, slug};
 
 /// The whole API.
 pub fn router(state: AppState, bench: Arc<BenchState>) -> Router {
@@ -19,6 +19,7 @@ pub fn router(state: AppState, bench: Arc<BenchState>) -> Router {
         .merge(slug::router())
         .merge(bench::router(bench))
         .merge(health::router())
+        .merge(locales::router())
         .fallback(|| async { ApiError::NotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(body_limit))

@@ -11,8 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::error::ApiError;
 use super::json::Json;
 use super::state::AppState;
-use crate::locale::LocaleError;
-use crate::options::{OptionError, Options, RawOptions};
+use crate::options::{Options, RawOptions};
 
 /// The request body of every slug endpoint (and the query of `GET /slug`).
 /// Unknown fields are refused, so a misspelt option is an error, not a
@@ -44,12 +43,7 @@ impl SlugRequest {
     fn options(&mut self, defaults: &Options) -> Result<Options, ApiError> {
         self.raw_options()
             .validate_over(defaults)
-            .map_err(|e| match e {
-                OptionError::Locale(LocaleError::Unknown(_)) => {
-                    ApiError::UnknownLocale(e.to_string())
-                }
-                e => ApiError::Invalid(e.to_string()),
-            })
+            .map_err(ApiError::from)
     }
 
     /// The option fields, as given.

@@ -10,6 +10,9 @@ pub enum LoadError {
     /// The data file is unreadable or has bad lines.
     #[error(transparent)]
     Data(#[from] DataError),
+    /// CLDR's files are missing or unreadable.
+    #[error(transparent)]
+    Cldr(#[from] crate::cldr::CldrError),
     /// The file has no character of the chosen categories.
     #[error("{path} has no characters of categories {categories}; refusing to load an empty table")]
     Empty {

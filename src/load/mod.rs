@@ -6,7 +6,10 @@
 //!    two loaders never interleave; see [`lock`].
 //! 2. Take a fresh version id and record it in `{p}versions`.
 //! 3. Stream the file line by line, writing buckets in pipelined batches of
-//!    [`BATCH_FIELDS`] fields. Readers do not see the version yet.
+//!    [`BATCH_FIELDS`] fields. Readers do not see the version yet. Then
+//!    CLDR's names of each locale of `--locales` (their keys were numbered
+//!    in a first pass over the files, before the lock), one locale at a
+//!    time, into buckets of their own.
 //! 4. On any bad line, read on to report them all, then remove what was
 //!    written and leave the live table as it was.
 //! 5. Write the version's `meta` (index, counts, measured memory).
@@ -16,7 +19,8 @@
 //!    left behind). Readers of the old version notice the switch in their
 //!    next round trip and move over; see `table::redis`.
 //!
-//! Memory stays bounded: one line, one batch and the membership bitmap.
+//! Memory stays bounded: one line, one batch and the membership bitmap;
+//! for CLDR, the key set and one locale's names.
 //!
 //! [`run`] reads as those steps, each a method of [`Load`]; the lock is a
 //! guard type of its own ([`lock`]) and the errors are in [`error`].
@@ -29,6 +33,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use redis::{AsyncCommands, Script};
@@ -37,8 +42,9 @@ pub use self::error::LoadError;
 use self::error::redis_err;
 pub use self::lock::LOCK_TTL;
 use self::lock::LoadLock;
+use crate::cldr::{self, CldrError, CldrSettings, KeySet, Locales};
 use crate::redis_conn::{Conn, RedisConfig};
-use crate::table::layout::{self, Keys, LongNames, Membership, Meta, Version};
+use crate::table::layout::{self, CldrMeta, Keys, LongNames, Membership, Meta, Version};
 use crate::unicode_data::{BadLine, Categories, DataError, LineError, ReadError, Reader};
 
 /// Fields written per pipelined batch.
@@ -55,6 +61,8 @@ pub struct LoadSettings {
     pub prefix: String,
     /// Which general categories to keep.
     pub categories: Categories,
+    /// Which CLDR names to load.
+    pub cldr: CldrSettings,
     /// How long to wait for another loader's lock.
     pub lock_wait: Duration,
 }
@@ -68,6 +76,10 @@ pub struct LoadReport {
     pub version: Version,
     /// Characters in the table.
     pub entries: u64,
+    /// The CLDR locales loaded.
+    pub locales: usize,
+    /// CLDR names loaded, over every locale.
+    pub cldr_names: u64,
     /// Redis keys of the version (buckets and meta).
     pub keys: u64,
     /// Hash fields written (names and name chunks).
@@ -85,14 +97,16 @@ impl fmt::Display for LoadReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "loaded {} as version {}: {} entries, {} keys, {} fields, {} bytes of Redis memory ({:.1} bytes per entry), {:.3} s",
+            "loaded {} as version {}: {} entries and {} CLDR names in {} locales, {} keys, {} fields, {} bytes of Redis memory ({:.1} bytes per entry), {:.3} s",
             self.data.display(),
             self.version,
             self.entries,
+            self.cldr_names,
+            self.locales,
             self.keys,
             self.fields,
             self.bytes,
-            self.bytes as f64 / self.entries.max(1) as f64,
+            self.bytes as f64 / (self.entries + self.cldr_names).max(1) as f64,
             self.elapsed.as_secs_f64(),
         )?;
         if !self.removed.is_empty() {
@@ -116,6 +130,16 @@ return old";
 pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
     let started = Instant::now();
     let file = File::open(&settings.data).map_err(|e| DataError::open(&settings.data, e))?;
+    // Every key numbered before anything is written: a missing or broken
+    // CLDR file fails the load here.
+    let cldr = settings.cldr.clone();
+    let (tags, cldr_keys) = tokio::task::spawn_blocking(move || {
+        let tags = cldr.resolve()?;
+        let keys = cldr::collect_keys(&cldr.dir, &tags)?;
+        Ok::<_, CldrError>((tags, keys))
+    })
+    .await
+    .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))?;
     let conn = Conn::for_loader(&settings.redis)
         .await
         .map_err(redis_err("connecting"))?;
@@ -127,7 +151,7 @@ pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
         lock,
         settings,
     };
-    let result = load.steps(file, started).await;
+    let result = load.steps(file, (tags, cldr_keys), started).await;
     load.lock.release().await;
     result
 }
@@ -140,6 +164,15 @@ struct Load<'a> {
     settings: &'a LoadSettings,
 }
 
+/// What writing CLDR's names wrote.
+#[derive(Default)]
+struct CldrWritten {
+    meta: CldrMeta,
+    /// Every bucket key written, for measuring.
+    buckets: Vec<String>,
+    fields: u64,
+}
+
 /// What streaming the file wrote.
 struct Written {
     members: Membership,
@@ -149,9 +182,21 @@ struct Written {
 
 impl Load<'_> {
     /// The steps of the module doc, in order.
-    async fn steps(&mut self, file: File, started: Instant) -> Result<LoadReport, LoadError> {
+    async fn steps(
+        &mut self,
+        file: File,
+        (tags, cldr_keys): (Vec<String>, KeySet),
+        started: Instant,
+    ) -> Result<LoadReport, LoadError> {
         let version = self.new_version().await?;
         let written = match self.write_entries(file, version).await {
+            Ok(written) => match self.write_cldr(version, tags, cldr_keys).await {
+                Ok(cldr) => Ok((written, cldr)),
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        };
+        let (written, cldr) = match written {
             Ok(written) => written,
             Err(e) => {
                 // Leave nothing half-written behind; a later load also
@@ -160,8 +205,9 @@ impl Load<'_> {
                 return Err(e);
             }
         };
+        let fields = written.fields + cldr.fields;
         let (meta, keys) = self
-            .write_meta(version, written.members, written.long)
+            .write_meta(version, written.members, written.long, cldr)
             .await?;
         self.switch(version).await?;
         self.announce(version).await;
@@ -170,8 +216,10 @@ impl Load<'_> {
             data: self.settings.data.clone(),
             version,
             entries: meta.entries,
+            locales: meta.cldr.locales.len(),
+            cldr_names: meta.cldr.names,
             keys,
-            fields: written.fields,
+            fields,
             bytes: meta.bytes,
             removed,
             elapsed: started.elapsed(),
@@ -256,19 +304,100 @@ impl Load<'_> {
         Ok(written)
     }
 
+    /// Writes CLDR's names of each locale in `tags`, one locale at a time:
+    /// read and made slug words on a blocking thread, then written in
+    /// batches like the entries.
+    async fn write_cldr(
+        &mut self,
+        version: Version,
+        tags: Vec<String>,
+        keys: KeySet,
+    ) -> Result<CldrWritten, LoadError> {
+        let keys = Arc::new(keys);
+        let mut written = CldrWritten::default();
+        for (slot, tag) in tags.iter().enumerate() {
+            let slot = slot as u16;
+            let dir = self.settings.cldr.dir.clone();
+            let (tag_owned, keys_owned) = (tag.clone(), keys.clone());
+            let mut names = tokio::task::spawn_blocking(move || {
+                let mut names: Vec<(u32, String)> = Vec::new();
+                cldr::for_each_name(&dir, &tag_owned, |key, name| {
+                    if let (Some(i), Some(name)) =
+                        (keys_owned.get(key), cldr::slug_name(name, &tag_owned))
+                    {
+                        names.push((i, name));
+                    }
+                })?;
+                Ok::<_, CldrError>(names)
+            })
+            .await
+            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))?;
+            names.sort_unstable_by_key(|n| n.0);
+            let mut named = Membership::default();
+            let mut batch: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
+            let mut batched = 0usize;
+            for (i, name) in names {
+                let chunks: Vec<&str> = layout::chunks(&name).collect();
+                if chunks.len() > layout::MAX_CHUNKS {
+                    // A name over 256 bytes: none in CLDR 41; such a key
+                    // gets the next name along the chain instead.
+                    continue;
+                }
+                named.insert_index(i);
+                if chunks.len() > 1 {
+                    written.meta.long.insert((slot, i), chunks.len() as u8);
+                }
+                let bucket = self
+                    .keys
+                    .cldr_bucket(version, slot, i >> layout::BUCKET_BITS);
+                if written.buckets.last().is_none_or(|b| *b != bucket) {
+                    written.buckets.push(bucket.clone());
+                }
+                let fields = batch.entry(bucket).or_default();
+                for (k, chunk) in chunks.iter().enumerate() {
+                    fields.push((layout::field_of_index(i, k), (*chunk).to_owned()));
+                    batched += 1;
+                    written.fields += 1;
+                }
+                written.meta.names += 1;
+                if batched >= BATCH_FIELDS {
+                    self.flush_keyed(&mut batch).await?;
+                    batched = 0;
+                }
+            }
+            self.flush_keyed(&mut batch).await?;
+            written.meta.named.push(named);
+        }
+        written.meta.locales = Locales::new(tags);
+        written.meta.keys = Arc::try_unwrap(keys).unwrap_or_else(|shared| (*shared).clone());
+        Ok(written)
+    }
+
     /// Writes one batch: an HSET per bucket, in one pipeline.
     async fn flush(
         &mut self,
         version: Version,
         batch: &mut BTreeMap<u32, Vec<(u32, String)>>,
     ) -> Result<(), LoadError> {
+        let mut keyed: BTreeMap<String, Vec<(u32, String)>> = std::mem::take(batch)
+            .into_iter()
+            .map(|(bucket, fields)| (self.keys.bucket(version, bucket), fields))
+            .collect();
+        self.flush_keyed(&mut keyed).await
+    }
+
+    /// Writes one batch of hashes by key: an HSET each, in one pipeline.
+    async fn flush_keyed(
+        &mut self,
+        batch: &mut BTreeMap<String, Vec<(u32, String)>>,
+    ) -> Result<(), LoadError> {
         if batch.is_empty() {
             return Ok(());
         }
         let cmds: Vec<(String, redis::Cmd)> = batch
             .iter()
-            .map(|(&bucket, fields)| {
-                let key = self.keys.bucket(version, bucket);
+            .map(|(key, fields)| {
+                let key = key.clone();
                 let mut cmd = redis::cmd("HSET");
                 cmd.arg(&key);
                 for (field, value) in fields {
@@ -293,6 +422,7 @@ impl Load<'_> {
         version: Version,
         members: Membership,
         long: LongNames,
+        cldr: CldrWritten,
     ) -> Result<(Meta, u64), LoadError> {
         let doing = "writing the version's meta";
         let mut meta = Meta {
@@ -305,6 +435,7 @@ impl Load<'_> {
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
             bytes: 0,
+            cldr: cldr.meta,
         };
         let meta_key = self.keys.meta(version);
         let mut hset = redis::cmd("HSET");
@@ -314,6 +445,7 @@ impl Load<'_> {
             .members
             .buckets()
             .map(|b| self.keys.bucket(version, b))
+            .chain(cldr.buckets)
             .collect();
         version_keys.push(meta_key.clone());
         let mut cmds = vec![(meta_key.clone(), hset)];

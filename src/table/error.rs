@@ -10,6 +10,9 @@ pub enum OpenError {
     /// The data file for the in-process table is unusable.
     #[error("cannot build the in-process symbol table")]
     Data(#[from] DataError),
+    /// CLDR's files for the in-process table are unusable.
+    #[error("cannot read CLDR's names")]
+    Cldr(#[from] crate::cldr::CldrError),
     /// The Redis table cannot be set up.
     #[error(transparent)]
     Redis(#[from] TableError),

@@ -15,6 +15,7 @@ use tokio::sync::Mutex;
 
 use super::error::TableError;
 use super::memory::MemoryTable;
+use crate::cldr::CldrSettings;
 use crate::unicode_data::Categories;
 
 /// What the degraded mode needs, and the table while it is in use.
@@ -22,6 +23,7 @@ use crate::unicode_data::Categories;
 pub struct Fallback {
     data: PathBuf,
     categories: Categories,
+    cldr: CldrSettings,
     /// Built at the first failure of an outage, dropped at the first
     /// success after it.
     table: Mutex<Option<Arc<MemoryTable>>>,
@@ -29,10 +31,11 @@ pub struct Fallback {
 
 impl Fallback {
     /// A fallback that reads `data` for `categories` when needed.
-    pub fn new(data: PathBuf, categories: Categories) -> Self {
+    pub fn new(data: PathBuf, categories: Categories, cldr: CldrSettings) -> Self {
         Fallback {
             data,
             categories,
+            cldr,
             table: Mutex::new(None),
         }
     }
@@ -48,7 +51,7 @@ impl Fallback {
             return Ok(table.clone());
         }
         let categories = categories.unwrap_or_else(|| self.categories.clone());
-        let table = MemoryTable::build(self.data.clone(), categories)
+        let table = MemoryTable::build(self.data.clone(), categories, self.cldr.clone())
             .await
             .map_err(|e| TableError::Damaged(format!("cannot build the fallback table: {e}")))?;
         tracing::warn!(

@@ -13,6 +13,7 @@
 //! | `{p}lock` | string | held by the one loader running, with an expiry |
 //! | `{p}meta:{v}` | hash | version `v`: see [`Meta`] |
 //! | `{p}t:{v}:{b}` | hash | bucket `b` (hex) of version `v`: field = code point offset, value = name |
+//! | `{p}t:{v}:L{l}:{b}` | hash | CLDR names of locale slot `l` (hex), bucket `b` of key numbers: field = offset, value = name |
 //!
 //! On a Redis Cluster, the `{ctl}` hash tag puts the four control keys in
 //! one slot, so the loader's switch script may touch both the lock and
@@ -43,6 +44,8 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use crate::cldr::{KeySet, Locales};
+pub use crate::membership::Membership;
 use crate::unicode_data::Categories;
 
 /// Code points per bucket, as a shift.
@@ -144,6 +147,13 @@ impl Keys {
         format!("{}t:{v}:{b:x}", self.prefix)
     }
 
+    /// The hash of bucket `b` of the CLDR names of locale slot `slot` in
+    /// version `v`. It matches [`Keys::bucket_pattern`], so removing a
+    /// version removes these too.
+    pub fn cldr_bucket(&self, v: Version, slot: u16, b: u32) -> String {
+        format!("{}t:{v}:L{slot:x}:{b:x}", self.prefix)
+    }
+
     /// A SCAN pattern matching every bucket of version `v`, with the glob
     /// characters of the prefix escaped.
     pub fn bucket_pattern(&self, v: Version) -> String {
@@ -159,115 +169,11 @@ impl Keys {
     }
 }
 
-/// Which code points are in the table: one bit per code point, words of 64
-/// bits indexed by bucket, up to the highest member.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Membership {
-    words: Vec<u64>,
-}
-
-impl Membership {
-    /// Adds `c`. Returns false if it was already there.
-    pub fn insert(&mut self, c: char) -> bool {
-        let b = bucket_of(c) as usize;
-        if self.words.len() <= b {
-            self.words.resize(b + 1, 0);
-        }
-        let bit = 1u64 << (c as u32 & (BUCKET_SIZE - 1));
-        let fresh = self.words[b] & bit == 0;
-        self.words[b] |= bit;
-        fresh
-    }
-
-    /// Whether `c` is in the table.
-    #[inline]
-    pub fn contains(&self, c: char) -> bool {
-        match self.words.get(bucket_of(c) as usize) {
-            Some(word) => word & (1u64 << (c as u32 & (BUCKET_SIZE - 1))) != 0,
-            None => false,
-        }
-    }
-
-    /// How many members come before `c` (its index among sorted members).
-    /// `ranks` holds the number of members before each word.
-    #[inline]
-    pub(crate) fn rank(&self, ranks: &[u32], c: char) -> usize {
-        let b = bucket_of(c) as usize;
-        let below = self.words[b] & ((1u64 << (c as u32 & (BUCKET_SIZE - 1))) - 1);
-        ranks[b] as usize + below.count_ones() as usize
-    }
-
-    /// The number of members before each word, for [`Membership::rank`].
-    pub(crate) fn ranks(&self) -> Vec<u32> {
-        let mut total = 0u32;
-        self.words
-            .iter()
-            .map(|w| {
-                let before = total;
-                total += w.count_ones();
-                before
-            })
-            .collect()
-    }
-
-    /// The number of members.
-    pub fn len(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
-    }
-
-    /// Whether the table is empty.
-    pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
-    }
-
-    /// The buckets that have members.
-    pub fn buckets(&self) -> impl Iterator<Item = u32> + '_ {
-        self.words
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| **w != 0)
-            .map(|(b, _)| b as u32)
-    }
-
-    /// Heap bytes held.
-    pub fn heap_bytes(&self) -> usize {
-        self.words.capacity() * std::mem::size_of::<u64>()
-    }
-
-    /// The text form stored in `meta` field `index`: `bucket:mask` pairs in
-    /// hex, separated by commas.
-    pub fn encode(&self) -> String {
-        let mut out = String::new();
-        for (b, w) in self.words.iter().enumerate().filter(|(_, w)| **w != 0) {
-            if !out.is_empty() {
-                out.push(',');
-            }
-            let _ = write!(out, "{b:x}:{w:x}");
-        }
-        out
-    }
-
-    /// Parses [`Membership::encode`]'s form.
-    pub fn decode(text: &str) -> Result<Self, String> {
-        let mut m = Membership::default();
-        for pair in text.split(',').filter(|p| !p.is_empty()) {
-            let parsed = pair.split_once(':').and_then(|(b, w)| {
-                Some((
-                    u32::from_str_radix(b, 16).ok()?,
-                    u64::from_str_radix(w, 16).ok()?,
-                ))
-            });
-            let Some((b, w)) = parsed.filter(|(b, _)| *b <= 0x10FFFF >> BUCKET_BITS) else {
-                return Err(format!("bad index entry '{pair}'"));
-            };
-            let b = b as usize;
-            if m.words.len() <= b {
-                m.words.resize(b + 1, 0);
-            }
-            m.words[b] = w;
-        }
-        Ok(m)
-    }
+/// The number field of chunk `k` of the name of number `i` in its bucket
+/// (CLDR key numbers are bucketed like code points).
+#[inline]
+pub fn field_of_index(i: u32, k: usize) -> u32 {
+    (i & (BUCKET_SIZE - 1)) + BUCKET_SIZE * k as u32
 }
 
 /// Names stored in more than one chunk: code point -> number of chunks.
@@ -334,6 +240,111 @@ pub struct Meta {
     /// Redis memory of the version's keys (MEMORY USAGE), measured after
     /// the rest is written and stored last under [`Meta::BYTES`].
     pub bytes: u64,
+    /// CLDR's names; empty for a table loaded by a slugd before them.
+    pub cldr: CldrMeta,
+}
+
+/// What a version holds of CLDR's names, in the meta fields `cldr_*`.
+/// Optional: a reader takes a version without them as one with no CLDR
+/// names, and older readers ignore them, so the layout stays format 1.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CldrMeta {
+    /// The locales, in slot order (`cldr_locales`, comma-separated).
+    pub locales: Locales,
+    /// The keys, numbered (`cldr_keys`, one per line).
+    pub keys: KeySet,
+    /// Per slot, which keys the locale names (`cldr_named`, each
+    /// membership encoded as for `index`, separated by `;`).
+    pub named: Vec<Membership>,
+    /// (slot, key) -> chunks, for names over one chunk (`cldr_long`,
+    /// `slot:key:chunks` in hex, comma-separated).
+    pub long: HashMap<(u16, u32), u8>,
+    /// CLDR names over every locale (`cldr_names`).
+    pub names: u64,
+}
+
+impl CldrMeta {
+    /// How many chunks the name of `key` in `slot` takes (1 for most).
+    #[inline]
+    pub fn chunks_of(&self, slot: u16, key: u32) -> usize {
+        self.long.get(&(slot, key)).map_or(1, |&n| n as usize)
+    }
+
+    /// Whether the locale of `slot` names `key`.
+    #[inline]
+    pub fn names(&self, slot: u16, key: u32) -> bool {
+        self.named
+            .get(slot as usize)
+            .is_some_and(|m| m.contains_index(key))
+    }
+
+    fn to_fields(&self, fields: &mut Vec<(&'static str, String)>) {
+        if self.locales.is_empty() {
+            return;
+        }
+        let named: Vec<String> = self.named.iter().map(Membership::encode).collect();
+        let mut long: Vec<_> = self.long.iter().collect();
+        long.sort();
+        let long: Vec<String> = long
+            .into_iter()
+            .map(|((slot, key), n)| format!("{slot:x}:{key:x}:{n}"))
+            .collect();
+        fields.extend([
+            ("cldr_locales", self.locales.tags().join(",")),
+            ("cldr_keys", self.keys.encode()),
+            ("cldr_named", named.join(";")),
+            ("cldr_long", long.join(",")),
+            ("cldr_names", self.names.to_string()),
+        ]);
+    }
+
+    fn from_fields(fields: &HashMap<String, String>) -> Result<Self, String> {
+        let Some(locales) = fields.get("cldr_locales") else {
+            return Ok(CldrMeta::default());
+        };
+        let field = |name: &str| {
+            fields
+                .get(name)
+                .map(String::as_str)
+                .ok_or_else(|| format!("no field '{name}'"))
+        };
+        let locales = Locales::new(locales.split(',').map(str::to_owned).collect());
+        let named = field("cldr_named")?
+            .split(';')
+            .map(Membership::decode)
+            .collect::<Result<Vec<_>, _>>()?;
+        if named.len() != locales.len() {
+            return Err(format!(
+                "cldr_named has {} locales, cldr_locales {}",
+                named.len(),
+                locales.len()
+            ));
+        }
+        let mut long = HashMap::new();
+        for entry in field("cldr_long")?.split(',').filter(|e| !e.is_empty()) {
+            let parsed = (|| {
+                let mut parts = entry.split(':');
+                let slot = u16::from_str_radix(parts.next()?, 16).ok()?;
+                let key = u32::from_str_radix(parts.next()?, 16).ok()?;
+                let n: u8 = parts.next()?.parse().ok()?;
+                (parts.next().is_none() && (2..=MAX_CHUNKS as u8).contains(&n))
+                    .then_some(((slot, key), n))
+            })();
+            let Some((at, n)) = parsed else {
+                return Err(format!("bad cldr_long entry '{entry}'"));
+            };
+            long.insert(at, n);
+        }
+        Ok(CldrMeta {
+            locales,
+            keys: KeySet::decode(field("cldr_keys")?)?,
+            named,
+            long,
+            names: field("cldr_names")?
+                .parse()
+                .map_err(|_| "'cldr_names' is not a number".to_owned())?,
+        })
+    }
 }
 
 impl Meta {
@@ -342,7 +353,7 @@ impl Meta {
 
     /// The hash's fields and values, [`FORMAT`] among them.
     pub fn to_fields(&self) -> Vec<(&'static str, String)> {
-        vec![
+        let mut fields = vec![
             ("format", FORMAT.to_string()),
             ("entries", self.entries.to_string()),
             ("categories", self.categories.to_string()),
@@ -351,7 +362,9 @@ impl Meta {
             ("source", self.source.clone()),
             ("loaded_at", self.loaded_at.to_string()),
             (Self::BYTES, self.bytes.to_string()),
-        ]
+        ];
+        self.cldr.to_fields(&mut fields);
+        fields
     }
 
     /// Reads the hash as `HGETALL` returns it. The error says which field is
@@ -387,6 +400,7 @@ impl Meta {
             source: field("source").unwrap_or_default().to_owned(),
             loaded_at: number("loaded_at").unwrap_or(0),
             bytes: number(Self::BYTES)?,
+            cldr: CldrMeta::from_fields(fields).map_err(|e| format!("CLDR names: {e}"))?,
         })
     }
 }
@@ -394,26 +408,6 @@ impl Meta {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn membership_round_trips_and_ranks() {
-        let mut m = Membership::default();
-        for c in ['☃', '☢', '⬣', '🦄', '©'] {
-            assert!(m.insert(c));
-        }
-        assert!(!m.insert('☃'));
-        assert!(
-            m.contains('☃') && m.contains('🦄') && !m.contains('a') && !m.contains('\u{10FFFF}')
-        );
-        assert_eq!(m.len(), 5);
-        let back = Membership::decode(&m.encode()).unwrap();
-        assert_eq!(back, m);
-        let ranks = m.ranks();
-        assert_eq!(m.rank(&ranks, '©'), 0);
-        assert_eq!(m.rank(&ranks, '☃'), 1);
-        assert_eq!(m.rank(&ranks, '🦄'), 4);
-        assert!(Membership::decode("zz:1").is_err());
-    }
 
     #[test]
     fn long_names_split_into_chunks_and_fields_stay_within_a_bucket_listpack() {
@@ -444,6 +438,27 @@ mod tests {
             source: "data/UnicodeData.txt".to_owned(),
             loaded_at: 1_700_000_000,
             bytes: 420,
+            cldr: CldrMeta::default(),
+        };
+        // A table loaded before CLDR names: none.
+        let old: HashMap<String, String> = meta
+            .to_fields()
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect();
+        assert!(!old.contains_key("cldr_locales"));
+        assert_eq!(Meta::from_fields(&old).unwrap(), meta);
+        let mut named = Membership::default();
+        named.insert_index(1);
+        let meta = Meta {
+            cldr: CldrMeta {
+                locales: Locales::new(vec!["en".into(), "de".into()]),
+                keys: KeySet::new(vec!["🇩🇪".into(), "☕".into()]),
+                named: vec![named.clone(), named],
+                long: [((1u16, 1u32), 2u8)].into_iter().collect(),
+                names: 2,
+            },
+            ..meta
         };
         let mut fields: HashMap<String, String> = meta
             .to_fields()
@@ -463,6 +478,7 @@ mod tests {
     fn key_names_and_scan_patterns() {
         let keys = Keys::new("app*1:");
         assert_eq!(keys.bucket(7, 0x9c), "app*1:t:7:9c");
+        assert_eq!(keys.cldr_bucket(7, 0x1a, 3), "app*1:t:7:L1a:3");
         assert_eq!(keys.bucket_pattern(7), "app\\*1:t:7:*");
         assert_eq!(keys.current(), "app*1:{ctl}:current");
         assert_eq!(keys.lock(), "app*1:{ctl}:lock");

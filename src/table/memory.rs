@@ -1,5 +1,6 @@
 //! The in-process symbol table: every name in the service's own memory,
-//! built from UnicodeData.txt at start-up (or on demand, for `/bench`).
+//! UnicodeData's and CLDR's in the locales of `--locales`, built at
+//! start-up (or on demand, for `/bench` and the fallback).
 //!
 //! The layout is compact and needs no hashing: the membership bitmap of
 //! [`super::layout`], a running count of members per bitmap word, and all
@@ -11,38 +12,111 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use super::layout::Membership;
+use super::error::OpenError;
+use crate::cldr::{self, Chain, CldrError, CldrSettings, KeySet, Locales, NameSource, View};
+use crate::locale::SlugLocale;
+use crate::membership::Membership;
 use crate::slug::SymbolNames;
 use crate::unicode_data::{Categories, DataError, Entry, Reader};
 
 /// The whole table in memory.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct MemoryTable {
+    /// UnicodeData's names, by code point.
+    chars: Store,
+    /// CLDR's, by key and locale.
+    cldr: CldrNames,
+}
+
+/// CLDR's names in memory.
+#[derive(Debug, Clone, Default)]
+struct CldrNames {
+    keys: KeySet,
+    locales: Locales,
+    /// One store per locale slot, by key number.
+    names: Vec<Store>,
+}
+
+/// Names by number (a code point, or a CLDR key's number), compactly:
+/// the membership bitmap of [`super::layout`], a running count of members
+/// per bitmap word, and all names in one string with an end offset per
+/// member. A look-up is a bit test, a popcount and a slice.
+#[derive(Debug, Clone, Default)]
+struct Store {
     members: Membership,
     /// Members before each bitmap word, so a member's index is a popcount.
     ranks: Vec<u32>,
-    /// End offset in `names` of each member's name, in code point order.
+    /// End offset in `names` of each member's name, in number order.
     ends: Vec<u32>,
     /// All names back to back.
     names: String,
 }
 
+impl Store {
+    /// From names sorted by number, without duplicates.
+    fn from_sorted<'a>(entries: impl Iterator<Item = (u32, &'a str)>) -> Self {
+        let mut store = Store::default();
+        for (i, name) in entries {
+            store.members.insert_index(i);
+            store.names.push_str(name);
+            store.ends.push(store.names.len() as u32);
+        }
+        store.ranks = store.members.ranks();
+        store.names.shrink_to_fit();
+        store.ends.shrink_to_fit();
+        store
+    }
+
+    #[inline]
+    fn get(&self, i: u32) -> Option<&str> {
+        if !self.members.contains_index(i) {
+            return None;
+        }
+        Some(self.name_of_member(i))
+    }
+
+    /// The name of member `i`. Kept out of line so that [`Store::get`]
+    /// stays small enough to inline.
+    #[inline(never)]
+    fn name_of_member(&self, i: u32) -> &str {
+        let r = self.members.rank(&self.ranks, i);
+        let start = if r == 0 { 0 } else { self.ends[r - 1] as usize };
+        &self.names[start..self.ends[r] as usize]
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.members.heap_bytes()
+            + self.ranks.capacity() * 4
+            + self.ends.capacity() * 4
+            + self.names.capacity()
+    }
+}
+
 impl MemoryTable {
-    /// Reads the table from a UnicodeData.txt file.
+    /// Reads UnicodeData's names from a file, with no CLDR names.
     pub fn from_file(path: &Path, categories: &Categories) -> Result<Self, DataError> {
         let file = File::open(path).map_err(|e| DataError::open(path, e))?;
         Self::from_reader(path, BufReader::new(file), categories)
     }
 
-    /// Reads the table from a file on a blocking thread, off the async
-    /// threads (tens of milliseconds for the shipped file).
-    pub async fn build(path: PathBuf, categories: Categories) -> Result<Self, DataError> {
-        tokio::task::spawn_blocking(move || Self::from_file(&path, &categories))
-            .await
-            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))
+    /// Reads the table (UnicodeData's names and CLDR's of `cldr`'s
+    /// locales) on a blocking thread, off the async threads: tens of
+    /// milliseconds for the shipped files, seconds for every locale.
+    pub async fn build(
+        path: PathBuf,
+        categories: Categories,
+        cldr: CldrSettings,
+    ) -> Result<Self, OpenError> {
+        tokio::task::spawn_blocking(move || {
+            let mut table = Self::from_file(&path, &categories)?;
+            table.read_cldr(&cldr)?;
+            Ok(table)
+        })
+        .await
+        .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))
     }
 
-    /// Reads the table from UnicodeData.txt text; `path` names it in errors.
+    /// Reads UnicodeData.txt text; `path` names it in errors.
     pub fn from_reader(
         path: &Path,
         input: impl BufRead,
@@ -58,78 +132,116 @@ impl MemoryTable {
         }
         bad.finish()?;
         entries.sort_unstable_by_key(|e| e.ch);
-        Ok(Self::from_sorted(&entries))
+        Ok(MemoryTable {
+            chars: Store::from_sorted(entries.iter().map(|e| (e.ch as u32, e.name.as_str()))),
+            cldr: CldrNames::default(),
+        })
     }
 
-    /// Builds the table from entries sorted by code point, without duplicates.
-    fn from_sorted(entries: &[Entry]) -> Self {
-        let mut members = Membership::default();
-        let mut ends = Vec::with_capacity(entries.len());
-        let mut names = String::with_capacity(entries.iter().map(|e| e.name.len()).sum());
-        for entry in entries {
-            members.insert(entry.ch);
-            names.push_str(&entry.name);
-            ends.push(names.len() as u32);
+    /// Reads CLDR's names of `settings`' locales (English always), in two
+    /// passes over the files: the keys, then each locale's names.
+    pub fn read_cldr(&mut self, settings: &CldrSettings) -> Result<(), CldrError> {
+        let tags = settings.resolve()?;
+        let keys = cldr::collect_keys(&settings.dir, &tags)?;
+        let mut names = Vec::with_capacity(tags.len());
+        for tag in &tags {
+            let mut entries: Vec<(u32, String)> = Vec::new();
+            cldr::for_each_name(&settings.dir, tag, |key, name| {
+                if let (Some(i), Some(name)) = (keys.get(key), cldr::slug_name(name, tag)) {
+                    entries.push((i, name));
+                }
+            })?;
+            entries.sort_unstable_by_key(|e| e.0);
+            names.push(Store::from_sorted(
+                entries.iter().map(|(i, n)| (*i, n.as_str())),
+            ));
         }
-        let ranks = members.ranks();
-        MemoryTable {
-            members,
-            ranks,
-            ends,
+        self.cldr = CldrNames {
+            keys,
+            locales: Locales::new(tags),
             names,
-        }
+        };
+        Ok(())
     }
 
-    /// The number of characters in the table.
+    /// The number of characters UnicodeData names.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.chars.ends.len()
     }
 
     /// Whether the table is empty.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.chars.ends.is_empty()
+    }
+
+    /// The CLDR names held, over every locale.
+    pub fn cldr_names(&self) -> usize {
+        self.cldr.names.iter().map(|s| s.ends.len()).sum()
+    }
+
+    /// The locales whose CLDR names it holds.
+    pub fn locales(&self) -> &Locales {
+        &self.cldr.locales
     }
 
     /// Heap bytes held by the table.
     pub fn heap_bytes(&self) -> usize {
-        self.members.heap_bytes()
-            + self.ranks.capacity() * 4
-            + self.ends.capacity() * 4
-            + self.names.capacity()
+        self.chars.heap_bytes()
+            + self.cldr.keys.heap_bytes()
+            + self.cldr.names.iter().map(Store::heap_bytes).sum::<usize>()
     }
 
-    /// The name of `c`, known to be a member. Kept out of line so that
-    /// [`SymbolNames::name`] stays small enough to inline.
-    #[inline(never)]
-    fn name_of_member(&self, c: char) -> &str {
-        let i = self.members.rank(&self.ranks, c);
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.names[start..self.ends[i] as usize]
+    /// The names a request with `locale` reads.
+    pub fn chain(&self, locale: Option<&SlugLocale>) -> Chain {
+        Chain::new(locale, &self.cldr.locales)
     }
 
-    /// Every entry, in code point order.
+    /// The table seen through `chain`.
+    pub fn view<'a>(&'a self, chain: &'a Chain) -> View<'a, Self> {
+        View {
+            source: self,
+            keys: &self.cldr.keys,
+            chain,
+        }
+    }
+
+    /// Every entry UnicodeData names, in code point order.
     pub fn entries(&self) -> impl Iterator<Item = (char, &str)> {
-        (0..=char::MAX as u32)
-            .filter_map(char::from_u32)
-            .filter(|c| self.members.contains(*c))
-            .zip(self.ends.iter().enumerate())
-            .map(|(c, (i, &end))| {
-                let start = if i == 0 { 0 } else { self.ends[i - 1] };
-                (c, &self.names[start as usize..end as usize])
-            })
+        self.chars
+            .members
+            .indexes()
+            .filter_map(|i| Some((char::from_u32(i)?, self.chars.name_of_member(i))))
     }
 }
 
+impl NameSource for MemoryTable {
+    #[inline]
+    fn char_name(&self, c: char) -> Option<&str> {
+        self.chars.get(c as u32)
+    }
+
+    #[inline]
+    fn cldr_name(&self, slot: u16, key: u32) -> Option<&str> {
+        self.cldr.names.get(slot as usize)?.get(key)
+    }
+}
+
+/// The table without a locale: UnicodeData's names, and English CLDR
+/// names for emoji sequences.
 impl SymbolNames for MemoryTable {
     /// The engine asks about every non-ASCII character and most are not
     /// members: the bit test is inlined into the caller, and only members
     /// pay for a call.
     #[inline]
     fn name(&self, c: char) -> Option<&str> {
-        if !self.members.contains(c) {
-            return None;
-        }
-        Some(self.name_of_member(c))
+        self.chars.get(c as u32)
+    }
+
+    #[inline]
+    fn sequence(&self, text: &str) -> Option<(usize, &str)> {
+        let (key, len) = self.cldr.keys.longest(text)?;
+        let english = self.cldr.names.first()?;
+        english.get(key).map(|name| (len, name))
     }
 }
 

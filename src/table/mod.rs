@@ -44,10 +44,16 @@ impl SymbolTable {
     /// so a service starts whether or not Redis is up.
     pub async fn open(settings: &TableSettings) -> Result<SymbolTable, OpenError> {
         let Some(config) = &settings.redis else {
-            let table =
-                MemoryTable::build(settings.data.clone(), settings.categories.clone()).await?;
+            let table = MemoryTable::build(
+                settings.data.clone(),
+                settings.categories.clone(),
+                settings.cldr.clone(),
+            )
+            .await?;
             tracing::info!(
                 entries = table.len(),
+                locales = table.locales().len(),
+                cldr_names = table.cldr_names(),
                 heap_bytes = table.heap_bytes(),
                 "in-process symbol table ready"
             );
@@ -68,6 +74,7 @@ impl SymbolTable {
             Arc::new(Fallback::new(
                 settings.data.clone(),
                 settings.categories.clone(),
+                settings.cldr.clone(),
             ))
         });
         Ok(SymbolTable::Redis(table, fallback))

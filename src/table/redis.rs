@@ -23,7 +23,7 @@
 //! own, so an unreachable or stalled Redis gives a fast error, never a hang.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -31,6 +31,8 @@ use redis::Value;
 
 use super::error::TableError;
 use super::layout::{self, Keys, Meta, Version};
+use crate::cldr::{Chain, KeySet, NameSource, View};
+use crate::locale::SlugLocale;
 use crate::redis_conn::Conn;
 use crate::redis_conn::RedisConfig;
 use crate::unicode_data::{self, Categories};
@@ -43,6 +45,37 @@ pub struct LoadedVersion {
     pub version: Version,
     /// What the loader recorded of it.
     pub meta: Meta,
+}
+
+/// The names `titles` need from `version` with `chain`, sorted: the table
+/// characters among their characters, the first CLDR name along the chain
+/// of each table character (with a locale) and of each emoji sequence.
+fn wanted<T: AsRef<str>>(version: &LoadedVersion, titles: &[T], chain: &Chain) -> Vec<NameKey> {
+    let meta = &version.meta;
+    fn first_named(meta: &Meta, mut slots: impl Iterator<Item = u16>, key: u32) -> Option<NameKey> {
+        slots
+            .find(|&slot| meta.cldr.names(slot, key))
+            .map(|slot| NameKey::cldr(slot, key))
+    }
+    let mut wanted = Vec::new();
+    for title in titles {
+        let title = title.as_ref();
+        for c in title.chars().filter(|&c| meta.members.contains(c)) {
+            wanted.push(NameKey::char(c));
+            if !chain.for_single().is_empty()
+                && let Some(key) = meta.cldr.keys.single(c)
+                && let Some(name) = first_named(meta, chain.for_single().iter().copied(), key)
+            {
+                wanted.push(name);
+            }
+        }
+        for key in meta.cldr.keys.matches(title) {
+            wanted.extend(first_named(meta, chain.for_sequence(), key));
+        }
+    }
+    wanted.sort_unstable();
+    wanted.dedup();
+    wanted
 }
 
 /// The Redis backend.
@@ -63,29 +96,89 @@ pub struct RedisTable {
     cache: Mutex<NameCache>,
 }
 
-/// Names of table characters, shared with the cache without copying.
-pub type Names = HashMap<char, Arc<str>>;
+/// Names of table characters and CLDR keys by [`NameKey`], shared with the
+/// cache without copying.
+pub type Names = HashMap<NameKey, Arc<str>>;
+
+/// What a name is of, packed in a number for the maps: a code point
+/// (UnicodeData's name), or a CLDR key's number in a locale's slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NameKey(u64);
+
+impl NameKey {
+    fn char(c: char) -> Self {
+        NameKey(c as u64)
+    }
+
+    fn cldr(slot: u16, key: u32) -> Self {
+        NameKey(((slot as u64 + 1) << 32) | key as u64)
+    }
+
+    /// The code point, or the slot and key number.
+    fn unpack(self) -> Result<char, (u16, u32)> {
+        match self.0 >> 32 {
+            0 => Ok(char::from_u32(self.0 as u32).expect("packed from a char")),
+            slot => Err(((slot - 1) as u16, self.0 as u32)),
+        }
+    }
+}
+
+impl NameSource for Names {
+    #[inline]
+    fn char_name(&self, c: char) -> Option<&str> {
+        self.get(&NameKey::char(c)).map(AsRef::as_ref)
+    }
+
+    #[inline]
+    fn cldr_name(&self, slot: u16, key: u32) -> Option<&str> {
+        self.get(&NameKey::cldr(slot, key)).map(AsRef::as_ref)
+    }
+}
+
+/// The names one request needs, read from Redis (or the cache), with the
+/// version's CLDR keys and the request locale's chain: a
+/// [`crate::slug::SymbolNames`] through [`RequestNames::view`].
+pub struct RequestNames {
+    version: Option<Arc<LoadedVersion>>,
+    chain: Chain,
+    names: Names,
+}
+
+impl RequestNames {
+    /// What the engine reads.
+    pub fn view(&self) -> View<'_, Names> {
+        static NO_KEYS: OnceLock<KeySet> = OnceLock::new();
+        View {
+            source: &self.names,
+            keys: match &self.version {
+                Some(v) => &v.meta.cldr.keys,
+                None => NO_KEYS.get_or_init(KeySet::default),
+            },
+            chain: &self.chain,
+        }
+    }
+}
 
 /// What one fetch found.
 enum Fetched {
     /// Every name asked for.
     Names(Names),
-    /// A character the version's index lists but whose name is gone.
-    Missing(char),
+    /// A name the version's index lists but that is gone.
+    Missing(NameKey),
 }
 
 /// A bounded map of names of one table version.
 #[derive(Debug, Default)]
 struct NameCache {
     version: Version,
-    names: HashMap<char, Arc<str>>,
+    names: Names,
     capacity: usize,
 }
 
 impl NameCache {
     /// Looks up `wanted` for `version`: the hits go into `names`, the misses
     /// are returned.
-    fn lookup(&self, version: Version, wanted: Vec<char>, names: &mut Names) -> Vec<char> {
+    fn lookup(&self, version: Version, wanted: Vec<NameKey>, names: &mut Names) -> Vec<NameKey> {
         if self.version != version || self.names.is_empty() {
             return wanted;
         }
@@ -207,40 +300,48 @@ impl RedisTable {
         redis::from_redis_value(reply).map_err(|e| TableError::Damaged(format!("{what}: {e}")))
     }
 
-    /// The names of those of `chars` that are in the table, in at most one
-    /// round trip (none when no character is in the table).
-    pub async fn names(
+    /// The names `titles` need with `locale`, in at most one round trip
+    /// (none when no character or sequence of them is in the table, or the
+    /// cache has every name).
+    pub async fn names<T: AsRef<str>>(
         &self,
-        chars: impl IntoIterator<Item = char> + Clone,
-    ) -> Result<Names, TableError> {
+        titles: &[T],
+        locale: Option<&SlugLocale>,
+    ) -> Result<RequestNames, TableError> {
         let mut version = match self.version().await {
             Ok(version) => version,
             // Redis has never answered: a title none of whose characters
             // can be in the table is slugged all the same.
             Err(e) => {
-                let mut chars = chars.clone().into_iter().filter(|&c| {
-                    unicode_data::belongs(c, unicode_data::category_of(c), &self.expected)
+                let needs_table = titles.iter().flat_map(|t| t.as_ref().chars()).any(|c| {
+                    // A keycap's mark: the sequence would be named.
+                    c == '\u{20E3}'
+                        || unicode_data::belongs(c, unicode_data::category_of(c), &self.expected)
                 });
-                return match chars.next().is_some() {
+                return match needs_table {
                     true => Err(e),
-                    false => Ok(HashMap::new()),
+                    false => Ok(RequestNames {
+                        version: None,
+                        chain: Chain::default(),
+                        names: HashMap::new(),
+                    }),
                 };
             }
         };
         // A version switch costs one extra try; several in a row during one
         // request would mean loads back to back, so give up after a few.
         for _ in 0..3 {
-            let mut wanted: Vec<char> = chars
-                .clone()
-                .into_iter()
-                .filter(|c| version.meta.members.contains(*c))
-                .collect();
-            wanted.sort_unstable();
-            wanted.dedup();
+            let chain = Chain::new(locale, &version.meta.cldr.locales);
+            let wanted = wanted(&version, titles, &chain);
             let mut names = HashMap::with_capacity(wanted.len());
             let missing = self.cache().lookup(version.version, wanted, &mut names);
+            let done = |names| RequestNames {
+                version: Some(version.clone()),
+                chain: chain.clone(),
+                names,
+            };
             if missing.is_empty() {
-                return Ok(names);
+                return Ok(done(names));
             }
             let mut fetched = self.fetch(&version, &missing, true).await?;
             if matches!(fetched, Fetched::Missing(_)) && self.conn.reads_from_replicas() {
@@ -251,14 +352,18 @@ impl RedisTable {
                 Fetched::Names(fetched) => {
                     self.cache().insert(version.version, &fetched);
                     names.extend(fetched);
-                    return Ok(names);
+                    return Ok(done(names));
                 }
-                Fetched::Missing(c) => {
+                Fetched::Missing(key) => {
                     let now = self.refresh().await?;
                     if now.version == version.version {
+                        let what = match key.unpack() {
+                            Ok(c) => format!("U+{:04X}", c as u32),
+                            Err((slot, key)) => format!("CLDR key {key} of locale slot {slot}"),
+                        };
                         return Err(TableError::Damaged(format!(
-                            "version {} has no name for U+{:04X}",
-                            version.version, c as u32
+                            "version {} has no name for {what}",
+                            version.version
                         )));
                     }
                     version = now;
@@ -271,57 +376,65 @@ impl RedisTable {
     }
 
     /// One round trip to each node needed: the names of `wanted` from
-    /// `version`, or the first character whose name is missing (the
-    /// version was removed meanwhile, or is damaged).
+    /// `version`, or the first whose name is missing (the version was
+    /// removed meanwhile, or is damaged).
     async fn fetch(
         &self,
         version: &LoadedVersion,
-        wanted: &[char],
+        wanted: &[NameKey],
         from_replicas: bool,
     ) -> Result<Fetched, TableError> {
-        // Bucket -> (char, chunk) per field asked, in field order.
-        let mut by_bucket: BTreeMap<u32, Vec<(char, usize)>> = BTreeMap::new();
-        for &c in wanted {
-            let fields = by_bucket.entry(layout::bucket_of(c)).or_default();
-            for k in 0..version.meta.long.chunks_of(c) {
-                fields.push((c, k));
+        let (v, meta) = (version.version, &version.meta);
+        // Hash key -> (name, chunk) per field asked, in field order.
+        let mut by_bucket: BTreeMap<String, Vec<(NameKey, u32)>> = BTreeMap::new();
+        for &name in wanted {
+            let (key, offset, chunks) = match name.unpack() {
+                Ok(c) => (
+                    self.keys.bucket(v, layout::bucket_of(c)),
+                    c as u32,
+                    meta.long.chunks_of(c),
+                ),
+                Err((slot, key)) => (
+                    self.keys.cldr_bucket(v, slot, key >> layout::BUCKET_BITS),
+                    key,
+                    meta.cldr.chunks_of(slot, key),
+                ),
+            };
+            let fields = by_bucket.entry(key).or_default();
+            for k in 0..chunks {
+                fields.push((name, layout::field_of_index(offset, k)));
             }
         }
         let cmds: Vec<(String, redis::Cmd)> = by_bucket
             .iter()
-            .map(|(&bucket, fields)| {
-                let key = self.keys.bucket(version.version, bucket);
+            .map(|(key, fields)| {
                 let mut cmd = redis::cmd("HMGET");
-                cmd.arg(&key);
-                for &(c, k) in fields {
-                    cmd.arg(layout::field_of(c, k));
+                cmd.arg(key);
+                for &(_, field) in fields {
+                    cmd.arg(field);
                 }
-                (key, cmd)
+                (key.clone(), cmd)
             })
             .collect();
         let replies: Vec<Value> = self
             .call(async |mut c| c.per_node(cmds, from_replicas).await)
             .await?;
-        let mut names: HashMap<char, String> = HashMap::with_capacity(wanted.len());
-        for ((bucket, fields), reply) in by_bucket.iter().zip(replies) {
-            let values: Vec<Option<String>> = redis::from_redis_value(reply).map_err(|e| {
-                TableError::Damaged(format!(
-                    "bucket {bucket:x} of version {}: {e}",
-                    version.version
-                ))
-            })?;
+        let mut names: HashMap<NameKey, String> = HashMap::with_capacity(wanted.len());
+        for ((key, fields), reply) in by_bucket.iter().zip(replies) {
+            let values: Vec<Option<String>> = redis::from_redis_value(reply)
+                .map_err(|e| TableError::Damaged(format!("{key}: {e}")))?;
             if values.len() != fields.len() {
                 return Err(TableError::Damaged(format!(
-                    "bucket {bucket:x} answered {} fields for {}",
+                    "{key} answered {} fields for {}",
                     values.len(),
                     fields.len()
                 )));
             }
-            for (&(c, _), value) in fields.iter().zip(values) {
+            for (&(name, _), value) in fields.iter().zip(values) {
                 let Some(chunk) = value else {
-                    return Ok(Fetched::Missing(c));
+                    return Ok(Fetched::Missing(name));
                 };
-                names.entry(c).or_default().push_str(&chunk);
+                names.entry(name).or_default().push_str(&chunk);
             }
         }
         Ok(Fetched::Names(

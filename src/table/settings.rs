@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::cldr::CldrSettings;
 use crate::redis_conn::RedisConfig;
 use crate::unicode_data::Categories;
 
@@ -14,6 +15,10 @@ pub struct TableSettings {
     pub redis: Option<RedisConfig>,
     /// The UnicodeData.txt file for the in-process table (and `/bench`).
     pub data: PathBuf,
+    /// CLDR's names for the in-process table (and `/bench`, and the
+    /// fallback): where, and which locales. A Redis table holds the
+    /// locales its loader loaded.
+    pub cldr: CldrSettings,
     /// The key prefix in Redis.
     pub prefix: String,
     /// Categories of the in-process table. A Redis table says its own; until

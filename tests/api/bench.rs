@@ -31,6 +31,17 @@ async fn redis_mode_measures_both_backends() {
         .get("/bench?iterations=10&title=I%20%E2%9D%A4%20Redis")
         .await;
     assert_eq!((s, b["titles"].as_u64()), (200, Some(1)), "{b}");
+    // With a locale, both sides slug the corpus by its rules.
+    let (s, b) = app.get("/bench?iterations=50&locale=de").await;
+    assert_eq!((s, &b["locale"]), (200, &serde_json::json!("de")), "{b}");
+    assert_stats(&b["in_process"]);
+    assert_stats(&b["redis"]);
+    let (s, b) = app.get("/bench?iterations=50&locale=xx").await;
+    assert_eq!(
+        (s, &b["code"]),
+        (422, &serde_json::json!("unknown_locale")),
+        "{b}"
+    );
 }
 
 #[tokio::test]

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use slugd::cldr::{self, CldrSettings};
 use slugd::load::{LoadReport, LoadSettings};
 use slugd::redis_conn::{Conn, Endpoint, RedisConfig, RedisUrl};
 use slugd::unicode_data::Categories;
@@ -16,6 +17,29 @@ use slugd::unicode_data::Categories;
 /// The shipped data file.
 pub fn data_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/UnicodeData.txt")
+}
+
+/// The shipped CLDR names (English only), as `--cldr` defaults to.
+pub fn shipped_cldr() -> CldrSettings {
+    CldrSettings {
+        dir: Path::new(env!("CARGO_MANIFEST_DIR")).join(cldr::DEFAULT_DIR),
+        locales: Default::default(),
+    }
+}
+
+/// CLDR's names of `locales` (`de,fr` or `all`) from Debian's
+/// unicode-cldr-core package, which scripts/test.sh installs.
+pub fn debian_cldr(locales: &str) -> CldrSettings {
+    let dir = PathBuf::from(cldr::DEBIAN_DIR);
+    assert!(
+        dir.join("annotations/de.xml").is_file(),
+        "{} is missing: install CLDR with `apt-get install unicode-cldr-core` (scripts/test.sh does)",
+        dir.display()
+    );
+    CldrSettings {
+        dir,
+        locales: locales.parse().unwrap(),
+    }
 }
 
 /// The real `slugd` binary with the shipped data file (`SLUGD_DATA`), and
@@ -26,7 +50,8 @@ pub fn slugd_command() -> Command {
     command
         .env_remove("REDIS_URL")
         .env_remove("REDIS_CLUSTER")
-        .env("SLUGD_DATA", data_file());
+        .env("SLUGD_DATA", data_file())
+        .env("SLUGD_CLDR", shipped_cldr().dir);
     command
 }
 
@@ -434,6 +459,7 @@ pub fn load_settings(server: &RedisServer) -> LoadSettings {
         data: data_file(),
         prefix: "slugd:".to_owned(),
         categories: Categories::default(),
+        cldr: shipped_cldr(),
         lock_wait: Duration::from_secs(30),
     }
 }

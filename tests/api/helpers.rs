@@ -18,7 +18,7 @@ use slugd::unicode_data::Categories;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::fixtures::{RedisServer, data_file};
+use crate::fixtures::{RedisServer, data_file, shipped_cldr};
 
 /// Table settings on the Redis of `config`, or in-process: the shipped
 /// data file, prefix `slugd:`, a check for a new version every 200 ms.
@@ -28,6 +28,7 @@ pub fn table_settings(config: Option<RedisConfig>) -> TableSettings {
         data: data_file(),
         prefix: "slugd:".to_owned(),
         categories: Categories::default(),
+        cldr: shipped_cldr(),
         refresh_interval: Duration::from_millis(200),
         on_redis_down: Default::default(),
         name_cache: 1024,
@@ -82,6 +83,12 @@ impl AppBuilder {
     /// What to do while Redis cannot answer.
     pub fn on_redis_down(mut self, then: OnRedisDown) -> Self {
         self.settings.table.on_redis_down = then;
+        self
+    }
+
+    /// CLDR's names for the in-process table and the fallback.
+    pub fn cldr(mut self, cldr: slugd::cldr::CldrSettings) -> Self {
+        self.settings.table.cldr = cldr;
         self
     }
 

@@ -8,7 +8,9 @@ use slugd::locale::SlugLocale;
 use slugd::options::{Options, RawOptions};
 use slugd::slug::{NoSymbols, slugify};
 
-use crate::fixtures::{RedisServer, load};
+use std::time::{Duration, Instant};
+
+use crate::fixtures::{RedisServer, debian_cldr, load, load_settings, slugd_command};
 use crate::helpers::{App, assert_says};
 
 /// Every line of each shipped CLDR test file: the `locale` of the file's
@@ -116,4 +118,150 @@ async fn a_locale_romanizes_by_cldr_and_reads_and_in_its_language_in_both_modes(
     assert_eq!(app.slug("Größe").await, "groesse");
     let (_, body) = slug_with(&app, "Größe", "en").await;
     assert_eq!(body["slug"], "grosse");
+}
+
+/// The README's examples and the emoji sequences UnicodeData cannot name,
+/// without a locale: CLDR's English names from the shipped data/cldr.
+#[tokio::test]
+async fn emoji_sequences_get_their_english_cldr_names_in_both_modes() {
+    let (_redis, apps) = both_modes().await;
+    for app in &apps {
+        for (title, want) in [
+            // Flags: a pair of regional indicators, and a tag sequence.
+            ("Made in 🇩🇪!", "made-in-flag-germany"),
+            ("🇩🇪🇫🇷", "flag-germany-flag-france"),
+            (
+                "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} fans",
+                "flag-england-fans",
+            ),
+            ("🇹🇹", "flag-trinidad-and-tobago"),
+            // ZWJ sequences, the longest first.
+            ("👨\u{200D}👩\u{200D}👧 trip", "family-man-woman-girl-trip"),
+            (
+                "👨\u{200D}👩\u{200D}👧\u{200D}👦",
+                "family-man-woman-girl-boy",
+            ),
+            ("❤\u{FE0F}\u{200D}🔥", "heart-on-fire"),
+            // Keycaps with and without U+FE0F, when the digit stands alone.
+            ("Step 1\u{FE0F}\u{20E3}", "step-keycap-1"),
+            ("1\u{20E3} and 2\u{20E3}", "keycap-1-and-keycap-2"),
+            ("#\u{FE0F}\u{20E3}tags", "keycap-tags"),
+            ("A11\u{FE0F}\u{20E3}", "a11"),
+            // Skin tones.
+            ("👋🏽 hi", "waving-hand-medium-skin-tone-hi"),
+            // Single symbols keep their UnicodeData names.
+            ("This is my ☃ post!", "this-is-my-snowman-post"),
+            ("I ❤ Redis", "i-heavy-heart-redis"),
+            ("I ❤\u{FE0F} Redis", "i-heavy-heart-redis"),
+            ("☕", "hot-beverage"),
+            // A lone regional indicator is one symbol.
+            ("🇩", "regional-indicator-letter-d"),
+        ] {
+            assert_eq!(app.slug(title).await, want, "{title:?}");
+        }
+        let (status, body) = app.get("/locales").await;
+        assert_eq!((status, &body), (200, &json!({"locales": ["en"]})));
+    }
+}
+
+/// Both modes with CLDR's German, Swiss German, French and Russian names.
+async fn both_modes_with(locales: &str) -> (RedisServer, [App; 2]) {
+    let redis = RedisServer::start().await;
+    let mut settings = load_settings(&redis);
+    settings.cldr = debian_cldr(locales);
+    slugd::load::run(&settings).await.unwrap();
+    let apps = [
+        App::builder().cldr(debian_cldr(locales)).spawn().await,
+        App::on_redis(&redis).await,
+    ];
+    (redis, apps)
+}
+
+#[tokio::test]
+async fn a_locale_names_symbols_and_emoji_in_its_language_along_its_fallback_chain() {
+    let (_redis, apps) = both_modes_with("de,de-CH,fr,ru").await;
+    for app in &apps {
+        for (title, locale, want) in [
+            ("☕", "de", "heissgetraenk"),
+            ("Made in 🇩🇪", "de", "made-in-flagge-deutschland"),
+            (
+                "👨\u{200D}👩\u{200D}👧",
+                "de",
+                "familie-mann-frau-und-maedchen",
+            ),
+            ("I ❤ Berlin", "de", "i-rotes-herz-berlin"),
+            ("1\u{FE0F}\u{20E3} Größe", "de", "taste-1-groesse"),
+            // de-CH has a name of its own for some symbols, and the rest
+            // from de.
+            ("🍗", "de-CH", "pouletschenkel"),
+            ("🍗", "de", "haehnchenschenkel"),
+            ("☃", "de-CH", "schneemann-im-schnee"),
+            ("☕", "fr", "boisson-chaude"),
+            ("☕ Привет", "ru", "goryachiy-napitok-privet"),
+            // A locale with no names loaded: its rules, the default names.
+            ("☕ 🇩🇪", "es", "hot-beverage-flag-germany"),
+            // Characters outside the table are not named in any locale.
+            ("„Hallo“ – Welt", "de", "hallo-welt"),
+        ] {
+            let (status, body) = slug_with(app, title, locale).await;
+            assert_eq!(
+                (status, body["slug"].as_str()),
+                (200, Some(want)),
+                "{title} {locale}: {body}"
+            );
+        }
+        // Without a locale nothing changes.
+        assert_eq!(app.slug("☕ 🇩🇪").await, "hot-beverage-flag-germany");
+        let (status, body) = app.get("/locales").await;
+        assert_eq!(status, 200);
+        assert_eq!(body, json!({"locales": ["en", "de", "de-CH", "fr", "ru"]}));
+    }
+}
+
+#[tokio::test]
+async fn a_load_that_adds_a_locale_reaches_running_instances() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let app = App::on_redis(&redis).await;
+    let (_, body) = slug_with(&app, "☕", "de").await;
+    assert_eq!(body["slug"], "hot-beverage", "{body}");
+
+    let mut settings = load_settings(&redis);
+    settings.cldr = debian_cldr("de");
+    let report = slugd::load::run(&settings).await.unwrap();
+    assert_eq!(report.locales, 2, "{report}");
+    // The switch notice moves the instance over at once; allow a refresh.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, body) = slug_with(&app, "☕", "de").await;
+        if body["slug"] == "heissgetraenk" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still {body}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (_, body) = app.get("/locales").await;
+    assert_eq!(body, json!({"locales": ["en", "de"]}));
+}
+
+#[test]
+fn a_load_of_a_locale_that_is_not_there_says_how_to_get_it_and_changes_nothing() {
+    let out = slugd_command()
+        .args([
+            "load",
+            "--redis-url",
+            "redis://127.0.0.1:1",
+            "--locales",
+            "de",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("locale de") && err.contains("apt-get install unicode-cldr-core"),
+        "{err}"
+    );
+    // It failed before connecting: no Redis at port 1 was needed to say so.
+    assert!(!err.contains("connect"), "{err}");
 }

@@ -9,11 +9,15 @@ use slugd::slug::{Options, RawOptions, slugify};
 use slugd::slugger::Slugger;
 use slugd::table::{MemoryTable, SymbolTable};
 
-use crate::fixtures::{RedisServer, data_file, load};
+use crate::fixtures::{RedisServer, data_file, load, shipped_cldr};
 use crate::helpers::table_settings;
 
+/// The in-process table as a service reads it by default: UnicodeData's
+/// names and the shipped English CLDR names.
 fn table() -> MemoryTable {
-    MemoryTable::from_file(&data_file(), &Default::default()).unwrap()
+    let mut table = MemoryTable::from_file(&data_file(), &Default::default()).unwrap();
+    table.read_cldr(&shipped_cldr()).unwrap();
+    table
 }
 
 /// Titles: arbitrary strings, and strings dense in what the engine treats
@@ -22,6 +26,8 @@ fn titles() -> impl Strategy<Value = String> {
     prop_oneof![
         any::<String>(),
         "[a-zA-Z0-9 ☃❤⬣〠☢☕🦄♞\u{FE0F}\u{200D}\u{301}\u{20E3}\u{202E}\u{E0100}北京Привет,.!_~+-]{0,40}",
+        // Emoji sequences: flags, families, skin tones, keycaps.
+        "[a-z0-9 #*🇩🇪🇫🇷👨👩👧🏽👋\u{FE0F}\u{200D}\u{20E3}]{0,30}",
         // The characters of the context rules and options: apostrophes,
         // digit groups, `&`, `×`, soft signs, currency and maths signs,
         // camel case, what replacements replace.

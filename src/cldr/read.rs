@@ -1,0 +1,191 @@
+//! Streams one locale's CLDR annotation files, `annotations/{l}.xml` then
+//! `annotationsDerived/{l}.xml`, into (key, name) pairs, and makes a name
+//! slug words by the locale's own rules ([`slug_name`]).
+//!
+//! Only the `type="tts"` names are read (one short name per key; the other
+//! annotations are search keywords). Keys are stored without U+FE0F, as
+//! CLDR writes most of them; single ASCII characters are left out (ASCII is
+//! never looked up) and so is CLDR's `↑↑↑` ("inherit from the parent").
+//! Memory stays bounded: one XML event and the keys of one locale.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+
+use quick_xml::events::Event;
+
+use super::{CldrError, annotations_file, derived_file};
+use crate::locale::SlugLocale;
+use crate::options::Options;
+use crate::slug::{self, NoSymbols};
+
+/// Calls `f(key, name)` for each tts name of `tag`, the raw name as CLDR
+/// writes it; a key already seen in the locale is skipped. Returns how
+/// many names there were.
+pub fn for_each_name(
+    dir: &Path,
+    tag: &str,
+    mut f: impl FnMut(&str, &str),
+) -> Result<usize, CldrError> {
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut count = 0;
+    let main = annotations_file(dir, tag);
+    if !main.is_file() {
+        return Err(CldrError::NoLocale {
+            tag: tag.to_owned(),
+            file: main.display().to_string(),
+        });
+    }
+    for path in [main, derived_file(dir, tag)] {
+        if path.is_file() {
+            read_file(&path, &mut |key, name| {
+                if seen.insert(key.to_owned()) {
+                    count += 1;
+                    f(key, name);
+                }
+            })?;
+        }
+    }
+    Ok(count)
+}
+
+/// Reads one annotations file.
+fn read_file(path: &Path, f: &mut impl FnMut(&str, &str)) -> Result<(), CldrError> {
+    let shown = || path.display().to_string();
+    let bad = |why: String| CldrError::BadXml { path: shown(), why };
+    let file = File::open(path).map_err(|e| CldrError::Io {
+        path: shown(),
+        source: e,
+    })?;
+    let mut reader = quick_xml::Reader::from_reader(BufReader::new(file));
+    let mut buf = Vec::with_capacity(1024);
+    // The key of the tts annotation being read, and its text so far.
+    let mut open: Option<(String, String)> = None;
+    let mut annotations = 0usize;
+    loop {
+        let event = reader
+            .read_event_into(&mut buf)
+            .map_err(|e| bad(format!("at byte {}: {e}", reader.error_position())))?;
+        match event {
+            Event::Start(e) if e.name().as_ref() == b"annotation" => {
+                annotations += 1;
+                let attr = |name: &str| -> Result<Option<String>, CldrError> {
+                    match e.try_get_attribute(name) {
+                        Ok(Some(a)) => a
+                            .unescape_value()
+                            .map(|v| Some(v.into_owned()))
+                            .map_err(|e| bad(e.to_string())),
+                        Ok(None) => Ok(None),
+                        Err(e) => Err(bad(e.to_string())),
+                    }
+                };
+                if attr("type")?.as_deref() == Some("tts") {
+                    let Some(cp) = attr("cp")? else {
+                        return Err(bad("an annotation without cp".to_owned()));
+                    };
+                    open = Some((cp, String::new()));
+                }
+            }
+            Event::Text(t) => {
+                if let Some((_, text)) = &mut open {
+                    text.push_str(&t.xml_content().map_err(|e| bad(e.to_string()))?);
+                }
+            }
+            Event::GeneralRef(r) => {
+                if let Some((_, text)) = &mut open {
+                    let c = match r.resolve_char_ref().map_err(|e| bad(e.to_string()))? {
+                        Some(c) => c,
+                        None => match r.decode().map_err(|e| bad(e.to_string()))?.as_ref() {
+                            "amp" => '&',
+                            "lt" => '<',
+                            "gt" => '>',
+                            "quot" => '"',
+                            "apos" => '\'',
+                            other => return Err(bad(format!("unknown entity &{other};"))),
+                        },
+                    };
+                    text.push(c);
+                }
+            }
+            Event::End(e) if e.name().as_ref() == b"annotation" => {
+                if let Some((cp, name)) = open.take() {
+                    let key: String = cp.chars().filter(|&c| c != '\u{FE0F}').collect();
+                    let name = name.trim();
+                    let single_ascii = key.len() == 1;
+                    if !key.is_empty() && !single_ascii && !name.is_empty() && name != "↑↑↑" {
+                        f(&key, name);
+                    }
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+        buf.clear();
+    }
+    if annotations == 0 && std::fs::metadata(path).is_ok_and(|m| m.len() > 4096) {
+        return Err(bad("no <annotation> element found".to_owned()));
+    }
+    Ok(())
+}
+
+/// A CLDR name as slug words separated by spaces, the way the engine
+/// makes a title of the locale a slug: romanized by the locale's CLDR
+/// transform, `&` read as its word, apostrophes inside words dropped, the
+/// rest transliterated by deunicode and lowercased. `None` when nothing is
+/// left (a name of punctuation only).
+pub fn slug_name(name: &str, tag: &str) -> Option<String> {
+    let locale = match tag {
+        "root" => None,
+        _ => SlugLocale::resolve(tag).ok(),
+    };
+    let options = Options {
+        symbols: false,
+        locale,
+        ..Options::default()
+    };
+    let slug = slug::slugify(name, &options, &NoSymbols).ok()?;
+    Some(slug.replace('-', " "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_shipped_english_names_without_fe0f() {
+        let dir = Path::new(super::super::DEFAULT_DIR);
+        let mut names = std::collections::HashMap::new();
+        let count = for_each_name(dir, "en", |k, n| {
+            names.insert(k.to_owned(), n.to_owned());
+        })
+        .unwrap();
+        assert_eq!(count, names.len());
+        assert!(count > 3000, "{count}");
+        assert_eq!(names["🇩🇪"], "flag: Germany");
+        assert_eq!(names["👨\u{200D}👩\u{200D}👧"], "family: man, woman, girl");
+        assert_eq!(names["1\u{20E3}"], "keycap: 1");
+        assert_eq!(names["☕"], "hot beverage");
+        assert_eq!(names["🇹🇹"], "flag: Trinidad & Tobago");
+        assert!(names.keys().all(|k| !k.contains('\u{FE0F}')));
+        assert!(!names.contains_key("$"));
+    }
+
+    #[test]
+    fn names_become_slug_words_by_the_locales_rules() {
+        assert_eq!(
+            slug_name("flag: Trinidad & Tobago", "en").as_deref(),
+            Some("flag trinidad and tobago")
+        );
+        assert_eq!(
+            slug_name("Heißgetränk", "de").as_deref(),
+            Some("heissgetraenk")
+        );
+        assert_eq!(slug_name("man’s shoe", "en").as_deref(), Some("mans shoe"));
+        assert_eq!(
+            slug_name("горячий напиток", "ru").as_deref(),
+            Some("goryachiy napitok")
+        );
+        assert_eq!(slug_name("…", "en"), None);
+    }
+}

@@ -1,0 +1,105 @@
+//! One request's view of a table's names: what the engine asks
+//! ([`SymbolNames`]) answered from UnicodeData's names and CLDR's, by the
+//! request locale's fallback chain.
+//!
+//! - Without a locale a single character keeps its UnicodeData name, and an
+//!   emoji sequence (two characters or more) gets its English CLDR name.
+//! - With a locale, a table character takes the first CLDR name along the
+//!   locale's chain (`de-CH`, `de`, `root`), else its UnicodeData name; a
+//!   sequence takes the chain's name, else the English one. A character
+//!   outside the table (punctuation CLDR also names, like `”`) is not
+//!   named in any locale: the locale changes names, not which characters
+//!   have one.
+//!
+//! Both backends are a [`NameSource`]: the in-process table answers from
+//! memory, the Redis one from the names it fetched for the request.
+
+use super::keys::KeySet;
+use super::{ENGLISH, Locales};
+use crate::locale::SlugLocale;
+use crate::slug::SymbolNames;
+
+/// Where a view's names come from.
+pub trait NameSource {
+    /// UnicodeData's name of `c`, when `c` is in the table.
+    fn char_name(&self, c: char) -> Option<&str>;
+    /// CLDR's name of key `key` in the locale of slot `slot`, if it has one.
+    fn cldr_name(&self, slot: u16, key: u32) -> Option<&str>;
+}
+
+/// The slots a request reads CLDR names from, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Chain {
+    /// The locale's chain, loaded locales only.
+    locale: Vec<u16>,
+    /// English, for sequences the chain does not name.
+    english: Option<u16>,
+}
+
+impl Chain {
+    /// The chain of `locale` among a table's `locales`.
+    pub fn new(locale: Option<&SlugLocale>, locales: &Locales) -> Self {
+        Chain {
+            locale: locale
+                .map(|l| {
+                    l.fallbacks()
+                        .iter()
+                        .filter_map(|tag| locales.slot(tag))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            english: locales.slot(ENGLISH),
+        }
+    }
+
+    /// The slots for a single character.
+    pub fn for_single(&self) -> &[u16] {
+        &self.locale
+    }
+
+    /// The slots for a sequence: the chain, then English.
+    pub fn for_sequence(&self) -> impl Iterator<Item = u16> + '_ {
+        self.locale.iter().copied().chain(self.english)
+    }
+}
+
+/// A request's names.
+pub struct View<'a, S> {
+    /// The table's names.
+    pub source: &'a S,
+    /// The table's CLDR keys.
+    pub keys: &'a KeySet,
+    /// The request's locales.
+    pub chain: &'a Chain,
+}
+
+impl<S: NameSource> SymbolNames for View<'_, S> {
+    #[inline]
+    fn name(&self, c: char) -> Option<&str> {
+        let unicode = self.source.char_name(c)?;
+        if self.chain.for_single().is_empty() {
+            return Some(unicode);
+        }
+        Some(self.localized(c).unwrap_or(unicode))
+    }
+
+    #[inline]
+    fn sequence(&self, text: &str) -> Option<(usize, &str)> {
+        let (key, len) = self.keys.longest(text)?;
+        self.chain
+            .for_sequence()
+            .find_map(|slot| self.source.cldr_name(slot, key))
+            .map(|name| (len, name))
+    }
+}
+
+impl<S: NameSource> View<'_, S> {
+    #[cold]
+    fn localized(&self, c: char) -> Option<&str> {
+        let key = self.keys.single(c)?;
+        self.chain
+            .for_single()
+            .iter()
+            .find_map(|&slot| self.source.cldr_name(slot, key))
+    }
+}
