@@ -1,8 +1,10 @@
 //! Engine throughput on the sample corpus, single thread: slugd's engine
 //! with each of `corpus::sample_options` (the defaults naming symbols with
 //! the in-process table, no symbols, stopwords, replacements) and the
-//! `slug` crate, on the same titles in one run. On a noisy machine, also
-//! see `examples/engine_race.rs`, which takes turns.
+//! `slug` crate, on the same titles in one run; and with `locale: de`
+//! (CLDR's German transform and names, from Debian's unicode-cldr-core)
+//! beside the same corpus without a locale. On a noisy machine, also see
+//! `examples/engine_race.rs`, which takes turns.
 //!
 //! `cargo bench --bench engine`
 
@@ -12,12 +14,22 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use slugd::cldr::{CldrSettings, DEBIAN_DIR};
+use slugd::options::{Options, RawOptions};
 use slugd::slug::slugify;
 use slugd::table::MemoryTable;
 
 fn corpus(c: &mut Criterion) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/UnicodeData.txt");
-    let table = MemoryTable::from_file(&data, &Default::default()).expect("the shipped data file");
+    let mut table =
+        MemoryTable::from_file(&data, &Default::default()).expect("the shipped data file");
+    let cldr = CldrSettings {
+        dir: DEBIAN_DIR.into(),
+        locales: "de".parse().expect("a locale list"),
+    };
+    table.read_cldr(&cldr).unwrap_or_else(|e| {
+        panic!("{e}: the locale benchmark needs CLDR (apt-get install unicode-cldr-core)")
+    });
     let titles: Vec<&str> = slugd::corpus::titles().collect();
 
     let mut group = c.benchmark_group("corpus");
@@ -35,6 +47,34 @@ fn corpus(c: &mut Criterion) {
         b.iter(|| {
             for t in &titles {
                 black_box(slug::slugify(black_box(t)));
+            }
+        })
+    });
+    group.finish();
+
+    // The same corpus with `locale: de` and without, side by side.
+    let mut group = c.benchmark_group("locale");
+    group.throughput(Throughput::Elements(titles.len() as u64));
+    let plain = Options::default();
+    let german = RawOptions {
+        locale: Some("de".into()),
+        ..RawOptions::default()
+    }
+    .validate()
+    .expect("de is a locale");
+    let chain = table.chain(german.locale.as_ref());
+    let view = table.view(&chain);
+    group.bench_function("none", |b| {
+        b.iter(|| {
+            for t in &titles {
+                black_box(slugify(black_box(t), &plain, &table).ok());
+            }
+        })
+    });
+    group.bench_function("de", |b| {
+        b.iter(|| {
+            for t in &titles {
+                black_box(slugify(black_box(t), &german, &view).ok());
             }
         })
     });

@@ -39,10 +39,9 @@ impl KeySet {
         let mut set = KeySet::default();
         for (i, key) in keys.into_iter().enumerate() {
             let chars = key.chars().count();
-            if chars > MAX_KEY_CHARS {
-                continue;
-            }
-            if chars > 1 {
+            // A longer key keeps its number (numbers are positions) but
+            // is never matched.
+            if (2..=MAX_KEY_CHARS).contains(&chars) {
                 set.starts.insert(key.chars().next().expect("not empty"));
                 set.longest = set.longest.max(chars);
             }
@@ -200,6 +199,14 @@ mod tests {
         let keys = set();
         let back = KeySet::decode(&keys.encode()).unwrap();
         assert_eq!(back, keys);
+        // A key too long to match keeps its number, so the numbers of the
+        // keys after it do not move.
+        let long = "🇦".repeat(MAX_KEY_CHARS + 1);
+        let with_long = KeySet::new(vec![long.clone(), "🇩🇪".into()]);
+        assert_eq!(with_long.get(&long), Some(0));
+        assert_eq!(with_long.get("🇩🇪"), Some(1));
+        assert_eq!(KeySet::decode(&with_long.encode()).unwrap(), with_long);
+        assert_eq!(with_long.longest(&long), None);
         assert!(KeySet::decode("b\na\n").is_err());
     }
 }

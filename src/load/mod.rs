@@ -97,12 +97,13 @@ impl fmt::Display for LoadReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "loaded {} as version {}: {} entries and {} CLDR names in {} locales, {} keys, {} fields, {} bytes of Redis memory ({:.1} bytes per entry), {:.3} s",
+            "loaded {} as version {}: {} entries and {} CLDR names in {} locale{}, {} keys, {} fields, {} bytes of Redis memory ({:.1} bytes per name), {:.3} s",
             self.data.display(),
             self.version,
             self.entries,
             self.cldr_names,
             self.locales,
+            if self.locales == 1 { "" } else { "s" },
             self.keys,
             self.fields,
             self.bytes,

@@ -10,7 +10,7 @@ use slugd::slug::{NoSymbols, slugify};
 
 use std::time::{Duration, Instant};
 
-use crate::fixtures::{RedisServer, debian_cldr, load, load_settings, slugd_command};
+use crate::fixtures::{RedisServer, debian_cldr, info_number, load, load_settings, slugd_command};
 use crate::helpers::{App, assert_says};
 
 /// Every line of each shipped CLDR test file: the `locale` of the file's
@@ -264,4 +264,42 @@ fn a_load_of_a_locale_that_is_not_there_says_how_to_get_it_and_changes_nothing()
     );
     // It failed before connecting: no Redis at port 1 was needed to say so.
     assert!(!err.contains("connect"), "{err}");
+}
+
+/// Reads the server has processed (`INFO stats`), asked on `conn`.
+async fn reads(conn: &mut slugd::redis_conn::Conn) -> u64 {
+    let info: String = redis::cmd("INFO")
+        .arg("stats")
+        .query_async(conn)
+        .await
+        .unwrap();
+    info_number(&info, "total_reads_processed:")
+}
+
+#[tokio::test]
+async fn a_request_with_a_locale_costs_one_round_trip_at_most() {
+    let redis = RedisServer::start().await;
+    let mut settings = load_settings(&redis);
+    settings.cldr = debian_cldr("de,de-CH");
+    slugd::load::run(&settings).await.unwrap();
+    let app = App::uncached(redis.config()).await;
+    assert_eq!(app.slug("warm up ☃").await, "warm-up-snowman");
+    let mut conn = redis.connection().await.unwrap();
+    for (title, locale, want, trips) in [
+        // Symbols, a sequence and a chain over two locales: one pipeline.
+        (
+            "☕ 🍗 🇩🇪 👨‍👩‍👧 ☃",
+            "de-CH",
+            "heissgetraenk-pouletschenkel-flagge-deutschland-familie-mann-frau-und-maedchen-schneemann-im-schnee",
+            1,
+        ),
+        ("Größe", "de", "groesse", 0),
+    ] {
+        let before = reads(&mut conn).await;
+        let (status, body) = slug_with(&app, title, locale).await;
+        assert_eq!((status, body["slug"].as_str()), (200, Some(want)), "{body}");
+        // Minus the INFO that measures.
+        let asked = reads(&mut conn).await - before - 1;
+        assert_eq!(asked, trips, "{title}");
+    }
 }
