@@ -3,6 +3,8 @@
 //!
 //! - [`router`]: the whole API in one router.
 //! - [`slug`]: `POST /slug`, `GET /slug`, `POST /slugs`
+//! - [`reservations`]: `POST /reservations`, `GET` and `DELETE
+//!   /reservations/{scope}/...`
 //! - [`bench`]: `GET /bench`, with its own state
 //! - [`health`]: `GET /healthz`, `GET /readyz`
 //! - [`state`]: what every handler shares, and the request limits
@@ -14,6 +16,7 @@ mod bench;
 mod error;
 mod health;
 mod json;
+mod reservations;
 mod router;
 mod server;
 mod slug;
