@@ -13,11 +13,13 @@
 -- listpack (Redis's stock hash-max-listpack-entries and -value). Fields:
 --   <slug>     -> owner           (slug characters only: [A-Za-z0-9._~-])
 --   =<owner>   -> the owner's slugs, oldest first, current last, separated
---                 by spaces; each `slug`, or `slug:base` when the base slug
---                 it was reserved for differs from it
+--                 by spaces; each `slug` when it is the base slug it was
+--                 reserved for, `slug/n` when that base is its first n
+--                 bytes (a numbered slug), else `slug:base` (a stem cut
+--                 shorter for max_length)
 --   #<base>    -> the last suffix number handed out for base (a hint where
 --                 to start looking, so a popular title costs no long search)
--- `=`, `#`, `:` and spaces never occur in a slug, so no field is mistaken
+-- `=`, `#`, `/`, `:` and spaces never occur in a slug, so no field is mistaken
 -- for another.
 --
 -- Every operation reads first and writes last; the writes are HSET/HDEL on
@@ -40,8 +42,12 @@ end
 local function entries(record)
   local out = {}
   for entry in string.gmatch(record, '%S+') do
+    local slash = string.find(entry, '/', 1, true)
     local colon = string.find(entry, ':', 1, true)
-    if colon then
+    if slash then
+      local slug = string.sub(entry, 1, slash - 1)
+      out[#out + 1] = {slug, string.sub(slug, 1, tonumber(string.sub(entry, slash + 1)))}
+    elseif colon then
       out[#out + 1] = {string.sub(entry, 1, colon - 1), string.sub(entry, colon + 1)}
     else
       out[#out + 1] = {entry, entry}
@@ -53,7 +59,13 @@ end
 local function format(list)
   local parts = {}
   for i, e in ipairs(list) do
-    if e[1] == e[2] then parts[i] = e[1] else parts[i] = e[1] .. ':' .. e[2] end
+    if e[1] == e[2] then
+      parts[i] = e[1]
+    elseif string.sub(e[1], 1, #e[2]) == e[2] then
+      parts[i] = e[1] .. '/' .. #e[2]
+    else
+      parts[i] = e[1] .. ':' .. e[2]
+    end
   end
   return table.concat(parts, ' ')
 end

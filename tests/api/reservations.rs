@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use slugd::redis_conn::RedisConfig;
 use slugd::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 
 use crate::fixtures::{READER, RedisCluster, RedisServer, acl, free_port, load, slugd_command};
@@ -91,7 +92,7 @@ async fn check_consistent(redis: &RedisServer, scope: &str) -> BTreeMap<String, 
             if let Some(owner) = field.strip_prefix('=') {
                 let list = value
                     .split(' ')
-                    .map(|e| e.split(':').next().unwrap().to_owned())
+                    .map(|e| e.split([':', '/']).next().unwrap().to_owned())
                     .collect();
                 owners.insert(owner.to_owned(), list);
             } else if !field.starts_with('#') {
@@ -290,6 +291,11 @@ async fn max_length_leaves_room_for_the_suffix_in_the_requests_separator() {
         got.push(b["slug"].as_str().unwrap().to_owned());
     }
     assert_eq!(got, ["the~quick", "the~2", "the~3"]);
+    // A retry finds the numbered slug of a cut stem, and of a whole one.
+    let (s, b) = app.reserve_with("short", "b", title, short.clone()).await;
+    assert_eq!((s, b["slug"].as_str()), (200, Some("the~2")), "{b}");
+    let (s, b) = app.reserve_with("posts", "1", title, options).await;
+    assert_eq!((s, b["slug"].as_str()), (200, Some("the_quick_2")), "{b}");
     // Nothing fits: a clear 409.
     let one = json!({"max_length": 2});
     assert_eq!(
@@ -719,8 +725,13 @@ async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
 
     // Two replicas asked for, one there: a prompt 503 that says so, and the
     // same request answers the same slug again.
+    // (With a generous response timeout: this is about what WAIT says, and
+    // a busy test machine must not turn it into a timeout.)
     let app = App::builder()
-        .redis(&primary)
+        .redis_config(RedisConfig {
+            response_timeout: Duration::from_secs(2),
+            ..primary.config()
+        })
         .reservations(wait(2))
         .spawn()
         .await;
