@@ -68,8 +68,13 @@ impl ReservationRequest {
         let scope = Scope::new(text("scope", "posts")?).map_err(name_error)?;
         let owner = Owner::new(text("owner", "42")?).map_err(name_error)?;
         let title = text("title", "Hello World")?;
-        let raw: RawOptions = serde_path_to_error::deserialize(Value::Object(body))
-            .map_err(|e| ApiError::Invalid(e.inner().to_string()))?;
+        let raw: RawOptions =
+            serde_path_to_error::deserialize(Value::Object(body)).map_err(|e| {
+                ApiError::Invalid(match e.path().to_string() {
+                    path if path == "." => e.inner().to_string(),
+                    path => format!("{path}: {}", e.inner()),
+                })
+            })?;
         let options = raw.validate_over(defaults).map_err(|e| match e {
             OptionError::Locale(LocaleError::Unknown(_)) => ApiError::UnknownLocale(e.to_string()),
             e => ApiError::Invalid(e.to_string()),

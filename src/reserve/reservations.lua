@@ -34,8 +34,14 @@ local MAX_PROBES = 10000
 local prefix = KEYS[1]
 local op = ARGV[1]
 
+local keys = {}
 local function key(field)
-  return prefix .. string.format('%x', tonumber(string.sub(redis.sha1hex(field), 1, 4), 16) % BUCKETS)
+  local k = keys[field]
+  if not k then
+    k = prefix .. string.format('%x', tonumber(string.sub(redis.sha1hex(field), 1, 4), 16) % BUCKETS)
+    keys[field] = k
+  end
+  return k
 end
 
 -- The entries of an owner's record: {slug, base} pairs, oldest first.

@@ -336,6 +336,11 @@ async fn bad_input_is_a_422_that_names_the_field() {
             "tilte",
         ),
         (
+            json!({"scope": "p", "owner": "1", "title": "t", "max_length": "x"}),
+            "max_length",
+        ),
+        (json!({"scope": "p", "owner": "1", "title": 7}), "title"),
+        (
             json!({"scope": "p", "owner": "1", "title": "x".repeat(600)}),
             "max_length",
         ),
@@ -668,6 +673,8 @@ async fn on_a_cluster_each_scope_lives_on_one_node() {
     // Suffixes go on from the highest handed out: a freed number is not
     // handed out again to another title.
     assert_eq!(app.reserve("99", "Title 1").await.1["slug"], "title-1-11");
+    // But a title whose own slug it is gets it.
+    assert_eq!(app.reserve("98", "Title 1 2").await.1["slug"], "title-1-2");
 }
 
 fn urlencode(s: &str) -> String {
@@ -694,8 +701,14 @@ async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
         }),
         ..Default::default()
     };
+    // A generous response timeout: this test is about what WAIT says, and
+    // a busy test machine must not turn that into a timeout.
+    let generous = RedisConfig {
+        response_timeout: Duration::from_secs(2),
+        ..primary.config()
+    };
     let app = App::builder()
-        .redis(&primary)
+        .redis_config(generous.clone())
         .reservations(wait(1))
         .spawn()
         .await;
@@ -725,13 +738,8 @@ async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
 
     // Two replicas asked for, one there: a prompt 503 that says so, and the
     // same request answers the same slug again.
-    // (With a generous response timeout: this is about what WAIT says, and
-    // a busy test machine must not turn it into a timeout.)
     let app = App::builder()
-        .redis_config(RedisConfig {
-            response_timeout: Duration::from_secs(2),
-            ..primary.config()
-        })
+        .redis_config(generous)
         .reservations(wait(2))
         .spawn()
         .await;
