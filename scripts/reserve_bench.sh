@@ -178,7 +178,7 @@ redis-cli -p "$REDIS_PORT" --raw eval "
     .. string.format('%.1f', bytes / slugs) .. ' bytes per reservation; encodings: ' .. table.concat(parts, ', ')" 0
 python3 -c "import sys; b, a, n = map(int, sys.argv[1:]); print(f'  used_memory {b} -> {a} bytes: {(a - b) / n:.1f} bytes per reservation')" "$before" "$after" "$MILLION"
 redis-cli -p "$REDIS_PORT" --raw eval "
-  local f = redis.call('HGETALL', KEYS[1] .. '1f')
+  local f = redis.call('HGETALL', KEYS[1] .. 'ffff')
   local out = {}
   for j = 1, math.min(#f, 12), 2 do out[#out + 1] = f[j] .. ' -> ' .. f[j + 1] end
-  return 'a bucket (1f): ' .. table.concat(out, ' | ')" 1 'slugd:r:{million}:'
+  return 'a bucket (ffff): ' .. table.concat(out, ' | ')" 1 'slugd:r:{million}:'

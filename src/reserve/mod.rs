@@ -22,8 +22,8 @@
 //! of it atomically), and no two scopes share a key. The loader's keys are
 //! `{p}{ctl}:…`, `{p}meta:…` and `{p}t:…`; it never matches `{p}r:`, so
 //! `slugd load` never touches a reservation. Inside a scope, fields are
-//! spread over 32,768 bucket hashes by their SHA-1, so that a scope of a
-//! million reservations is about 61 small fields per bucket, each bucket a
+//! spread over 65,536 bucket hashes by their SHA-1, so that a scope of a
+//! million reservations is about 31 small fields per bucket, each bucket a
 //! compact listpack; what the fields hold is documented at the top of
 //! `reservations.lua`.
 

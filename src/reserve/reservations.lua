@@ -7,10 +7,11 @@
 --          every key of the scope in one cluster slot)
 -- ARGV[1]  the operation: reserve, lookup or release
 --
--- A scope's data is spread over BUCKETS hashes, `KEYS[1] .. <bucket hex>`;
--- a field lives in the bucket of the first 15 bits of its SHA-1. With at
--- most about 128 short fields per bucket, every bucket stays a compact
--- listpack (Redis's stock hash-max-listpack-entries and -value). Fields:
+-- A scope's data is spread over 65,536 hashes, `KEYS[1] .. <bucket>`, the
+-- bucket being the first 4 hex digits of the SHA-1 of the field (a hint,
+-- of its base's field). With at most about 128 short fields per bucket,
+-- every bucket stays a compact listpack (Redis's stock
+-- hash-max-listpack-entries and -value). Fields:
 --   <slug>     -> owner           (slug characters only: [A-Za-z0-9._~-])
 --   =<owner>   -> the owner's slugs, oldest first, current last, separated
 --                 by spaces; each `slug` when it is the base slug it was
@@ -18,7 +19,8 @@
 --                 bytes (a numbered slug), else `slug:base` (a stem cut
 --                 shorter for max_length)
 --   #<base>    -> the last suffix number handed out for base (a hint where
---                 to start looking, so a popular title costs no long search)
+--                 to start looking, so a popular title costs no long search),
+--                 in the bucket of <base>, so one HMGET reads both
 -- `=`, `#`, `/`, `:` and spaces never occur in a slug, so no field is mistaken
 -- for another.
 --
@@ -28,7 +30,6 @@
 -- refuse the whole script up front when it is out of memory, rather than a
 -- write half-way.
 
-local BUCKETS = 32768
 local MAX_PROBES = 10000
 
 local prefix = KEYS[1]
@@ -38,7 +39,7 @@ local keys = {}
 local function key(field)
   local k = keys[field]
   if not k then
-    k = prefix .. string.format('%x', tonumber(string.sub(redis.sha1hex(field), 1, 4), 16) % BUCKETS)
+    k = prefix .. string.sub(redis.sha1hex(field), 1, 4)
     keys[field] = k
   end
   return k
@@ -107,12 +108,12 @@ if op == 'reserve' then
     return redis.call('HEXISTS', key(slug), slug) == 0
   end
   local chosen, hint
-  if not skipped(1) and free(base) then
+  local hkey, hfield = key(base), '#' .. base
+  local seen = redis.call('HMGET', hkey, base, hfield)
+  if not skipped(1) and not seen[1] then
     chosen = base
   else
-    local hfield = '#' .. base
-    local hkey = key(hfield)
-    local n = (tonumber(redis.call('HGET', hkey, hfield)) or 1) + 1
+    local n = (tonumber(seen[2]) or 1) + 1
     for _ = 1, MAX_PROBES do
       if not skipped(n) then
         local stem = base
