@@ -4,7 +4,9 @@
 # 1. throughput: wrk with $CONNECTIONS connections, POST /reservations (a
 #    new owner each request, corpus titles in turn, one scope per round)
 #    and POST /slug (the corpus) against the same slugd on the same Redis,
-#    taking turns for $ROUNDS rounds of $DURATION; medians and their ratio;
+#    taking turns for $ROUNDS rounds of $DURATION; medians and their ratio,
+#    the CPU time slugd and redis-server spent per request, and Redis's
+#    own time per script call (INFO commandstats);
 # 2. contention: three slugd instances at once, each driven by its own wrk
 #    ($CONTENDERS connections each), all reserving the same 20 titles in
 #    one scope; p50/p99 of each, then a check that no slug was handed out
@@ -47,18 +49,27 @@ start_slugd() { # port
   wait_ready "$1"
 }
 P1=$(free_port); P2=$(free_port); P3=$(free_port)
-start_slugd "$P1"; start_slugd "$P2"; start_slugd "$P3"
+start_slugd "$P1"; S1_PID=${PIDS[-1]}; start_slugd "$P2"; start_slugd "$P3"
+# CPU time of a process so far, in clock ticks (user + system).
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+HZ=$(getconf CLK_TCK)
 
 run_wrk() { # name script path round [env...]
   local name=$1 script=$2 urlpath=$3 round=$4
   shift 4
+  local r0 s0 r1 s1
+  r0=$(ticks "$REDIS_PID"); s0=$(ticks "$S1_PID")
   env CORPUS=data/corpus.txt "$@" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency \
     -s "$script" "http://127.0.0.1:$P1$urlpath" >"$WORK/$name.$round.txt"
-  local rps p50 p99 non2xx sock
+  r1=$(ticks "$REDIS_PID"); s1=$(ticks "$S1_PID")
+  local rps p50 p99 non2xx sock total
   read -r rps p50 p99 non2xx sock < <(wrk_summary "$WORK/$name.$round.txt")
+  total=$(awk '/requests in/ {print $1}' "$WORK/$name.$round.txt")
   echo "$name $round $rps $p50 $p99" >>"$WORK/results"
-  printf '  round %s %-13s %10s req/s  p50 %8s  p99 %8s  errors %s non-2xx, %s socket\n' \
-    "$round" "$name" "$rps" "$p50" "$p99" "$non2xx" "$sock"
+  printf '  round %s %-13s %10s req/s  p50 %8s  p99 %8s  errors %s non-2xx, %s socket;  CPU per request: slugd %s us, redis-server %s us\n' \
+    "$round" "$name" "$rps" "$p50" "$p99" "$non2xx" "$sock" \
+    "$(python3 -c "print(round(($s1 - $s0) / $HZ * 1e6 / $total, 1))")" \
+    "$(python3 -c "print(round(($r1 - $r0) / $HZ * 1e6 / $total, 1))")"
 }
 
 echo "== throughput: $ROUNDS rounds x $DURATION, $CONNECTIONS connections, one slugd on one Redis"
@@ -91,6 +102,7 @@ for n in ("slug", "reservations"):
     print(f"{n:<14}{r:>10.0f}{a:>10.0f}{b:>10.0f}")
 print(f"reservations / slug req/s: {med['reservations'][0] / med['slug'][0]:.2f}")
 PY
+redis-cli -p "$REDIS_PORT" info commandstats | grep -E '^cmdstat_(evalsha|eval):' | tr -d '\r' | sed 's/^/  /'
 for round in $(seq 1 "$ROUNDS"); do
   made=$(redis-cli -p "$REDIS_PORT" --raw eval "
     local n = 0
