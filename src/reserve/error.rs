@@ -34,16 +34,15 @@ pub enum ReserveError {
     /// Redis answered something the script never returns.
     #[error("Redis answered the reservation script unexpectedly: {0}")]
     Damaged(String),
-    /// Every slug of the title that fits `max_length` is taken.
-    #[error(
-        "every slug of this title that fits max_length {max_length} is taken (tried {base:?} with suffixes up to {tried}); raise max_length"
-    )]
+    /// No free slug of the title: none fits `max_length`, or the search
+    /// gave up (10,000 numbers in a row taken by other titles' own slugs).
+    #[error("{}", no_free_slug(base, *max_length, tried))]
     NoFreeSlug {
         /// The title's base slug.
         base: String,
-        /// The request's `max_length`.
-        max_length: usize,
-        /// The suffix the search stopped at.
+        /// The request's `max_length`, if any.
+        max_length: Option<usize>,
+        /// The suffix number the search stopped at.
         tried: String,
     },
     /// The title gives no slug.
@@ -67,5 +66,16 @@ impl ReserveError {
             return ReserveError::Timeout(timeout);
         }
         ReserveError::Unavailable(e.to_string())
+    }
+}
+
+fn no_free_slug(base: &str, max_length: Option<usize>, tried: &str) -> String {
+    match max_length {
+        Some(max) => format!(
+            "every slug of this title that fits max_length {max} is taken (tried {base:?} with suffixes up to {tried}); raise max_length"
+        ),
+        None => format!(
+            "no free slug of {base:?} was found within 10,000 numbers (the search stopped at {tried}); reserve with another title"
+        ),
     }
 }

@@ -107,7 +107,7 @@ impl Reservations {
             };
             let full = |tried: String| ReserveError::NoFreeSlug {
                 base: base.clone(),
-                max_length: options.max_length.map_or(0, |m| m.get()),
+                max_length: options.max_length.map(|m| m.get()),
                 tried,
             };
             match self.store.reserve(scope, owner, &ask).await? {
