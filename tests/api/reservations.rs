@@ -829,3 +829,70 @@ async fn the_documented_service_user_reserves_and_cannot_write_the_table() {
     );
     assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
 }
+
+#[tokio::test]
+async fn on_a_cluster_a_down_node_stops_only_its_scopes() {
+    let mut cluster = RedisCluster::start(3, 0).await;
+    let app = App::builder()
+        .redis_config(cluster.config(false))
+        .spawn()
+        .await;
+    // Scopes until two nodes hold some: the node of each.
+    let mut node_of = Vec::new();
+    for i in 0..20 {
+        let scope = format!("scope{i}");
+        let (s, b) = app
+            .reserve_with(&scope, "1", "Hello World", json!({}))
+            .await;
+        assert_eq!(s, 201, "{b}");
+        for (n, node) in cluster.nodes.iter().enumerate() {
+            let keys: Vec<String> = node
+                .query(redis::cmd("KEYS").arg(format!("slugd:r:{{{scope}}}:*")))
+                .await;
+            if !keys.is_empty() {
+                node_of.push((scope.clone(), n));
+            }
+        }
+    }
+    let (lost, victim) = node_of[0].clone();
+    let (kept, _) = node_of
+        .iter()
+        .find(|(_, n)| *n != victim)
+        .expect("scopes on two nodes")
+        .clone();
+    cluster.nodes[victim].save().await;
+    cluster.nodes[victim].kill();
+
+    let started = Instant::now();
+    let mut owner = 2;
+    while started.elapsed() < Duration::from_secs(2) {
+        owner += 1;
+        let (s, b) = app
+            .reserve_with(&kept, &owner.to_string(), "Hello World", json!({}))
+            .await;
+        assert_eq!(s, 201, "{kept}: {b}");
+        let asked = Instant::now();
+        let (s, b) = app
+            .reserve_with(&lost, &owner.to_string(), "Hello World", json!({}))
+            .await;
+        assert!(asked.elapsed() < PROMPT, "took {:?}", asked.elapsed());
+        assert_eq!(
+            (s, b["code"].as_str()),
+            (503, Some("reservations_unavailable")),
+            "{lost}: {b}"
+        );
+    }
+
+    // It comes back with its data; the service follows by itself.
+    cluster.nodes[victim].restart_after_kill().await;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (s, b) = app.get(&format!("/reservations/{lost}/hello-world")).await;
+        if s == 200 {
+            assert_eq!(b["owner"], "1");
+            break;
+        }
+        assert!(Instant::now() < deadline, "not back: {s} {b}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
