@@ -19,6 +19,7 @@ use crate::http::Limits;
 use crate::load::LoadSettings;
 use crate::options::{Options, RawOptions};
 use crate::redis_conn::{Endpoint, RedisConfig, RedisUrl};
+use crate::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 use crate::serve::ServeSettings;
 use crate::table::{OnRedisDown, TableSettings};
 use crate::unicode_data::Categories;
@@ -182,6 +183,53 @@ struct ServeArgs {
     /// milliseconds (the connection is closed after).
     #[arg(long, env = "SLUGD_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
     header_timeout_ms: u64,
+
+    #[command(flatten)]
+    reservations: ReservationArgs,
+}
+
+/// How `POST /reservations` hands out slugs (on Redis only).
+#[derive(Debug, Args)]
+struct ReservationArgs {
+    /// A file of slugs POST /reservations never hands out, one a line, for
+    /// example the site's own routes (new, edit, admin): a title `New`
+    /// then gets new-2. Blank lines and lines starting with # are skipped;
+    /// case does not matter.
+    #[arg(long, env = "SLUGD_RESERVED_SLUGS")]
+    reserved_slugs: Option<PathBuf>,
+
+    /// Answer a reservation only once this many replicas have it (Redis's
+    /// WAIT), so that a failover to a replica loses no acknowledged
+    /// reservation. Fewer within --reservation-wait-ms gives a 503
+    /// not_replicated; the reservation stands, and the same request
+    /// answers it again. 0: answer when the primary has it.
+    #[arg(long, env = "SLUGD_RESERVATION_REPLICAS", default_value_t = 0)]
+    reservation_replicas: u32,
+
+    /// With --reservation-replicas: how long to wait for the replicas, in
+    /// milliseconds, on top of --redis-timeout-ms.
+    #[arg(long, env = "SLUGD_RESERVATION_WAIT_MS", default_value_t = 100)]
+    reservation_wait_ms: u64,
+}
+
+impl ReservationArgs {
+    fn settings(&self) -> anyhow::Result<ReservationSettings> {
+        let reserved = match &self.reserved_slugs {
+            Some(path) => ReservedSlugs::read(path).context("--reserved-slugs")?,
+            None => ReservedSlugs::default(),
+        };
+        let wait = match self.reservation_replicas {
+            0 => None,
+            replicas => Some(WaitReplicas {
+                replicas,
+                timeout: millis("--reservation-wait-ms", self.reservation_wait_ms)?,
+            }),
+        };
+        Ok(ReservationSettings {
+            reserved: std::sync::Arc::new(reserved),
+            wait,
+        })
+    }
 }
 
 /// The server-wide slug options.
@@ -362,6 +410,7 @@ impl ServeArgs {
                 body_timeout: millis("--body-timeout-ms", self.body_timeout_ms)?,
                 header_timeout: millis("--header-timeout-ms", self.header_timeout_ms)?,
             },
+            reservations: self.reservations.settings()?,
         })
     }
 }

@@ -45,6 +45,9 @@
 //! - [`redis_conn`]: Redis URLs and cluster seed lists (passwords hidden),
 //!   timeouts, TLS, and the one connection type over a server or a
 //!   cluster, which sends a batch as one pipeline per node.
+//! - [`reserve`]: unique slugs per scope shared by every instance: the
+//!   reservation pipeline (base slug, stems that leave room for a suffix,
+//!   reserved words) and its one atomic Lua script in Redis.
 //! - [`http`]: the router, the handlers of each feature, the one error
 //!   type, the JSON extractor, the accept loop.
 //! - [`serve`]: `slugd serve`: open the service, then run it on a listener
@@ -71,6 +74,7 @@ pub mod locale;
 pub(crate) mod membership;
 pub mod options;
 pub mod redis_conn;
+pub mod reserve;
 pub mod serve;
 pub mod slug;
 pub mod slugger;

@@ -1,5 +1,5 @@
 //! `slugd serve`: settings in, a running service out. [`Service::open`]
-//! opens the table and builds the router; [`Service::run`] serves it on a
+//! opens the table (and, on Redis, the reservations) and builds the router; [`Service::run`] serves it on a
 //! listener the caller bound until a shutdown future completes. `main` and
 //! the tests go through the same two steps.
 
@@ -13,8 +13,9 @@ use tokio::net::TcpListener;
 
 use crate::http::{self, AppState, BenchState, Limits};
 use crate::options::Options;
+use crate::reserve::{ReservationSettings, Reservations};
 use crate::slugger::Slugger;
-use crate::table::{OpenError, SymbolTable, TableSettings};
+use crate::table::{OpenError, SymbolTable, TableError, TableSettings};
 
 /// Everything `slugd serve` is configured with.
 #[derive(Debug, Clone)]
@@ -27,6 +28,8 @@ pub struct ServeSettings {
     pub table: TableSettings,
     /// Request limits.
     pub limits: Limits,
+    /// How reservations are made (Redis mode only).
+    pub reservations: ReservationSettings,
 }
 
 /// Why the service could not run.
@@ -71,10 +74,23 @@ impl Service {
             &settings.table,
             settings.limits.bench_iterations,
         );
+        let reservations = match &settings.table.redis {
+            Some(config) => Some(Arc::new(
+                Reservations::new(
+                    slugger.clone(),
+                    config,
+                    &settings.table.prefix,
+                    &settings.reservations,
+                )
+                .map_err(|e| OpenError::Redis(TableError::Unavailable(e.to_string())))?,
+            )),
+            None => None,
+        };
         let state = AppState {
             slugger,
             defaults: settings.defaults.clone(),
             limits: Arc::new(settings.limits.clone()),
+            reservations,
         };
         Ok(Service {
             router: http::router(state, Arc::new(bench)),

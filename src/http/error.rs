@@ -47,15 +47,35 @@ pub enum ApiError {
     EmptySlug(String),
     /// 404: no such endpoint.
     #[error(
-        "no such endpoint; see README.md for the API (POST /slug, POST /slugs, GET /locales, GET /bench, GET /healthz, GET /readyz)"
+        "no such endpoint; see README.md for the API (POST /slug, POST /slugs, POST /reservations, GET /locales, GET /bench, GET /healthz, GET /readyz)"
     )]
     NotFound,
+    /// 404: nobody holds the slug, or the owner holds none.
+    #[error("{0}")]
+    NotReserved(String),
+    /// 409: every slug of the title that fits `max_length` is taken.
+    #[error("{0}")]
+    NoFreeSlug(String),
     /// 405: the endpoint exists but not with this method.
     #[error("this endpoint does not take that method; see README.md for the API")]
     MethodNotAllowed,
     /// 429: a benchmark is already running.
     #[error("a benchmark is already running in this service; try again when it ends")]
     BenchBusy,
+    /// 503: reservations need Redis, and the service runs in-process.
+    #[error(
+        "reservations need a store every instance shares: start slugd serve with --redis-url (REDIS_URL) or --redis-cluster (REDIS_CLUSTER)"
+    )]
+    NeedsRedis,
+    /// 503: Redis cannot answer a reservation now; whether it was made is
+    /// unknown, and asking again is safe.
+    #[error(
+        "reservations are unavailable: {0}; whether the reservation was made is unknown: ask again with the same request (it answers the same slug if it was)"
+    )]
+    ReservationsUnavailable(String),
+    /// 503: the reservation was made but not confirmed by enough replicas.
+    #[error("{0}")]
+    NotReplicated(String),
     /// 503: the symbol table (Redis) cannot answer now.
     #[error("the symbol table is unavailable: {0}")]
     Unavailable(#[from] TableError),
@@ -73,10 +93,14 @@ impl ApiError {
             | ApiError::UnknownLocale(_)
             | ApiError::TooManyTitles { .. }
             | ApiError::EmptySlug(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::NotFound | ApiError::NotReserved(_) => StatusCode::NOT_FOUND,
+            ApiError::NoFreeSlug(_) => StatusCode::CONFLICT,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::BenchBusy => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_)
+            | ApiError::NeedsRedis
+            | ApiError::ReservationsUnavailable(_)
+            | ApiError::NotReplicated(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -93,6 +117,11 @@ impl ApiError {
             ApiError::TooManyTitles { .. } => "too_many_titles",
             ApiError::EmptySlug(_) => "empty_slug",
             ApiError::NotFound => "not_found",
+            ApiError::NotReserved(_) => "not_reserved",
+            ApiError::NoFreeSlug(_) => "no_free_slug",
+            ApiError::NeedsRedis => "needs_redis",
+            ApiError::ReservationsUnavailable(_) => "reservations_unavailable",
+            ApiError::NotReplicated(_) => "not_replicated",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::BenchBusy => "busy",
             ApiError::Unavailable(_) => "table_unavailable",

@@ -3,6 +3,8 @@
 //!
 //! - [`router`]: the whole API in one router.
 //! - [`slug`]: `POST /slug`, `GET /slug`, `POST /slugs`
+//! - [`reservations`]: `POST /reservations`, `GET` and `DELETE
+//!   /reservations/{scope}/...`
 //! - [`bench`]: `GET /bench`, with its own state
 //! - [`health`]: `GET /healthz`, `GET /readyz`
 //! - [`locales`]: `GET /locales`
@@ -16,6 +18,7 @@ mod error;
 mod health;
 mod json;
 mod locales;
+mod reservations;
 mod router;
 mod server;
 mod slug;

@@ -10,13 +10,14 @@ use axum::extract::DefaultBodyLimit;
 use super::bench::{self, BenchState};
 use super::error::ApiError;
 use super::state::AppState;
-use super::{health, locales, slug};
+use super::{health, locales, reservations, slug};
 
 /// The whole API.
 pub fn router(state: AppState, bench: Arc<BenchState>) -> Router {
     let body_limit = state.limits.body_bytes;
     Router::new()
         .merge(slug::router())
+        .merge(reservations::router())
         .merge(bench::router(bench))
         .merge(health::router())
         .merge(locales::router())

@@ -1,9 +1,11 @@
-//! What every handler shares: the slugger and the request limits.
+//! What every handler shares: the slugger, the reservations and the
+//! request limits.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::options::Options;
+use crate::reserve::Reservations;
 use crate::slugger::Slugger;
 
 /// State shared by every handler.
@@ -15,6 +17,9 @@ pub struct AppState {
     pub defaults: Options,
     /// Request limits.
     pub limits: Arc<Limits>,
+    /// Unique slugs shared by every instance; `None` in-process, where
+    /// there is nothing to share them through.
+    pub reservations: Option<Arc<Reservations>>,
 }
 
 /// Limits on what one request may ask for.

@@ -12,6 +12,7 @@ use serde_json::Value;
 use slugd::http::Limits;
 use slugd::options::Options;
 use slugd::redis_conn::RedisConfig;
+use slugd::reserve::ReservationSettings;
 use slugd::serve::ServeSettings;
 use slugd::table::{OnRedisDown, TableSettings};
 use slugd::unicode_data::Categories;
@@ -98,6 +99,12 @@ impl AppBuilder {
         self
     }
 
+    /// How reservations are made: reserved words, waiting for replicas.
+    pub fn reservations(mut self, settings: ReservationSettings) -> Self {
+        self.settings.reservations = settings;
+        self
+    }
+
     /// Request limits.
     pub fn limits(mut self, limits: Limits) -> Self {
         self.settings.limits = limits;
@@ -136,6 +143,7 @@ impl App {
                 table: table_settings(None),
                 limits: Limits::default(),
                 defaults: Options::default(),
+                reservations: Default::default(),
             },
         }
     }

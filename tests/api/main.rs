@@ -15,5 +15,6 @@ mod locales;
 mod options;
 mod outage;
 mod properties;
+mod reservations;
 mod security;
 mod slug;

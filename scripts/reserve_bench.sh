@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# Reservations over loopback, in one run on one fresh redis-server:
+#
+# 1. throughput: wrk with $CONNECTIONS connections, POST /reservations (a
+#    new owner each request, corpus titles in turn, one scope per round)
+#    and POST /slug (the corpus) against the same slugd on the same Redis,
+#    taking turns for $ROUNDS rounds of $DURATION; medians and their ratio,
+#    the CPU time slugd and redis-server spent per request, and Redis's
+#    own time per script call (INFO commandstats);
+# 2. contention: three slugd instances at once, each driven by its own wrk
+#    ($CONTENDERS connections each), all reserving the same 20 titles in
+#    one scope; p50/p99 of each, then a check that no slug was handed out
+#    twice;
+# 3. memory: $MILLION reservations (default 1,000,000) in one scope, made
+#    by the service's own Lua script through `redis-cli --pipe` (owners
+#    1..N as decimal ids, the corpus titles' slugs from `slugd slugify`
+#    as bases in turn, so most slugs carry a suffix), then used_memory
+#    before and after, the sum of MEMORY USAGE of the scope's keys, and
+#    the encodings of its buckets.
+#
+#   scripts/reserve_bench.sh
+#   ROUNDS=3 DURATION=5s CONNECTIONS=64 MILLION=1000000 scripts/reserve_bench.sh
+#
+# Everything binds to 127.0.0.1 and stops by itself. The binary is built
+# in $CARGO_TARGET_DIR (default target/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS="${ROUNDS:-3}"
+DURATION="${DURATION:-5s}"
+CONNECTIONS="${CONNECTIONS:-64}"
+CONTENDERS="${CONTENDERS:-16}"
+MILLION="${MILLION:-1000000}"
+
+source scripts/lib/common.sh
+need redis-server redis-server
+need redis-cli redis-tools
+need wrk wrk
+need curl curl
+
+cargo build --release --quiet --bin slugd
+BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
+
+start_redis
+"$BIN" --log warn load >/dev/null
+
+start_slugd() { # port
+  env -u REDIS_CLUSTER "$BIN" --log warn serve --listen "127.0.0.1:$1" & PIDS+=($!)
+  wait_ready "$1"
+}
+P1=$(free_port); P2=$(free_port); P3=$(free_port)
+start_slugd "$P1"; S1_PID=${PIDS[-1]}; start_slugd "$P2"; start_slugd "$P3"
+# CPU time of a process so far, in clock ticks (user + system).
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+HZ=$(getconf CLK_TCK)
+
+run_wrk() { # name script path round [env...]
+  local name=$1 script=$2 urlpath=$3 round=$4
+  shift 4
+  local r0 s0 r1 s1
+  r0=$(ticks "$REDIS_PID"); s0=$(ticks "$S1_PID")
+  env CORPUS=data/corpus.txt "$@" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency \
+    -s "$script" "http://127.0.0.1:$P1$urlpath" >"$WORK/$name.$round.txt"
+  r1=$(ticks "$REDIS_PID"); s1=$(ticks "$S1_PID")
+  local rps p50 p99 non2xx sock total
+  read -r rps p50 p99 non2xx sock < <(wrk_summary "$WORK/$name.$round.txt")
+  total=$(awk '/requests in/ {print $1}' "$WORK/$name.$round.txt")
+  echo "$name $round $rps $p50 $p99" >>"$WORK/results"
+  printf '  round %s %-13s %10s req/s  p50 %8s  p99 %8s  errors %s non-2xx, %s socket;  CPU per request: slugd %s us, redis-server %s us\n' \
+    "$round" "$name" "$rps" "$p50" "$p99" "$non2xx" "$sock" \
+    "$(python3 -c "print(round(($s1 - $s0) / $HZ * 1e6 / $total, 1))")" \
+    "$(python3 -c "print(round(($r1 - $r0) / $HZ * 1e6 / $total, 1))")"
+}
+
+echo "== throughput: $ROUNDS rounds x $DURATION, $CONNECTIONS connections, one slugd on one Redis"
+for round in $(seq 1 "$ROUNDS"); do
+  if [ $((round % 2)) = 1 ]; then order="slug reservations"; else order="reservations slug"; fi
+  for name in $order; do
+    case $name in
+      slug) run_wrk slug scripts/wrk/corpus.lua /slug "$round" ;;
+      reservations) run_wrk reservations scripts/wrk/reserve.lua /reservations "$round" \
+        SCOPE="round$round" OWNER="r$round-" ;;
+    esac
+  done
+done
+python3 - "$WORK/results" <<'PY'
+import statistics, sys
+def us(v):
+    for unit, f in (("us", 1), ("ms", 1000), ("s", 1000000)):
+        if v.endswith(unit):
+            return float(v[: -len(unit)]) * f
+    return float(v)
+rows = {}
+for line in open(sys.argv[1]):
+    name, _, rps, p50, p99 = line.split()
+    rows.setdefault(name, []).append((float(rps), us(p50), us(p99)))
+med = {n: [statistics.median(c) for c in zip(*v)] for n, v in rows.items()}
+print("== medians")
+print(f"{'target':<14}{'req/s':>10}{'p50 us':>10}{'p99 us':>10}")
+for n in ("slug", "reservations"):
+    r, a, b = med[n]
+    print(f"{n:<14}{r:>10.0f}{a:>10.0f}{b:>10.0f}")
+print(f"reservations / slug req/s: {med['reservations'][0] / med['slug'][0]:.2f}")
+PY
+redis-cli -p "$REDIS_PORT" info commandstats | grep -E '^cmdstat_(evalsha|eval):' | tr -d '\r' | sed 's/^/  /'
+for round in $(seq 1 "$ROUNDS"); do
+  made=$(redis-cli -p "$REDIS_PORT" --raw eval "
+    local n = 0
+    for _, k in ipairs(redis.call('KEYS', 'slugd:r:{' .. ARGV[1] .. '}:*')) do
+      for _, f in ipairs(redis.call('HKEYS', k)) do
+        local c = string.sub(f, 1, 1)
+        if c ~= '=' and c ~= '#' then n = n + 1 end
+      end
+    end
+    return n" 0 "round$round")
+  echo "  scope round$round: $made slugs held"
+done
+
+echo "== contention: 3 instances x $CONTENDERS connections, the same 20 titles, one scope, $DURATION"
+i=0
+for port in "$P1" "$P2" "$P3"; do
+  i=$((i + 1))
+  env CORPUS=data/corpus.txt TITLES=20 SCOPE=contended OWNER="i$i-" \
+    wrk -t1 -c"$CONTENDERS" -d"$DURATION" --latency -s scripts/wrk/reserve.lua \
+    "http://127.0.0.1:$port/reservations" >"$WORK/contend.$i.txt" &
+  WRKS+=($!)
+done
+for pid in "${WRKS[@]}"; do wait "$pid"; done
+for i in 1 2 3; do
+  read -r rps p50 p99 non2xx sock < <(wrk_summary "$WORK/contend.$i.txt")
+  printf '  instance %s %10s req/s  p50 %8s  p99 %8s  errors %s non-2xx, %s socket\n' \
+    "$i" "$rps" "$p50" "$p99" "$non2xx" "$sock"
+done
+redis-cli -p "$REDIS_PORT" --raw eval "
+  local slugs, owners, dup = 0, 0, 0
+  local held = {}
+  for _, k in ipairs(redis.call('KEYS', 'slugd:r:{contended}:*')) do
+    local all = redis.call('HGETALL', k)
+    for j = 1, #all, 2 do
+      local f, v = all[j], all[j + 1]
+      local c = string.sub(f, 1, 1)
+      if c == '=' then
+        owners = owners + 1
+        for e in string.gmatch(v, '%S+') do
+          local s = string.match(e, '^[^:/]+')
+          if held[s] then dup = dup + 1 end
+          held[s] = true
+        end
+      elseif c ~= '#' then slugs = slugs + 1 end
+    end
+  end
+  return slugs .. ' slugs held by ' .. owners .. ' owners; slugs listed by two owners: ' .. dup" 0
+
+echo "== memory: $MILLION reservations in one scope"
+grep -v '^#' data/corpus.txt | "$BIN" --log warn slugify 2>/dev/null | grep -v '^$' >"$WORK/bases.txt" || true
+SHA=$(redis-cli -p "$REDIS_PORT" script load "$(cat src/reserve/reservations.lua)")
+before=$(redis-cli -p "$REDIS_PORT" info memory | awk -F: '/^used_memory:/ {print $2}' | tr -d '\r')
+python3 - "$WORK/bases.txt" "$SHA" "$MILLION" <<'PY' | redis-cli -p "$REDIS_PORT" --pipe | tail -1
+import sys
+bases = [l.strip() for l in open(sys.argv[1]) if l.strip()]
+sha, n = sys.argv[2], int(sys.argv[3])
+out = sys.stdout.buffer
+def cmd(*args):
+    parts = [b"*%d\r\n" % len(args)]
+    for a in args:
+        a = a.encode() if isinstance(a, str) else a
+        parts.append(b"$%d\r\n%s\r\n" % (len(a), a))
+    return b"".join(parts)
+key = "slugd:r:{million}:"
+for i in range(1, n + 1):
+    base = bases[i % len(bases)]
+    out.write(cmd("EVALSHA", sha, "1", key, "reserve", str(i), base, "-", ",", "*"))
+PY
+after=$(redis-cli -p "$REDIS_PORT" info memory | awk -F: '/^used_memory:/ {print $2}' | tr -d '\r')
+redis-cli -p "$REDIS_PORT" --raw eval "
+  local keys = redis.call('KEYS', 'slugd:r:{million}:*')
+  local bytes, slugs, enc = 0, 0, {}
+  for _, k in ipairs(keys) do
+    bytes = bytes + redis.call('MEMORY', 'USAGE', k, 'SAMPLES', 0)
+    local e = redis.call('OBJECT', 'ENCODING', k)
+    enc[e] = (enc[e] or 0) + 1
+    for _, f in ipairs(redis.call('HKEYS', k)) do
+      local c = string.sub(f, 1, 1)
+      if c ~= '=' and c ~= '#' then slugs = slugs + 1 end
+    end
+  end
+  local parts = {}
+  for e, n in pairs(enc) do parts[#parts + 1] = n .. ' ' .. e end
+  return #keys .. ' keys, ' .. slugs .. ' slugs held, MEMORY USAGE sum ' .. bytes .. ' bytes = '
+    .. string.format('%.1f', bytes / slugs) .. ' bytes per reservation; encodings: ' .. table.concat(parts, ', ')" 0
+python3 -c "import sys; b, a, n = map(int, sys.argv[1:]); print(f'  used_memory {b} -> {a} bytes: {(a - b) / n:.1f} bytes per reservation')" "$before" "$after" "$MILLION"
+redis-cli -p "$REDIS_PORT" --raw eval "
+  local f = redis.call('HGETALL', KEYS[1] .. 'ffff')
+  local out = {}
+  for j = 1, math.min(#f, 12), 2 do out[#out + 1] = f[j] .. ' -> ' .. f[j + 1] end
+  return 'a bucket (ffff): ' .. table.concat(out, ' | ')" 1 'slugd:r:{million}:'

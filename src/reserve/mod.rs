@@ -1,0 +1,42 @@
+//! Reservations: unique slugs per scope, shared by every instance through
+//! Redis, with each owner's history. This file only names the parts; none
+//! of them imports it.
+//!
+//! - [`reserver`]: where a reservation is made: the title's base slug
+//!   (through [`crate::slugger`]), the stems that leave room for a suffix
+//!   under `max_length`, the reserved words, then one atomic step in Redis.
+//! - [`store`]: the Redis side: the one Lua script
+//!   (`reservations.lua`, which defines the key layout), run in one round
+//!   trip, bounded by the response timeout, with `WAIT` for replicas if
+//!   asked.
+//! - [`names`]: the scope and the owner, checked once.
+//! - [`reserved`]: the `--reserved-slugs` file: words never handed out.
+//! - [`settings`]: what `slugd serve` configures them with; [`error`]: why
+//!   a reservation fails.
+//!
+//! # Redis keys (prefix `slugd:` by default)
+//!
+//! Every key of scope `s` is `{p}r:{s}:<bucket>`, with `%` and `}` of the
+//! scope written `%25` and `%7D`, so the text in braces is a hash tag that
+//! puts the whole scope in one cluster slot (and one script can touch all
+//! of it atomically), and no two scopes share a key. The loader's keys are
+//! `{p}{ctl}:…`, `{p}meta:…` and `{p}t:…`; it never matches `{p}r:`, so
+//! `slugd load` never touches a reservation. Inside a scope, fields are
+//! spread over 65,536 bucket hashes by their SHA-1, so that a scope of a
+//! million reservations is about 31 small fields per bucket, each bucket a
+//! compact listpack; what the fields hold is documented at the top of
+//! `reservations.lua`.
+
+mod error;
+mod names;
+mod reserved;
+mod reserver;
+mod settings;
+mod store;
+
+pub use self::error::ReserveError;
+pub use self::names::{NameError, Owner, Scope};
+pub use self::reserved::{ReservedSlugs, ReservedSlugsError};
+pub use self::reserver::{Holder, Reservation, Reservations};
+pub use self::settings::{ReservationSettings, WaitReplicas};
+pub use self::store::{MAX_SLUG_BYTES, is_slug_shaped, scope_key};

@@ -1,0 +1,178 @@
+//! Where a reservation is made. The steps:
+//!
+//! 1. **Base**: the title's slug with the request's options, through the
+//!    same pipeline as `POST /slug` ([`Slugger`]); it must fit
+//!    [`MAX_SLUG_BYTES`].
+//! 2. **Stems**: with `max_length`, the slug a suffix is appended to must
+//!    leave room for the separator and the number: the stem for suffixes
+//!    of `d` digits is the title slugged with `max_length` shortened by
+//!    `separator + d`. They are made for 1 and 2 digits at first (usually
+//!    the base itself, at no cost); the script asks for more when it gets
+//!    there, and the reservation is asked again with them.
+//! 3. **Reserved words**: which suffix numbers would give a reserved word.
+//! 4. **Redis**: one atomic step ([`super::store`]) gives the owner's slug
+//!    for this base if it has one, else the first free one of `base`,
+//!    `base-2`, `base-3`...
+
+use std::sync::Arc;
+
+use super::error::ReserveError;
+use super::names::{Owner, Scope};
+use super::reserved::ReservedSlugs;
+use super::settings::ReservationSettings;
+use super::store::{Ask, MAX_SLUG_BYTES, RedisStore, Reply, is_slug_shaped};
+use crate::options::Options;
+use crate::redis_conn::RedisConfig;
+use crate::slugger::Slugger;
+
+/// Suffixes have at most this many digits (up to 999,999,999).
+const MAX_DIGITS: usize = 9;
+
+/// Stems made before the script asks: for suffixes of 1 and 2 digits.
+const FIRST_DIGITS: usize = 2;
+
+/// Makes, looks up and releases reservations. Shared by every request.
+pub struct Reservations {
+    slugger: Slugger,
+    store: RedisStore,
+    reserved: Arc<ReservedSlugs>,
+}
+
+/// A slug reserved for an owner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reservation {
+    /// The slug.
+    pub slug: String,
+    /// Whether it was reserved by this request (`false`: the owner held
+    /// it already for this base slug, and nothing changed but that it is
+    /// the owner's current slug again).
+    pub new: bool,
+}
+
+/// Who holds a slug.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Holder {
+    /// The owner.
+    pub owner: String,
+    /// The owner's newest slug (a site redirects old links to it).
+    pub current: String,
+}
+
+impl Reservations {
+    /// Reservations on `config`'s Redis under `prefix`, slugging titles
+    /// with `slugger`. Connects lazily: this never waits for Redis.
+    pub fn new(
+        slugger: Slugger,
+        config: &RedisConfig,
+        prefix: &str,
+        settings: &ReservationSettings,
+    ) -> Result<Self, ReserveError> {
+        Ok(Reservations {
+            slugger,
+            store: RedisStore::new(config, prefix, settings.wait)?,
+            reserved: settings.reserved.clone(),
+        })
+    }
+
+    /// Reserves a slug of `title` for `owner` in `scope`.
+    pub async fn reserve(
+        &self,
+        scope: &Scope,
+        owner: &Owner,
+        title: &str,
+        options: &Options,
+    ) -> Result<Reservation, ReserveError> {
+        let base = self.slug(title, options).await?;
+        if base.len() > MAX_SLUG_BYTES {
+            return Err(ReserveError::TooLong(base.len()));
+        }
+        let separator = options.separator.as_str();
+        // Without max_length every stem is the base itself.
+        let mut stems = options.max_length.map(|_| Vec::new());
+        let mut digits = FIRST_DIGITS;
+        loop {
+            if let Some(stems) = &mut stems {
+                self.extend_stems(stems, digits, &base, title, options)
+                    .await?;
+            }
+            let skips = self.reserved.skips(&base, separator, |d| match &stems {
+                None => Some(base.as_str()),
+                Some(stems) => stems.get(d - 1).map(String::as_str),
+            });
+            let ask = Ask {
+                base: &base,
+                separator,
+                skips: &skips,
+                stems: stems.as_deref(),
+            };
+            let full = |tried: String| ReserveError::NoFreeSlug {
+                base: base.clone(),
+                max_length: options.max_length.map(|m| m.get()),
+                tried,
+            };
+            match self.store.reserve(scope, owner, &ask).await? {
+                Reply::Held(slug) => return Ok(Reservation { slug, new: false }),
+                Reply::New(slug) => return Ok(Reservation { slug, new: true }),
+                Reply::Need(d) if d > digits && d <= MAX_DIGITS => digits = d,
+                Reply::Need(d) => return Err(full(format!("{d} digits"))),
+                Reply::Full(n) => return Err(full(n)),
+            }
+        }
+    }
+
+    /// The slug of `title`, or why there is none.
+    async fn slug(&self, title: &str, options: &Options) -> Result<String, ReserveError> {
+        Ok(self.slugger.slugify(title, options).await?.0?)
+    }
+
+    /// Adds the stems for suffixes of up to `digits` digits.
+    async fn extend_stems(
+        &self,
+        stems: &mut Vec<String>,
+        digits: usize,
+        base: &str,
+        title: &str,
+        options: &Options,
+    ) -> Result<(), ReserveError> {
+        let max = options.max_length.map_or(usize::MAX, |m| m.get());
+        while stems.len() < digits {
+            let room = options.separator.as_str().len() + stems.len() + 1;
+            let stem = match max.checked_sub(room) {
+                None | Some(0) => String::new(),
+                // A base that fits is its own stem: cutting a slug that
+                // fits changes nothing.
+                Some(fits) if base.len() <= fits => base.to_owned(),
+                Some(fits) => {
+                    let shorter = Options {
+                        max_length: std::num::NonZeroUsize::new(fits),
+                        ..options.clone()
+                    };
+                    match self.slug(title, &shorter).await {
+                        Ok(stem) => stem,
+                        // Not seen: a title with a slug has one at any
+                        // length. Then no suffix of this width fits.
+                        Err(ReserveError::EmptySlug(_)) => String::new(),
+                        Err(e) => return Err(e),
+                    }
+                }
+            };
+            stems.push(stem);
+        }
+        Ok(())
+    }
+
+    /// Who holds `slug` in `scope`; `None` when nobody does (and at once,
+    /// without asking Redis, for text no slug could be).
+    pub async fn lookup(&self, scope: &Scope, slug: &str) -> Result<Option<Holder>, ReserveError> {
+        if !is_slug_shaped(slug) {
+            return Ok(None);
+        }
+        let found = self.store.lookup(scope, slug).await?;
+        Ok(found.map(|(owner, current)| Holder { owner, current }))
+    }
+
+    /// Frees every slug of `owner` in `scope`; how many it held.
+    pub async fn release(&self, scope: &Scope, owner: &Owner) -> Result<u64, ReserveError> {
+        self.store.release(scope, owner).await
+    }
+}

@@ -1,0 +1,286 @@
+//! The reservations in Redis: the one Lua script (`reservations.lua`, which
+//! defines the key layout inside a scope), run as `EVALSHA` on the scope's
+//! key, or `EVAL` when the server does not have it cached yet (after a
+//! restart). One call is one round trip: on a cluster, to the one node that
+//! holds the scope's slot; with [`WaitReplicas`], the script and a `WAIT`
+//! go in one pipeline. Every call is bounded by the response timeout (plus
+//! the `WAIT` time), so a Redis that is down or stalled gives a prompt
+//! error, never a hang.
+//!
+//! The connection is the service's kind ([`Conn::for_service`]): one
+//! multiplexed connection, reconnecting by itself, apart from the table's.
+
+use std::time::Duration;
+
+use redis::{ErrorKind, FromRedisValue, ServerErrorKind, Value};
+
+use super::error::ReserveError;
+use super::names::{Owner, Scope};
+use super::settings::WaitReplicas;
+use crate::redis_conn::{Conn, RedisConfig};
+
+/// The script, which defines the layout of a scope's keys.
+const SCRIPT: &str = include_str!("reservations.lua");
+
+/// The longest slug a reservation holds, in bytes.
+pub const MAX_SLUG_BYTES: usize = 512;
+
+/// Whether `s` could be a slug: 1 to [`MAX_SLUG_BYTES`] of the characters
+/// slugs are made of (ASCII letters, digits and `-_.~`). Anything else is
+/// never reserved, and is never looked up in Redis (where it might match
+/// one of the script's other fields).
+pub fn is_slug_shaped(s: &str) -> bool {
+    (1..=MAX_SLUG_BYTES).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.~".contains(&b))
+}
+
+/// The key prefix of `scope` under `prefix`: `{p}r:{scope}:`, with `%` and
+/// `}` written `%25` and `%7D`, so the braces are the scope's hash tag and
+/// distinct scopes never share a key.
+pub fn scope_key(prefix: &str, scope: &str) -> String {
+    let mut key = String::with_capacity(prefix.len() + scope.len() + 6);
+    key.push_str(prefix);
+    key.push_str("r:{");
+    for c in scope.chars() {
+        match c {
+            '%' => key.push_str("%25"),
+            '}' => key.push_str("%7D"),
+            c => key.push(c),
+        }
+    }
+    key.push_str("}:");
+    key
+}
+
+/// What the script answered a reservation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Reply {
+    /// The owner already held a slug for this base: that slug.
+    Held(String),
+    /// A new slug, now the owner's.
+    New(String),
+    /// The stems for suffixes of this many digits are needed.
+    Need(usize),
+    /// No slug fits: the suffix number it stopped at.
+    Full(String),
+}
+
+/// What a reservation sends: the base slug, the separator, which suffix
+/// numbers are reserved words and the stem for each suffix width.
+pub(crate) struct Ask<'a> {
+    pub base: &'a str,
+    pub separator: &'a str,
+    /// `,n,m,`: suffix numbers to skip (1: the base itself).
+    pub skips: &'a str,
+    /// `None`: no `max_length`, every stem is the base. Otherwise the stem
+    /// for suffixes of 1, 2, ... digits (`""` when none fits).
+    pub stems: Option<&'a [String]>,
+}
+
+/// The reservations of one deployment (one key prefix) in Redis.
+pub(crate) struct RedisStore {
+    conn: Conn,
+    prefix: String,
+    /// Bounds every call.
+    timeout: Duration,
+    wait: Option<WaitReplicas>,
+    script: redis::Script,
+}
+
+impl RedisStore {
+    /// A store on `config`'s Redis under `prefix`. Connects lazily: this
+    /// never waits for Redis.
+    pub fn new(
+        config: &RedisConfig,
+        prefix: &str,
+        wait: Option<WaitReplicas>,
+    ) -> Result<Self, ReserveError> {
+        // The driver's own timeout must leave room for the WAIT.
+        let timeout = config.response_timeout + wait.map_or(Duration::ZERO, |w| w.timeout);
+        let config = RedisConfig {
+            response_timeout: timeout,
+            ..config.clone()
+        };
+        let conn = Conn::for_service(&config)
+            .map_err(|e| ReserveError::from_redis(e, config.response_timeout))?;
+        Ok(RedisStore {
+            conn,
+            prefix: prefix.to_owned(),
+            timeout,
+            wait,
+            script: redis::Script::new(SCRIPT),
+        })
+    }
+
+    /// Reserves a slug of `ask.base` for `owner` in `scope`, in one atomic
+    /// step; with [`WaitReplicas`], answers only once the replicas have it.
+    pub async fn reserve(
+        &self,
+        scope: &Scope,
+        owner: &Owner,
+        ask: &Ask<'_>,
+    ) -> Result<Reply, ReserveError> {
+        let mut args: Vec<&str> = vec![
+            "reserve",
+            owner.as_str(),
+            ask.base,
+            ask.separator,
+            ask.skips,
+        ];
+        let count;
+        match ask.stems {
+            None => args.push("*"),
+            Some(stems) => {
+                count = stems.len().to_string();
+                args.push(&count);
+                args.extend(stems.iter().map(String::as_str));
+            }
+        }
+        let (value, acked) = self.run(scope, &args, true).await?;
+        let reply: Vec<String> = Vec::from_redis_value(value.clone())
+            .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
+        let reply = match reply.as_slice() {
+            [status, slug] if status == "held" => Reply::Held(slug.clone()),
+            [status, slug] if status == "new" => Reply::New(slug.clone()),
+            [status, d] if status == "need" => Reply::Need(d.parse().unwrap_or(usize::MAX)),
+            [status, n] if status == "full" => Reply::Full(n.clone()),
+            _ => return Err(ReserveError::Damaged(format!("{reply:?}"))),
+        };
+        if let (Reply::Held(slug) | Reply::New(slug), Some(wait), Some(acked)) =
+            (&reply, self.wait, acked)
+            && acked < i64::from(wait.replicas)
+        {
+            return Err(ReserveError::NotReplicated {
+                slug: slug.clone(),
+                acked,
+                wanted: wait.replicas,
+                timeout: wait.timeout,
+            });
+        }
+        Ok(reply)
+    }
+
+    /// Who holds `slug` in `scope`, and that owner's current slug.
+    pub async fn lookup(
+        &self,
+        scope: &Scope,
+        slug: &str,
+    ) -> Result<Option<(String, String)>, ReserveError> {
+        let (value, _) = self.run(scope, &["lookup", slug], false).await?;
+        let reply: Vec<String> = Vec::from_redis_value(value.clone())
+            .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
+        match <[String; 2]>::try_from(reply) {
+            Ok([owner, current]) => Ok(Some((owner, current))),
+            Err(reply) if reply.is_empty() => Ok(None),
+            Err(reply) => Err(ReserveError::Damaged(format!("{reply:?}"))),
+        }
+    }
+
+    /// Frees every slug of `owner` in `scope`; how many it held.
+    pub async fn release(&self, scope: &Scope, owner: &Owner) -> Result<u64, ReserveError> {
+        let (value, acked) = self.run(scope, &["release", owner.as_str()], true).await?;
+        let freed = u64::from_redis_value(value.clone())
+            .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
+        if let (Some(wait), Some(acked)) = (self.wait, acked)
+            && freed > 0
+            && acked < i64::from(wait.replicas)
+        {
+            return Err(ReserveError::NotReplicated {
+                slug: format!("the release of {freed} slugs"),
+                acked,
+                wanted: wait.replicas,
+                timeout: wait.timeout,
+            });
+        }
+        Ok(freed)
+    }
+
+    /// Runs the script on `scope` with `args`, within the timeout; with
+    /// `write` and [`WaitReplicas`], a `WAIT` in the same round trip, whose
+    /// count of replicas comes back too.
+    async fn run(
+        &self,
+        scope: &Scope,
+        args: &[&str],
+        write: bool,
+    ) -> Result<(Value, Option<i64>), ReserveError> {
+        let key = scope_key(&self.prefix, scope.as_str());
+        let wait = self.wait.filter(|_| write);
+        let call = async {
+            match self.send(&key, args, wait, true).await {
+                Err(e) if e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) => {
+                    self.send(&key, args, wait, false).await
+                }
+                other => other,
+            }
+        };
+        match tokio::time::timeout(self.timeout, call).await {
+            Ok(Ok(done)) => Ok(done),
+            Ok(Err(e)) => Err(ReserveError::from_redis(e, self.timeout)),
+            Err(_) => Err(ReserveError::Timeout(self.timeout)),
+        }
+    }
+
+    /// One round trip: `EVALSHA` (or, `by_hash` false, `EVAL`), then the
+    /// `WAIT` if any.
+    async fn send(
+        &self,
+        key: &str,
+        args: &[&str],
+        wait: Option<WaitReplicas>,
+        by_hash: bool,
+    ) -> redis::RedisResult<(Value, Option<i64>)> {
+        let mut eval = match by_hash {
+            true => redis::cmd("EVALSHA").arg(self.script.get_hash()).clone(),
+            false => redis::cmd("EVAL").arg(SCRIPT).clone(),
+        };
+        eval.arg(1).arg(key).arg(args);
+        let mut cmds = vec![(key.to_owned(), eval)];
+        if let Some(wait) = wait {
+            let ms = wait.timeout.as_millis().max(1) as u64;
+            let cmd = redis::cmd("WAIT").arg(wait.replicas).arg(ms).clone();
+            cmds.push((key.to_owned(), cmd));
+        }
+        let mut values = self.conn.clone().per_node(cmds, false).await?.into_iter();
+        let value = values.next().unwrap_or(Value::Nil);
+        let acked = match values.next() {
+            Some(v) => Some(i64::from_redis_value(v)?),
+            None => None,
+        };
+        Ok((value, acked))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::redis_conn::cluster::slot_of;
+
+    #[test]
+    fn every_scope_has_a_hash_tag_of_its_own() {
+        assert_eq!(scope_key("slugd:", "posts"), "slugd:r:{posts}:");
+        for scope in ["posts", "}", "a}b", "%7D", "{x}", "}{", "%"] {
+            let key = scope_key("slugd:", scope);
+            // Every bucket key of the scope is in the scope's slot.
+            assert_eq!(
+                slot_of(format!("{key}7fff").as_bytes()),
+                slot_of(key.as_bytes())
+            );
+            let tag = &key["slugd:r:{".len()..key.len() - 2];
+            assert!(!tag.contains('}'), "{key}");
+        }
+        // Distinct scopes, distinct keys.
+        assert_ne!(scope_key("p:", "a}b"), scope_key("p:", "a%7Db"));
+        assert_ne!(scope_key("p:", "%25"), scope_key("p:", "%"));
+    }
+
+    #[test]
+    fn only_slug_characters_are_slug_shaped() {
+        assert!(is_slug_shaped("hello-world_2.x~y"));
+        for s in ["", "=42", "#hello", "a b", "a:b", "é"] {
+            assert!(!is_slug_shaped(s), "{s:?}");
+        }
+        assert!(!is_slug_shaped(&"a".repeat(MAX_SLUG_BYTES + 1)));
+    }
+}

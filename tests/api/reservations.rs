@@ -1,0 +1,898 @@
+//! Reservations: unique slugs per scope across every instance, with each
+//! owner's history, against real redis-server processes (one server, a
+//! cluster, a replica, AOF on disk) and real `slugd serve` processes.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use slugd::redis_conn::RedisConfig;
+use slugd::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
+
+use crate::fixtures::{READER, RedisCluster, RedisServer, acl, free_port, load, slugd_command};
+use crate::helpers::{App, assert_says, wait_until_ok};
+
+/// The ACL rules README.md documents for a service that reads the table
+/// and makes reservations, for prefix `slugd:`, with password `service-pw`.
+const SERVICE: &str = "on >service-pw resetkeys %R~slugd:* ~slugd:r:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping +eval +evalsha +hget +hset +hexists +hdel +wait";
+
+/// Not a speed figure: a bound far above the 300 ms response timeout the
+/// tests use, which tells a prompt error from a hang.
+const PROMPT: Duration = Duration::from_secs(3);
+
+/// `POST /reservations` of `title` for `owner` in `scope`, with `options`
+/// (a JSON object) added to the body.
+async fn reserve(
+    app_url: &str,
+    client: &reqwest::Client,
+    scope: &str,
+    owner: &str,
+    title: &str,
+    options: Value,
+) -> (u16, Value) {
+    let mut body = json!({ "scope": scope, "owner": owner, "title": title });
+    for (k, v) in options.as_object().cloned().unwrap_or_default() {
+        body[k] = v;
+    }
+    let r = client
+        .post(format!("{app_url}/reservations"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+impl App {
+    async fn reserve(&self, owner: &str, title: &str) -> (u16, Value) {
+        self.reserve_with("posts", owner, title, json!({})).await
+    }
+
+    async fn reserve_with(
+        &self,
+        scope: &str,
+        owner: &str,
+        title: &str,
+        options: Value,
+    ) -> (u16, Value) {
+        reserve(&self.url(""), &self.client, scope, owner, title, options).await
+    }
+
+    /// The slug reserved; panics unless `status`.
+    async fn reserved(&self, owner: &str, title: &str, status: u16) -> String {
+        let (s, b) = self.reserve(owner, title).await;
+        assert_eq!(s, status, "{owner} {title:?}: {b}");
+        assert_eq!(b["owner"], owner);
+        assert_eq!(b["scope"], "posts");
+        b["slug"].as_str().unwrap().to_owned()
+    }
+
+    async fn delete(&self, path: &str) -> (u16, Value) {
+        let r = self.client.delete(self.url(path)).send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+}
+
+/// Reads every key of `scope` and checks the two sides agree: every slug's
+/// owner lists it, every slug an owner lists is held by that owner. Returns
+/// slug -> owner.
+async fn check_consistent(redis: &RedisServer, scope: &str) -> BTreeMap<String, String> {
+    let keys: Vec<String> = redis
+        .query(redis::cmd("KEYS").arg(format!("slugd:r:{{{scope}}}:*")))
+        .await;
+    let mut slugs = BTreeMap::new();
+    let mut owners: HashMap<String, Vec<String>> = HashMap::new();
+    for key in keys {
+        let fields: Vec<(String, String)> = redis.query(redis::cmd("HGETALL").arg(&key)).await;
+        for (field, value) in fields {
+            if let Some(owner) = field.strip_prefix('=') {
+                let list = value
+                    .split(' ')
+                    .map(|e| e.split([':', '/']).next().unwrap().to_owned())
+                    .collect();
+                owners.insert(owner.to_owned(), list);
+            } else if !field.starts_with('#') {
+                slugs.insert(field, value);
+            }
+        }
+    }
+    for (slug, owner) in &slugs {
+        let list = owners
+            .get(owner)
+            .unwrap_or_else(|| panic!("{slug} held by {owner}, who has no record"));
+        assert!(
+            list.contains(slug),
+            "{owner}'s record {list:?} lacks {slug}"
+        );
+    }
+    for (owner, list) in &owners {
+        for slug in list {
+            assert_eq!(slugs.get(slug), Some(owner), "{owner} lists {slug}");
+        }
+    }
+    slugs
+}
+
+#[tokio::test]
+async fn the_first_free_slug_is_reserved_and_asking_again_gives_it_back() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let app = App::on_redis(&redis).await;
+    assert_eq!(app.reserved("1", "Hello World", 201).await, "hello-world");
+    // A retry, and a title with the same base slug: the same slug, 200.
+    assert_eq!(app.reserved("1", "Hello World", 200).await, "hello-world");
+    assert_eq!(app.reserved("1", "hello, world!", 200).await, "hello-world");
+    assert_eq!(app.reserved("2", "Hello World", 201).await, "hello-world-2");
+    assert_eq!(app.reserved("3", "Hello World", 201).await, "hello-world-3");
+    assert_eq!(app.reserved("2", "Hello World", 200).await, "hello-world-2");
+    // Symbols are named as in POST /slug.
+    assert_eq!(
+        app.reserved("4", "I ❤ Redis", 201).await,
+        "i-heavy-heart-redis"
+    );
+    // A title that is itself numbered takes its own number further.
+    assert_eq!(
+        app.reserved("5", "Hello World 2", 201).await,
+        "hello-world-2-2"
+    );
+    // Scopes are apart.
+    let (s, b) = app
+        .reserve_with("pages", "1", "Hello World", json!({}))
+        .await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("hello-world")), "{b}");
+    check_consistent(&redis, "posts").await;
+}
+
+#[tokio::test]
+async fn a_new_title_gets_a_new_slug_and_the_old_one_stays_the_owners() {
+    let redis = RedisServer::start().await;
+    let app = App::on_redis(&redis).await;
+    assert_eq!(app.reserved("42", "Hello World", 201).await, "hello-world");
+    assert_eq!(app.reserved("42", "Hello Moon", 201).await, "hello-moon");
+    for slug in ["hello-world", "hello-moon"] {
+        let (s, b) = app.get(&format!("/reservations/posts/{slug}")).await;
+        assert_eq!(s, 200, "{b}");
+        assert_eq!(
+            b,
+            json!({"scope": "posts", "slug": slug, "owner": "42", "current": "hello-moon"})
+        );
+    }
+    // The old slug is still the owner's: another owner gets the next one.
+    assert_eq!(app.reserved("7", "Hello World", 201).await, "hello-world-2");
+    // Going back to the old title gives the old slug back, current again.
+    assert_eq!(app.reserved("42", "Hello World", 200).await, "hello-world");
+    let (_, b) = app.get("/reservations/posts/hello-moon").await;
+    assert_eq!(b["current"], "hello-world", "{b}");
+    let (s, b) = app.get("/reservations/posts/hello-mars").await;
+    assert_eq!(s, 404, "{b}");
+    assert_eq!(b["code"], "not_reserved");
+    // Text no slug could be is never looked up: the owner records are
+    // not reachable through it.
+    let (s, _) = app.get("/reservations/posts/=42").await;
+    assert_eq!(s, 404);
+    check_consistent(&redis, "posts").await;
+}
+
+#[tokio::test]
+async fn delete_frees_every_slug_of_the_owner_for_others() {
+    let redis = RedisServer::start().await;
+    let app = App::on_redis(&redis).await;
+    app.reserved("42", "Hello World", 201).await;
+    app.reserved("42", "Hello Moon", 201).await;
+    app.reserved("7", "Hello Sun", 201).await;
+    let (s, b) = app.delete("/reservations/posts/42").await;
+    assert_eq!(s, 204, "{b}");
+    for slug in ["hello-world", "hello-moon"] {
+        let (s, _) = app.get(&format!("/reservations/posts/{slug}")).await;
+        assert_eq!(s, 404, "{slug} still held");
+    }
+    let (s, _) = app.get("/reservations/posts/hello-sun").await;
+    assert_eq!(s, 200, "another owner's slug stays");
+    assert_eq!(app.reserved("8", "Hello World", 201).await, "hello-world");
+    assert_eq!(app.reserved("8", "Hello Moon", 201).await, "hello-moon");
+    let (s, b) = app.delete("/reservations/posts/42").await;
+    assert_eq!(s, 404, "{b}");
+    assert_eq!(b["code"], "not_reserved");
+    // An owner with characters a path must encode.
+    app.reserved("a/b c", "Slash", 201).await;
+    let (s, b) = app.delete("/reservations/posts/a%2Fb%20c").await;
+    assert_eq!(s, 204, "{b}");
+    let slugs = check_consistent(&redis, "posts").await;
+    assert_eq!(slugs.len(), 3, "{slugs:?}");
+}
+
+#[tokio::test]
+async fn reserved_words_are_never_handed_out() {
+    let redis = RedisServer::start().await;
+    let app = App::builder()
+        .redis(&redis)
+        .reservations(ReservationSettings {
+            reserved: Arc::new(ReservedSlugs::new(["new", "new-2", "edit", "admin"])),
+            ..Default::default()
+        })
+        .spawn()
+        .await;
+    assert_eq!(app.reserved("1", "New", 201).await, "new-3");
+    assert_eq!(app.reserved("2", "New!", 201).await, "new-4");
+    assert_eq!(app.reserved("3", "Edit", 201).await, "edit-2");
+    let (s, b) = app
+        .reserve_with("posts", "4", "Admin", json!({"lowercase": false}))
+        .await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("Admin-2")), "{b}");
+    assert_eq!(app.reserved("5", "Newt", 201).await, "newt");
+}
+
+#[tokio::test]
+async fn the_binary_reads_reserved_slugs_from_the_file_in_the_environment() {
+    let redis = RedisServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("reserved.txt");
+    std::fs::write(&file, "# our routes\nnew\nedit\n").unwrap();
+    let addr = format!("127.0.0.1:{}", free_port());
+    let _serve = Process(
+        slugd_command()
+            .args(["--log", "warn", "serve", "--listen", &addr, "--redis-url"])
+            .arg(redis.url())
+            .env("SLUGD_RESERVED_SLUGS", &file)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    wait_until_ok(&addr, "/healthz").await;
+    let client = reqwest::Client::new();
+    let url = format!("http://{addr}");
+    let (s, b) = reserve(&url, &client, "posts", "1", "New", json!({})).await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("new-2")), "{b}");
+
+    std::fs::write(&file, "new\nnot a slug\n").unwrap();
+    let out = slugd_command()
+        .args(["serve", "--listen", "127.0.0.1:0", "--reserved-slugs"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--reserved-slugs")
+            && err.contains("reserved.txt:2: \"not a slug\" is not a slug"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn max_length_leaves_room_for_the_suffix_in_the_requests_separator() {
+    let redis = RedisServer::start().await;
+    let app = App::on_redis(&redis).await;
+    let title = "The quick brown fox";
+    let options = json!({"max_length": 12, "separator": "_"});
+    let mut got = Vec::new();
+    for owner in 0..12 {
+        let (s, b) = app
+            .reserve_with("posts", &owner.to_string(), title, options.clone())
+            .await;
+        assert_eq!(s, 201, "{b}");
+        got.push(b["slug"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(got[..3], ["the_quick", "the_quick_2", "the_quick_3"]);
+    // Two digits still fit after `the_quick`: 12 characters.
+    assert_eq!(got[9], "the_quick_10");
+    assert!(got.iter().all(|s| s.len() <= 12), "{got:?}");
+    // Where the suffix does not fit, the stem is cut at a word boundary.
+    let short = json!({"max_length": 9, "separator": "~"});
+    let mut got = Vec::new();
+    for owner in ["a", "b", "c"] {
+        let (s, b) = app.reserve_with("short", owner, title, short.clone()).await;
+        assert_eq!(s, 201, "{b}");
+        got.push(b["slug"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(got, ["the~quick", "the~2", "the~3"]);
+    // A retry finds the numbered slug of a cut stem, and of a whole one.
+    let (s, b) = app.reserve_with("short", "b", title, short.clone()).await;
+    assert_eq!((s, b["slug"].as_str()), (200, Some("the~2")), "{b}");
+    let (s, b) = app.reserve_with("posts", "1", title, options).await;
+    assert_eq!((s, b["slug"].as_str()), (200, Some("the_quick_2")), "{b}");
+    // Nothing fits: a clear 409.
+    let one = json!({"max_length": 2});
+    assert_eq!(
+        app.reserve_with("tiny", "a", "Ab", one.clone()).await.0,
+        201
+    );
+    let (s, b) = app.reserve_with("tiny", "b", "Ab", one).await;
+    assert_eq!(s, 409, "{b}");
+    assert_eq!(b["code"], "no_free_slug");
+    assert_says(&b, "max_length 2");
+}
+
+#[tokio::test]
+async fn bad_input_is_a_422_that_names_the_field() {
+    let redis = RedisServer::start().await;
+    let app = App::on_redis(&redis).await;
+    let long = "x".repeat(201);
+    let cases = [
+        (json!({"owner": "1", "title": "t"}), "scope"),
+        (json!({"scope": "", "owner": "1", "title": "t"}), "scope"),
+        (json!({"scope": long, "owner": "1", "title": "t"}), "scope"),
+        (json!({"scope": 5, "owner": "1", "title": "t"}), "scope"),
+        (json!({"scope": "p", "title": "t"}), "owner"),
+        (json!({"scope": "p", "owner": "", "title": "t"}), "owner"),
+        (json!({"scope": "p", "owner": long, "title": "t"}), "owner"),
+        (json!({"scope": "p", "owner": 42, "title": "t"}), "owner"),
+        (json!({"scope": "p", "owner": "1"}), "title"),
+        (
+            json!({"scope": "p", "owner": "1", "title": "t", "separator": "/"}),
+            "separator",
+        ),
+        (
+            json!({"scope": "p", "owner": "1", "title": "t", "max_length": 0}),
+            "max_length",
+        ),
+        (
+            json!({"scope": "p", "owner": "1", "title": "t", "tilte": "x"}),
+            "tilte",
+        ),
+        (
+            json!({"scope": "p", "owner": "1", "title": "t", "max_length": "x"}),
+            "max_length",
+        ),
+        (json!({"scope": "p", "owner": "1", "title": 7}), "title"),
+        (
+            json!({"scope": "p", "owner": "1", "title": "x".repeat(600)}),
+            "max_length",
+        ),
+    ];
+    for (body, field) in cases {
+        let (s, b) = app.post("/reservations", &body).await;
+        assert_eq!(s, 422, "{body}: {b}");
+        assert_eq!(b["code"], "invalid_request", "{b}");
+        assert_says(&b, field);
+    }
+    let (s, b) = app
+        .post(
+            "/reservations",
+            &json!({"scope": "p", "owner": "1", "title": "!!!"}),
+        )
+        .await;
+    assert_eq!((s, b["code"].as_str()), (422, Some("empty_slug")), "{b}");
+    let (s, b) = app.get(&format!("/reservations/{long}/x")).await;
+    assert_eq!(s, 422, "{b}");
+    assert_says(&b, "scope");
+    let (s, b) = app.delete(&format!("/reservations/posts/{long}")).await;
+    assert_eq!(s, 422, "{b}");
+    assert_says(&b, "owner");
+    let (s, b) = app.post("/reservations", &json!(["posts"])).await;
+    assert_eq!(s, 422, "{b}");
+    // Nothing was reserved by any of it.
+    let keys: Vec<String> = redis.query(redis::cmd("KEYS").arg("slugd:r:*")).await;
+    assert!(keys.is_empty(), "{keys:?}");
+}
+
+#[tokio::test]
+async fn in_process_the_routes_say_they_need_redis() {
+    let app = App::in_process().await;
+    let (s, b) = app
+        .post(
+            "/reservations",
+            &json!({"scope": "p", "owner": "1", "title": "t"}),
+        )
+        .await;
+    assert_eq!(s, 503, "{b}");
+    assert_eq!(b["code"], "needs_redis");
+    assert_says(&b, "--redis-url");
+    let (s, b) = app.get("/reservations/p/t").await;
+    assert_eq!((s, b["code"].as_str()), (503, Some("needs_redis")));
+    let (s, b) = app.delete("/reservations/p/1").await;
+    assert_eq!((s, b["code"].as_str()), (503, Some("needs_redis")));
+}
+
+/// A `slugd serve` process, killed on drop.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `slugd serve` on `redis`; its address.
+async fn instance(redis: &RedisServer) -> (Process, String) {
+    let addr = format!("127.0.0.1:{}", free_port());
+    let child = slugd_command()
+        .args(["--log", "warn", "serve", "--listen", &addr, "--redis-url"])
+        .arg(redis.url())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_until_ok(&addr, "/readyz").await;
+    (Process(child), format!("http://{addr}"))
+}
+
+#[tokio::test]
+async fn three_instances_and_48_clients_on_the_same_titles_never_share_a_slug() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let instances = [
+        instance(&redis).await,
+        instance(&redis).await,
+        instance(&redis).await,
+    ];
+    let titles = ["Hello World", "I ❤ Redis", "Breaking news", "New post"];
+    let clients = 48;
+    let client = reqwest::Client::new();
+    let tasks: Vec<_> = (0..clients)
+        .map(|c| {
+            let url = instances[c % 3].1.clone();
+            let other = instances[(c + 1) % 3].1.clone();
+            let client = client.clone();
+            tokio::spawn(async move {
+                let mut got = Vec::new();
+                for (t, title) in titles.iter().enumerate() {
+                    let owner = format!("c{c}-t{t}");
+                    let (s, b) = reserve(&url, &client, "posts", &owner, title, json!({})).await;
+                    assert_eq!(s, 201, "{b}");
+                    let slug = b["slug"].as_str().unwrap().to_owned();
+                    // A retry through another instance: the same slug.
+                    let (s, b) = reserve(&other, &client, "posts", &owner, title, json!({})).await;
+                    assert_eq!((s, b["slug"].as_str()), (200, Some(slug.as_str())));
+                    got.push((owner, t, slug));
+                }
+                got
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await.unwrap());
+    }
+    let distinct: BTreeSet<&str> = all.iter().map(|(_, _, s)| s.as_str()).collect();
+    assert_eq!(distinct.len(), all.len(), "a slug was handed out twice");
+    // Per title, exactly the base and -2 .. -48.
+    let bases = [
+        "hello-world",
+        "i-heavy-heart-redis",
+        "breaking-news",
+        "new-post",
+    ];
+    for (t, base) in bases.iter().enumerate() {
+        let got: BTreeSet<&str> = all
+            .iter()
+            .filter(|(_, i, _)| *i == t)
+            .map(|(_, _, s)| s.as_str())
+            .collect();
+        let want: BTreeSet<String> = std::iter::once(base.to_string())
+            .chain((2..=clients).map(|n| format!("{base}-{n}")))
+            .collect();
+        assert_eq!(got, want.iter().map(String::as_str).collect());
+    }
+    // Every instance agrees on every holder.
+    for (i, (owner, _, slug)) in all.iter().enumerate() {
+        let url = format!("{}/reservations/posts/{slug}", instances[i % 3].1);
+        let b: Value = client.get(url).send().await.unwrap().json().await.unwrap();
+        assert_eq!(b["owner"], owner.as_str(), "{b}");
+    }
+    assert_eq!(check_consistent(&redis, "posts").await.len(), all.len());
+}
+
+#[tokio::test]
+async fn a_stalled_or_dead_redis_gives_a_prompt_503_and_no_half_made_reservation() {
+    let mut redis = RedisServer::start().await;
+    let app = App::on_redis(&redis).await;
+    assert_eq!(app.reserved("1", "Hello World", 201).await, "hello-world");
+
+    redis.signal("STOP");
+    for owner in ["2", "3"] {
+        let started = Instant::now();
+        let (s, b) = app.reserve(owner, "Hello World").await;
+        assert!(started.elapsed() < PROMPT, "took {:?}", started.elapsed());
+        assert_eq!(s, 503, "{b}");
+        assert_eq!(b["code"], "reservations_unavailable");
+        assert_says(&b, "ask again");
+    }
+    let started = Instant::now();
+    let (s, _) = app.get("/reservations/posts/hello-world").await;
+    assert!(started.elapsed() < PROMPT);
+    assert_eq!(s, 503);
+    redis.signal("CONT");
+    // Redis may still run what was queued before the stall: asking again
+    // gives each owner one slug, whichever request made it.
+    let mut seen = BTreeSet::new();
+    for owner in ["2", "3"] {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let slug = loop {
+            let (s, b) = app.reserve(owner, "Hello World").await;
+            if s == 200 || s == 201 {
+                break b["slug"].as_str().unwrap().to_owned();
+            }
+            assert!(Instant::now() < deadline, "not back: {s} {b}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert!(seen.insert(slug));
+    }
+    let slugs = check_consistent(&redis, "posts").await;
+    assert_eq!(slugs.len(), 3, "{slugs:?}");
+
+    redis.kill();
+    let started = Instant::now();
+    let (s, b) = app.reserve("4", "Hello World").await;
+    assert!(started.elapsed() < PROMPT, "took {:?}", started.elapsed());
+    assert_eq!(
+        (s, b["code"].as_str()),
+        (503, Some("reservations_unavailable")),
+        "{b}"
+    );
+}
+
+/// Every reservation key, sorted.
+async fn reservation_keys(redis: &RedisServer) -> Vec<String> {
+    let mut keys: Vec<String> = redis.query(redis::cmd("KEYS").arg("slugd:r:*")).await;
+    keys.sort();
+    keys
+}
+
+#[tokio::test]
+async fn slugd_load_between_reservations_leaves_them_intact() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let app = App::on_redis(&redis).await;
+    let mut want = Vec::new();
+    for (owner, title) in [
+        ("1", "Hello World"),
+        ("2", "Hello World"),
+        ("3", "I ❤ Redis"),
+    ] {
+        want.push((owner, app.reserved(owner, title, 201).await));
+    }
+    let before = reservation_keys(&redis).await;
+    // Two loads: the second removes the first's version and every leftover.
+    load(&redis).await;
+    load(&redis).await;
+    assert_eq!(reservation_keys(&redis).await, before);
+    for (owner, slug) in &want {
+        let (s, b) = app.get(&format!("/reservations/posts/{slug}")).await;
+        assert_eq!((s, b["owner"].as_str()), (200, Some(*owner)), "{b}");
+    }
+    assert_eq!(app.reserved("4", "Hello World", 201).await, "hello-world-3");
+    check_consistent(&redis, "posts").await;
+}
+
+#[tokio::test]
+async fn with_aof_and_appendfsync_always_a_sigkill_loses_no_acknowledged_reservation() {
+    let mut redis = RedisServer::builder()
+        .args(&["--appendonly", "yes", "--appendfsync", "always"])
+        .start()
+        .await;
+    let app = App::on_redis(&redis).await;
+    let acked = Arc::new(Mutex::new(Vec::<(String, String)>::new()));
+    // Clients reserving as fast as they can while redis-server is killed.
+    let tasks: Vec<_> = (0..8)
+        .map(|c| {
+            let (url, client, acked) = (app.url(""), app.client.clone(), acked.clone());
+            tokio::spawn(async move {
+                for i in 0.. {
+                    let owner = format!("c{c}-{i}");
+                    let (s, b) =
+                        reserve(&url, &client, "posts", &owner, "Hello World", json!({})).await;
+                    match s {
+                        201 => acked
+                            .lock()
+                            .unwrap()
+                            .push((owner, b["slug"].as_str().unwrap().to_owned())),
+                        503 => return,
+                        _ => panic!("{s} {b}"),
+                    }
+                }
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    redis.kill();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let acked = acked.lock().unwrap().clone();
+    assert!(
+        acked.len() > 10,
+        "only {} reservations before the kill",
+        acked.len()
+    );
+    redis.restart_after_kill().await;
+    let mut lost = Vec::new();
+    for (owner, slug) in &acked {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let (s, b) = app.get(&format!("/reservations/posts/{slug}")).await;
+            if s == 503 && Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+            if s != 200 || b["owner"] != owner.as_str() {
+                lost.push((owner, slug, s));
+            }
+            break;
+        }
+    }
+    assert!(
+        lost.is_empty(),
+        "lost {} of {}: {lost:?}",
+        lost.len(),
+        acked.len()
+    );
+    eprintln!(
+        "{} acknowledged reservations, all there after SIGKILL and restart",
+        acked.len()
+    );
+    check_consistent(&redis, "posts").await;
+}
+
+#[tokio::test]
+async fn on_a_cluster_each_scope_lives_on_one_node() {
+    let cluster = RedisCluster::start(3, 0).await;
+    cluster.load().await;
+    let app = App::builder()
+        .redis_config(cluster.config(false))
+        .spawn()
+        .await;
+    let scopes = ["posts", "pages", "a}b", "{x}", "%7D"];
+    for scope in scopes {
+        for owner in 0..30 {
+            let (s, b) = app
+                .reserve_with(
+                    scope,
+                    &owner.to_string(),
+                    &format!("Title {}", owner % 3),
+                    json!({}),
+                )
+                .await;
+            assert_eq!(s, 201, "{scope}: {b}");
+        }
+        let encoded = scope.replace('%', "%25").replace('}', "%7D");
+        let mut holders = Vec::new();
+        for node in &cluster.nodes {
+            let keys: Vec<String> = node
+                .query(redis::cmd("KEYS").arg(format!("slugd:r:{{{encoded}}}:*")))
+                .await;
+            if !keys.is_empty() {
+                holders.push((node.port, keys.len()));
+            }
+        }
+        assert_eq!(holders.len(), 1, "{scope} is spread: {holders:?}");
+        let (s, b) = app
+            .get(&format!("/reservations/{}/title-1-2", urlencode(scope)))
+            .await;
+        assert_eq!((s, b["owner"].as_str()), (200, Some("4")), "{scope}: {b}");
+    }
+    let (s, _) = app.delete("/reservations/posts/4").await;
+    assert_eq!(s, 204);
+    assert_eq!(app.get("/reservations/posts/title-1-2").await.0, 404);
+    // Suffixes go on from the highest handed out: a freed number is not
+    // handed out again to another title.
+    assert_eq!(app.reserve("99", "Title 1").await.1["slug"], "title-1-11");
+    // But a title whose own slug it is gets it.
+    assert_eq!(app.reserve("98", "Title 1 2").await.1["slug"], "title-1-2");
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' => (b as char).to_string(),
+            b => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
+    let primary = RedisServer::start().await;
+    let port = primary.port.to_string();
+    let replica = RedisServer::builder()
+        .args(&["--replicaof", "127.0.0.1", &port])
+        .start()
+        .await;
+    let wait = |replicas| ReservationSettings {
+        wait: Some(WaitReplicas {
+            replicas,
+            timeout: Duration::from_millis(200),
+        }),
+        ..Default::default()
+    };
+    // A generous response timeout: this test is about what WAIT says, and
+    // a busy test machine must not turn that into a timeout.
+    let generous = RedisConfig {
+        response_timeout: Duration::from_secs(2),
+        ..primary.config()
+    };
+    let app = App::builder()
+        .redis_config(generous.clone())
+        .reservations(wait(1))
+        .spawn()
+        .await;
+    // The replica is in sync once it has acknowledged a write.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (s, b) = app.reserve("1", "Hello World").await;
+        if s == 201 || s == 200 {
+            assert_eq!(b["slug"], "hello-world");
+            break;
+        }
+        assert_eq!(b["code"], "not_replicated", "{b}");
+        assert!(Instant::now() < deadline, "the replica never confirmed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(app.reserved("2", "Hello World", 201).await, "hello-world-2");
+    // Both are on the replica already.
+    let mut on_replica = 0;
+    for key in reservation_keys(&replica).await {
+        let fields: Vec<String> = replica.query(redis::cmd("HKEYS").arg(&key)).await;
+        on_replica += fields
+            .iter()
+            .filter(|f| f.starts_with("hello-world"))
+            .count();
+    }
+    assert_eq!(on_replica, 2);
+
+    // Two replicas asked for, one there: a prompt 503 that says so, and the
+    // same request answers the same slug again.
+    let app = App::builder()
+        .redis_config(generous)
+        .reservations(wait(2))
+        .spawn()
+        .await;
+    let started = Instant::now();
+    let (s, b) = app.reserve("3", "Hello World").await;
+    assert!(started.elapsed() < PROMPT);
+    assert_eq!(
+        (s, b["code"].as_str()),
+        (503, Some("not_replicated")),
+        "{b}"
+    );
+    assert_says(&b, "hello-world-3");
+    assert_says(&b, "only 1 of the 2 replicas");
+    let (s, b) = app.reserve("3", "Hello World").await;
+    assert_eq!(s, 503, "{b}");
+    assert_says(&b, "hello-world-3");
+}
+
+#[tokio::test]
+async fn the_documented_service_user_reserves_and_cannot_write_the_table() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    acl(&redis, "slugd-service", SERVICE).await;
+    acl(&redis, "slugd-reader", READER).await;
+    let app = App::builder()
+        .redis_config(redis.config_as("slugd-service", "service-pw"))
+        .spawn()
+        .await;
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    assert_eq!(
+        app.reserved("1", "I ❤ Redis", 201).await,
+        "i-heavy-heart-redis"
+    );
+    assert_eq!(
+        app.reserved("2", "I ❤ Redis", 201).await,
+        "i-heavy-heart-redis-2"
+    );
+    let (s, b) = app.get("/reservations/posts/i-heavy-heart-redis-2").await;
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(app.delete("/reservations/posts/2").await.0, 204);
+    let denied: Vec<redis::Value> = redis.query(redis::cmd("ACL").arg("LOG")).await;
+    assert!(denied.is_empty(), "ACL LOG: {denied:?}");
+
+    // Neither the service's user nor the reader's may write the table.
+    let version: String = redis
+        .query(redis::cmd("GET").arg("slugd:{ctl}:current"))
+        .await;
+    let bucket = format!("slugd:t:{version}:26");
+    for (user, password) in [
+        ("slugd-service", "service-pw"),
+        ("slugd-reader", "reader-pw"),
+    ] {
+        let mut conn = slugd::redis_conn::Conn::for_loader(&redis.config_as(user, password))
+            .await
+            .unwrap();
+        for cmd in [
+            redis::cmd("HSET").arg(&bucket).arg(3).arg("x").clone(),
+            redis::cmd("EVAL")
+                .arg("return redis.call('HSET', KEYS[1], 3, 'x')")
+                .arg(1)
+                .arg(&bucket)
+                .clone(),
+            redis::cmd("HDEL")
+                .arg("slugd:{ctl}:current")
+                .arg("x")
+                .clone(),
+        ] {
+            let r: redis::RedisResult<redis::Value> = cmd.query_async(&mut conn).await;
+            let e = r.expect_err("a write to the table must be refused");
+            let e = e.to_string();
+            assert!(
+                e.contains("NOPERM") || e.contains("permission") || e.contains("can't"),
+                "{user}: {e}"
+            );
+        }
+    }
+    // The reader's user cannot make reservations either.
+    let reader = App::builder()
+        .redis_config(redis.config_as("slugd-reader", "reader-pw"))
+        .spawn()
+        .await;
+    let (s, b) = reader.reserve("3", "Hello").await;
+    assert_eq!(
+        (s, b["code"].as_str()),
+        (503, Some("reservations_unavailable")),
+        "{b}"
+    );
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+}
+
+#[tokio::test]
+async fn on_a_cluster_a_down_node_stops_only_its_scopes() {
+    let mut cluster = RedisCluster::start(3, 0).await;
+    let app = App::builder()
+        .redis_config(cluster.config(false))
+        .spawn()
+        .await;
+    // Scopes until two nodes hold some: the node of each.
+    let mut node_of = Vec::new();
+    for i in 0..20 {
+        let scope = format!("scope{i}");
+        let (s, b) = app
+            .reserve_with(&scope, "1", "Hello World", json!({}))
+            .await;
+        assert_eq!(s, 201, "{b}");
+        for (n, node) in cluster.nodes.iter().enumerate() {
+            let keys: Vec<String> = node
+                .query(redis::cmd("KEYS").arg(format!("slugd:r:{{{scope}}}:*")))
+                .await;
+            if !keys.is_empty() {
+                node_of.push((scope.clone(), n));
+            }
+        }
+    }
+    let (lost, victim) = node_of[0].clone();
+    let (kept, _) = node_of
+        .iter()
+        .find(|(_, n)| *n != victim)
+        .expect("scopes on two nodes")
+        .clone();
+    cluster.nodes[victim].save().await;
+    cluster.nodes[victim].kill();
+
+    let started = Instant::now();
+    let mut owner = 2;
+    while started.elapsed() < Duration::from_secs(2) {
+        owner += 1;
+        let (s, b) = app
+            .reserve_with(&kept, &owner.to_string(), "Hello World", json!({}))
+            .await;
+        assert_eq!(s, 201, "{kept}: {b}");
+        let asked = Instant::now();
+        let (s, b) = app
+            .reserve_with(&lost, &owner.to_string(), "Hello World", json!({}))
+            .await;
+        assert!(asked.elapsed() < PROMPT, "took {:?}", asked.elapsed());
+        assert_eq!(
+            (s, b["code"].as_str()),
+            (503, Some("reservations_unavailable")),
+            "{lost}: {b}"
+        );
+    }
+
+    // It comes back with its data; the service follows by itself.
+    cluster.nodes[victim].restart_after_kill().await;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (s, b) = app.get(&format!("/reservations/{lost}/hello-world")).await;
+        if s == 200 {
+            assert_eq!(b["owner"], "1");
+            break;
+        }
+        assert!(Instant::now() < deadline, "not back: {s} {b}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
