@@ -161,6 +161,10 @@ struct Builder<'a, const EXTRAS: bool> {
     last: [u8; 2],
     /// The word `&` reads as (the locale's), or `None` to separate.
     and: Option<&'a str>,
+    /// Where in `out` the last run of ASCII letters and digits of the
+    /// title began, if it began a word (`usize::MAX` if not): a keycap's
+    /// digit must be such a run of its own.
+    run_start: usize,
 }
 
 impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
@@ -390,11 +394,13 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         }
         let (len, name) = names.sequence(&title[at - 1..])?;
         if base.is_ascii_digit() {
-            // The digit is the last byte written, and a word alone.
+            // The digit is the last byte written, and a word alone: the
+            // run of letters and digits it ends began a word there.
             let before = self.out.len().checked_sub(1)?;
-            let alone = before == 0
-                || (!self.separator.is_empty() && self.out[..before].ends_with(self.separator));
-            if self.after_separator || self.out.as_bytes()[before] != base || !alone {
+            if self.after_separator
+                || self.run_start != before
+                || self.out.as_bytes()[before] != base
+            {
                 return None;
             }
             self.out.truncate(before);
@@ -403,10 +409,8 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
                 self.last = [0, 0];
                 self.word_start = before;
             }
-        } else if !self.after_separator {
-            // A `#` or `*` kept by `preserve`.
-            return None;
         }
+        // `#` and `*` always separate (`preserve` cannot keep them).
         self.push_name(name);
         Some(len)
     }
@@ -603,11 +607,17 @@ fn build<const EXTRAS: bool>(
             Some(locale) => locale.and(),
             None => Some(AND),
         },
+        run_start: usize::MAX,
     };
     let bytes = title.as_bytes();
     let mut i = 0;
     while let Some(&(mut byte)) = bytes.get(i) {
         if b.alnum[byte as usize] != 0 {
+            b.run_start = if b.after_separator {
+                b.out.len()
+            } else {
+                usize::MAX
+            };
             i += b.push_word(&bytes[i..]);
             // The word ended at the end of the title or at a byte that is
             // not a letter or digit, handled below.
@@ -810,6 +820,67 @@ mod tests {
 
     fn slug_with(title: &str, raw: RawOptions) -> String {
         slugify(title, &with(raw), &table()).unwrap()
+    }
+
+    /// Names keycaps only, as CLDR does (`keycap: 1`).
+    struct Keycaps;
+
+    impl SymbolNames for Keycaps {
+        fn name(&self, _: char) -> Option<&str> {
+            None
+        }
+
+        fn sequence(&self, text: &str) -> Option<(usize, &str)> {
+            let base = text.chars().next()?;
+            let rest = &text[base.len_utf8()..];
+            let mark = rest.strip_prefix('\u{FE0F}').unwrap_or(rest);
+            let len = text.len() - mark.strip_prefix('\u{20E3}')?.len();
+            let name = match base {
+                '1' => "keycap 1",
+                '2' => "keycap 2",
+                '#' => "keycap",
+                _ => return None,
+            };
+            Some((len, name))
+        }
+    }
+
+    #[test]
+    fn a_keycap_is_named_when_its_digit_stands_alone() {
+        let keycap = |title: &str, raw: RawOptions| slugify(title, &with(raw), &Keycaps).unwrap();
+        let plain = RawOptions::default;
+        assert_eq!(keycap("Step 1\u{FE0F}\u{20E3}", plain()), "step-keycap-1");
+        assert_eq!(keycap("1\u{20E3}2\u{20E3}", plain()), "keycap-1-keycap-2");
+        assert_eq!(keycap("#\u{FE0F}\u{20E3}tag", plain()), "keycap-tag");
+        assert_eq!(keycap("A11\u{FE0F}\u{20E3}", plain()), "a11");
+        assert_eq!(keycap("e\u{301}1\u{20E3}", plain()), "e1");
+        assert_eq!(keycap("x 11\u{20E3}", plain()), "x-11");
+        let sep = |s: &str| RawOptions {
+            separator: Some(s.into()),
+            ..plain()
+        };
+        assert_eq!(keycap("Step 1\u{20E3}", sep("")), "stepkeycap1");
+        assert_eq!(keycap("1\u{20E3} Step", sep("")), "keycap1step");
+        // A digit joined by a preserved character is not alone, even when
+        // the separator is that character.
+        let kept = |c: &str| RawOptions {
+            separator: Some(c.into()),
+            preserve: Some(c.into()),
+            ..plain()
+        };
+        assert_eq!(keycap("v1.2\u{FE0F}\u{20E3}", kept(".")), "v1.2");
+        assert_eq!(keycap("snake_1\u{FE0F}\u{20E3}", kept("_")), "snake_1");
+        assert_eq!(keycap("a 1\u{20E3}", kept(".")), "a.keycap.1");
+        let camel = RawOptions {
+            decamelize: Some(true),
+            ..plain()
+        };
+        assert_eq!(keycap("fooBar 1\u{20E3}", camel), "foo-bar-keycap-1");
+        let stop = RawOptions {
+            stopwords: Some(vec!["keycap".into()]),
+            ..plain()
+        };
+        assert_eq!(keycap("Step 1\u{20E3}", stop), "step-1");
     }
 
     #[test]

@@ -223,21 +223,30 @@ pub fn derived_file(dir: &Path, tag: &str) -> PathBuf {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Locales {
     tags: Vec<String>,
+    /// Each tag's slot, and the form ICU4X's fallback chains write a tag
+    /// in when that differs and is not loaded itself: ICU4X leaves out a
+    /// default script (`sr-Cyrl-BA` is `sr-BA`, `zh-Hant-HK` is `zh-HK`).
     slots: HashMap<String, u16>,
 }
 
 impl Locales {
     /// Locales in slot order.
     pub fn new(tags: Vec<String>) -> Self {
-        let slots = tags
+        let mut slots: HashMap<String, u16> = tags
             .iter()
             .enumerate()
             .map(|(i, t)| (t.clone(), i as u16))
             .collect();
+        for (i, tag) in tags.iter().enumerate() {
+            let icu_form = crate::locale::fallback_chain(tag).and_then(|c| c.into_iter().next());
+            if let Some(form) = icu_form.filter(|f| f != tag && f != "root") {
+                slots.entry(form).or_insert(i as u16);
+            }
+        }
         Locales { tags, slots }
     }
 
-    /// The slot of `tag`.
+    /// The slot of `tag`, as CLDR's files or ICU4X's chains write it.
     pub fn slot(&self, tag: &str) -> Option<u16> {
         self.slots.get(tag).copied()
     }

@@ -20,7 +20,7 @@ use tokio::sync::Semaphore;
 
 use super::error::ApiError;
 use super::json::Json;
-use crate::cldr::{CldrSettings, LocaleSelection};
+use crate::cldr::{self, CldrSettings, LocaleSelection};
 use crate::corpus;
 use crate::locale::SlugLocale;
 use crate::options::OptionError;
@@ -190,7 +190,18 @@ async fn memory_table(state: &BenchState) -> Result<Arc<MemoryTable>, String> {
             v.meta.categories.clone(),
             CldrSettings {
                 dir: state.cldr.dir.clone(),
-                locales: LocaleSelection::List(v.meta.cldr.locales.tags().to_vec()),
+                // Those the service's --cldr has: a load from another
+                // directory may hold more.
+                locales: LocaleSelection::List(
+                    v.meta
+                        .cldr
+                        .locales
+                        .tags()
+                        .iter()
+                        .filter(|t| cldr::annotations_file(&state.cldr.dir, t).is_file())
+                        .cloned()
+                        .collect(),
+                ),
             },
         ),
         Err(_) => (state.categories.clone(), state.cldr.clone()),

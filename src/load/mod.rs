@@ -338,12 +338,12 @@ impl Load<'_> {
             let mut batch: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
             let mut batched = 0usize;
             for (i, name) in names {
-                let chunks: Vec<&str> = layout::chunks(&name).collect();
-                if chunks.len() > layout::MAX_CHUNKS {
-                    // A name over 256 bytes: none in CLDR 41; such a key
-                    // gets the next name along the chain instead.
+                if name.len() > layout::MAX_NAME_BYTES {
+                    // None in CLDR 41; such a key gets the next name along
+                    // the chain instead, as in-process.
                     continue;
                 }
+                let chunks: Vec<&str> = layout::chunks(&name).collect();
                 named.insert_index(i);
                 if chunks.len() > 1 {
                     written.meta.long.insert((slot, i), chunks.len() as u8);

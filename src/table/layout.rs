@@ -63,6 +63,11 @@ pub const CHUNK_BYTES: usize = 64;
 /// with several of them would fall back to a hashtable, still correct).
 pub const MAX_CHUNKS: usize = 4;
 
+/// The longest name stored. A longer CLDR name is left out (none in CLDR
+/// 41), in both modes alike: such a key gets the next name along the
+/// chain; a longer UnicodeData name fails the load.
+pub const MAX_NAME_BYTES: usize = MAX_CHUNKS * CHUNK_BYTES;
+
 /// The version of this layout, stored in `meta` so a reader can refuse a
 /// table written by a loader it does not understand.
 pub const FORMAT: u32 = 1;

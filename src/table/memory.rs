@@ -13,6 +13,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use super::error::OpenError;
+use super::layout::MAX_NAME_BYTES;
 use crate::cldr::{self, Chain, CldrError, CldrSettings, KeySet, Locales, NameSource, View};
 use crate::locale::SlugLocale;
 use crate::membership::Membership;
@@ -147,7 +148,9 @@ impl MemoryTable {
         for tag in &tags {
             let mut entries: Vec<(u32, String)> = Vec::new();
             cldr::for_each_name(&settings.dir, tag, |key, name| {
-                if let (Some(i), Some(name)) = (keys.get(key), cldr::slug_name(name, tag)) {
+                if let (Some(i), Some(name)) = (keys.get(key), cldr::slug_name(name, tag))
+                    && name.len() <= MAX_NAME_BYTES
+                {
                     entries.push((i, name));
                 }
             })?;

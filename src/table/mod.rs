@@ -70,6 +70,11 @@ impl SymbolTable {
         }
         table.spawn_watcher(settings.refresh_interval);
         table.spawn_subscriber(config.clone());
+        if settings.on_redis_down == OnRedisDown::Memory {
+            // The fallback reads them during an outage: say now if it
+            // cannot.
+            settings.cldr.resolve()?;
+        }
         let fallback = (settings.on_redis_down == OnRedisDown::Memory).then(|| {
             Arc::new(Fallback::new(
                 settings.data.clone(),

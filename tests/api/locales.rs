@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
-use slugd::locale::SlugLocale;
+use slugd::cldr::Locales;
+use slugd::locale::{SlugLocale, fallback_chain};
 use slugd::options::{Options, RawOptions};
 use slugd::slug::{NoSymbols, slugify};
 
@@ -302,4 +303,35 @@ async fn a_request_with_a_locale_costs_one_round_trip_at_most() {
         let asked = reads(&mut conn).await - before - 1;
         assert_eq!(asked, trips, "{title}");
     }
+}
+
+/// Every locale CLDR has names for is reached by a request with its own
+/// tag: the first loaded locale along ICU4X's fallback chain of the tag is
+/// the tag's own, or one ICU4X writes the same way (`sr-Cyrl` is `sr`),
+/// so no loaded names go unread.
+#[test]
+fn every_cldr_locale_is_in_its_own_fallback_chain() {
+    let settings = debian_cldr("all");
+    let tags = settings.resolve().unwrap();
+    assert!(tags.len() > 140, "{}", tags.len());
+    let locales = Locales::new(tags.clone());
+    let icu_form = |tag: &str| fallback_chain(tag).unwrap()[0].clone();
+    let mut unreachable = Vec::new();
+    let mut unknown = Vec::new();
+    for (slot, tag) in tags.iter().enumerate().filter(|(_, t)| *t != "root") {
+        let Ok(locale) = SlugLocale::resolve(tag) else {
+            unknown.push(tag.clone());
+            continue;
+        };
+        let first = locale.fallbacks().iter().find_map(|t| locales.slot(t));
+        let reached = first.map(|s| tags[s as usize].as_str());
+        if first != Some(slot as u16) && reached.map(icu_form) != Some(icu_form(tag)) {
+            unreachable.push(format!(
+                "{tag}: {:?} reaches {reached:?}",
+                locale.fallbacks()
+            ));
+        }
+    }
+    assert!(unreachable.is_empty(), "{unreachable:#?}");
+    assert!(unknown.is_empty(), "tags refused as unknown: {unknown:?}");
 }
