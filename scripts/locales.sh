@@ -22,6 +22,7 @@ CLDR="${SLUGD_CLDR:-/usr/share/unicode/cldr/common}"
 need redis-server redis-server
 need redis-cli redis-tools
 need curl curl
+need python3 python3
 [ -f "$CLDR/annotations/de.xml" ] || need /nonexistent unicode-cldr-core
 export SLUGD_CLDR="$CLDR"
 
@@ -97,6 +98,11 @@ rss_of() { # redis|memory [serve args]
       "$BIN" --log warn serve --listen "127.0.0.1:$port" "$@" >/dev/null &
     fi
     local pid=$!; PIDS+=("$pid")
+    # An in-process start with every locale reads them for seconds.
+    for _ in $(seq 1 600); do
+      curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+      sleep 0.1
+    done
     wait_ready "$port"; warm "$port"; sleep 0.5
     each+=("$(rss_kb "$pid")")
     kill "$pid"; wait "$pid" 2>/dev/null || true

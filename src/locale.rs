@@ -140,11 +140,14 @@ fn needs_romanizing(c: char) -> bool {
     !c.is_ascii() && c.is_alphabetic()
 }
 
+/// Romanized words by (transform id, word).
+type Words = HashMap<(Box<str>, Box<str>), Box<str>>;
+
 /// Appends `word` romanized by transform `id`, from this thread's memory
 /// of words when it has it.
 fn romanize_word(id: &str, word: &str, out: &mut String) {
     thread_local! {
-        static WORDS: RefCell<HashMap<(Box<str>, Box<str>), Box<str>>> = RefCell::default();
+        static WORDS: RefCell<Words> = RefCell::default();
     }
     if word.len() > MAX_WORD_BYTES {
         out.push_str(&run_transform(id, word));
@@ -311,7 +314,10 @@ mod tests {
         ));
         // CLDR names symbols in Maori, which has no transform or list
         // patterns: its likely subtags make it known.
-        assert_eq!(SlugLocale::resolve("mi").unwrap().fallbacks(), ["mi", "root"]);
+        assert_eq!(
+            SlugLocale::resolve("mi").unwrap().fallbacks(),
+            ["mi", "root"]
+        );
         assert!(matches!(
             SlugLocale::resolve("not a tag"),
             Err(LocaleError::BadTag(_))

@@ -12,8 +12,9 @@ const WORD_BITS: u32 = 6;
 /// Numbers per word.
 const WORD_SIZE: u32 = 1 << WORD_BITS;
 
-/// Which code points are in the table: one bit per code point, words of 64
-/// bits indexed by bucket, up to the highest member.
+/// Which numbers are members (code points in the table, or CLDR keys a
+/// locale names): one bit per number, words of 64 bits indexed by bucket,
+/// up to the highest member.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Membership {
     words: Vec<u64>,

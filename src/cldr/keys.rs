@@ -3,8 +3,8 @@
 //! order) that every locale of a table version shares, and the longest
 //! match of a sequence in a title.
 //!
-//! A service holds the whole set in either mode (about 4,000 keys, some
-//! 150 kB): it tells which names a title needs without asking Redis.
+//! A service holds the whole set in either mode (3,996 keys in CLDR 41,
+//! English's and every other locale's alike): it tells which names a title needs without asking Redis.
 //! Matching ignores U+FE0F, which CLDR's keys leave out and titles often
 //! carry.
 
@@ -12,8 +12,8 @@ use std::collections::HashMap;
 
 use crate::membership::Membership;
 
-/// Code points in the longest key matched (CLDR's longest, the kiss and
-/// couple sequences with two skin tones, have 8 without U+FE0F).
+/// Code points in the longest key matched (CLDR 41's longest, the kiss
+/// sequences with two skin tones, have 9 without U+FE0F).
 const MAX_KEY_CHARS: usize = 16;
 
 /// The variation selector CLDR's keys leave out.

@@ -15,7 +15,8 @@ use std::path::Path;
 
 use quick_xml::events::Event;
 
-use super::{CldrError, annotations_file, derived_file};
+use super::files::{CldrError, annotations_file, derived_file};
+use super::keys::KeySet;
 use crate::locale::SlugLocale;
 use crate::options::Options;
 use crate::slug::{self, NoSymbols};
@@ -129,6 +130,20 @@ fn read_file(path: &Path, f: &mut impl FnMut(&str, &str)) -> Result<(), CldrErro
     Ok(())
 }
 
+/// Every key named in any of `tags`, numbered: the first pass of a load,
+/// which reads the files without making slug words of the names.
+pub fn collect_keys(dir: &Path, tags: &[String]) -> Result<KeySet, CldrError> {
+    let mut keys = std::collections::HashSet::new();
+    for tag in tags {
+        for_each_name(dir, tag, |key, _| {
+            if !keys.contains(key) {
+                keys.insert(key.to_owned());
+            }
+        })?;
+    }
+    Ok(KeySet::new(keys.into_iter().collect()))
+}
+
 /// A CLDR name as slug words separated by spaces, the way the engine
 /// makes a title of the locale a slug: romanized by the locale's CLDR
 /// transform, `&` read as its word, apostrophes inside words dropped, the
@@ -154,7 +169,7 @@ mod tests {
 
     #[test]
     fn reads_the_shipped_english_names_without_fe0f() {
-        let dir = Path::new(super::super::DEFAULT_DIR);
+        let dir = Path::new(crate::cldr::DEFAULT_DIR);
         let mut names = std::collections::HashMap::new();
         let count = for_each_name(dir, "en", |k, n| {
             names.insert(k.to_owned(), n.to_owned());

@@ -15,7 +15,7 @@
 //! memory, the Redis one from the names it fetched for the request.
 
 use super::keys::KeySet;
-use super::{ENGLISH, Locales};
+use super::locales::{ENGLISH, Locales};
 use crate::locale::SlugLocale;
 use crate::slug::SymbolNames;
 

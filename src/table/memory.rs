@@ -5,8 +5,10 @@
 //! The layout is compact and needs no hashing: the membership bitmap of
 //! [`super::layout`], a running count of members per bitmap word, and all
 //! names in one string with an end offset per member. A look-up is a bit
-//! test, a popcount and a slice. For the default table this is about 200 kB
-//! of heap, against several megabytes for a map of owned strings.
+//! test, a popcount and a slice. For UnicodeData's names this is about
+//! 240 kB of heap, against several megabytes for a map of owned strings;
+//! CLDR's English names and key set bring it to about 600 kB, every
+//! locale to about 14 MB.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};

@@ -1,11 +1,13 @@
 //! The shared symbol table in Redis, as the service reads it.
 //!
-//! The service keeps only the small membership index of the live version
-//! (which characters are in the table, about 16 kB) and a bounded cache of
-//! the names it has fetched (`--name-cache`, 1,024 names by default, a few
-//! tens of kB at most); the table stays in Redis. A request costs:
-//! - no round trip when none of its characters is in the table, or all of
-//!   their names are in the cache;
+//! The service keeps only the index of the live version (which characters
+//! are in the table, 16 kB; CLDR's numbered key set and which keys each
+//! locale names, a few hundred kB with every locale) and a bounded cache
+//! of the names it has fetched (`--name-cache`, 1,024 names by default, a
+//! few tens of kB at most); the table stays in Redis. A request costs:
+//! - no round trip when none of its characters or emoji sequences is in
+//!   the table, or all of their names (in the request locale's chain) are
+//!   in the cache;
 //! - otherwise one `HMGET` per bucket needed, sent as one pipeline: one
 //!   round trip to the server, or on a cluster one pipeline to each node
 //!   that holds any of those buckets, all in parallel.
@@ -37,8 +39,8 @@ use crate::redis_conn::Conn;
 use crate::redis_conn::RedisConfig;
 use crate::unicode_data::{self, Categories};
 
-/// What the service holds of one table version: its id and its meta
-/// (the membership index, about 16 kB, is most of it).
+/// What the service holds of one table version: its id and its meta (the
+/// membership index and CLDR's key set are most of it).
 #[derive(Debug)]
 pub struct LoadedVersion {
     /// The version id.
