@@ -20,7 +20,14 @@ fn main() {
     let engine = args.next().unwrap_or_else(|| "slugd_in_process".to_owned());
     let passes: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(2000);
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/UnicodeData.txt");
-    let table = MemoryTable::from_file(&data, &Default::default()).expect("the shipped data file");
+    let mut table =
+        MemoryTable::from_file(&data, &Default::default()).expect("the shipped data file");
+    // As a service reads it by default: with CLDR's English names.
+    let shipped = slugd::cldr::CldrSettings {
+        dir: Path::new(env!("CARGO_MANIFEST_DIR")).join(slugd::cldr::DEFAULT_DIR),
+        ..Default::default()
+    };
+    table.read_cldr(&shipped).expect("the shipped CLDR names");
     let titles: Vec<&str> = slugd::corpus::titles().collect();
     let options = slugd::corpus::sample_options()
         .into_iter()
