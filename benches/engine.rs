@@ -14,20 +14,14 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use slugd::cldr::{CldrSettings, DEBIAN_DIR, DEFAULT_DIR};
+use slugd::cldr::{CldrSettings, DEBIAN_DIR};
 use slugd::options::{Options, RawOptions};
 use slugd::slug::slugify;
 use slugd::table::MemoryTable;
 
 fn corpus(c: &mut Criterion) {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/UnicodeData.txt");
-    let mut table =
-        MemoryTable::from_file(&data, &Default::default()).expect("the shipped data file");
-    let shipped = CldrSettings {
-        dir: Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_DIR),
-        ..CldrSettings::default()
-    };
-    table.read_cldr(&shipped).expect("the shipped CLDR names");
+    let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
     let titles: Vec<&str> = slugd::corpus::titles().collect();
 
     let mut group = c.benchmark_group("corpus");

@@ -19,15 +19,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let engine = args.next().unwrap_or_else(|| "slugd_in_process".to_owned());
     let passes: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(2000);
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/UnicodeData.txt");
-    let mut table =
-        MemoryTable::from_file(&data, &Default::default()).expect("the shipped data file");
-    // As a service reads it by default: with CLDR's English names.
-    let shipped = slugd::cldr::CldrSettings {
-        dir: Path::new(env!("CARGO_MANIFEST_DIR")).join(slugd::cldr::DEFAULT_DIR),
-        ..Default::default()
-    };
-    table.read_cldr(&shipped).expect("the shipped CLDR names");
+    let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
     let titles: Vec<&str> = slugd::corpus::titles().collect();
     let options = slugd::corpus::sample_options()
         .into_iter()

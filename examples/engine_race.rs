@@ -24,15 +24,8 @@ fn main() {
         .nth(1)
         .and_then(|n| n.parse().ok())
         .unwrap_or(400);
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/UnicodeData.txt");
-    let mut table =
-        MemoryTable::from_file(&data, &Default::default()).expect("the shipped data file");
-    // As a service reads it by default: with CLDR's English names.
-    let shipped = slugd::cldr::CldrSettings {
-        dir: Path::new(env!("CARGO_MANIFEST_DIR")).join(slugd::cldr::DEFAULT_DIR),
-        ..Default::default()
-    };
-    table.read_cldr(&shipped).expect("the shipped CLDR names");
+    let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
     let titles: Vec<&str> = slugd::corpus::titles().collect();
     let samples = slugd::corpus::sample_options();
     let crate_at = samples.len();

@@ -102,6 +102,19 @@ impl MemoryTable {
         Self::from_reader(path, BufReader::new(file), categories)
     }
 
+    /// The table a service reads by default, from the data files of a
+    /// checkout at `root`: UnicodeData's names of the default categories
+    /// and CLDR's English names. For benchmarks and tests.
+    pub fn shipped(root: &Path) -> Result<Self, OpenError> {
+        let mut table =
+            Self::from_file(&root.join("data/UnicodeData.txt"), &Categories::default())?;
+        table.read_cldr(&CldrSettings {
+            dir: root.join(cldr::DEFAULT_DIR),
+            ..CldrSettings::default()
+        })?;
+        Ok(table)
+    }
+
     /// Reads the table (UnicodeData's names and CLDR's of `cldr`'s
     /// locales) on a blocking thread, off the async threads: tens of
     /// milliseconds for the shipped files, seconds for every locale.

@@ -9,15 +9,13 @@ use slugd::slug::{Options, RawOptions, slugify};
 use slugd::slugger::Slugger;
 use slugd::table::{MemoryTable, SymbolTable};
 
-use crate::fixtures::{RedisServer, data_file, load, shipped_cldr};
+use crate::fixtures::{RedisServer, load};
 use crate::helpers::table_settings;
 
 /// The in-process table as a service reads it by default: UnicodeData's
 /// names and the shipped English CLDR names.
 fn table() -> MemoryTable {
-    let mut table = MemoryTable::from_file(&data_file(), &Default::default()).unwrap();
-    table.read_cldr(&shipped_cldr()).unwrap();
-    table
+    MemoryTable::shipped(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
 /// Titles: arbitrary strings, and strings dense in what the engine treats
