@@ -329,3 +329,28 @@ async fn the_documented_examples_are_what_the_service_answers_in_both_modes() {
     );
     assert!(on_redis >= 19, "{on_redis} examples compared on Redis");
 }
+
+/// Routes are added only through `utoipa_axum::routes!`, which takes each
+/// handler's `#[utoipa::path]`: a route added with axum's own `.route()`
+/// (or a nested router) would be served without being documented, and
+/// the test above, which walks the document, could not see it.
+#[test]
+fn every_route_is_added_with_its_documentation() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/http");
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for call in [".route(", ".route_service(", ".nest(", ".nest_service("] {
+                assert!(
+                    !text.contains(call),
+                    "{}: {call}...) adds a route the OpenAPI document does not see; add it with .routes(routes!(handler)) and a #[utoipa::path]",
+                    path.display()
+                );
+            }
+            files += 1;
+        }
+    }
+    assert!(files >= 10, "{files} files in {dir}");
+}
