@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 
 # What the tests run besides cargo: redis-server (every integration test),
 # redis-cli from redis-tools (the cluster tests create their cluster with it),
-# openssl (the TLS test makes its certificates with it) and CLDR's data.
+# openssl (the TLS test makes its certificates with it), CLDR's data and
+# Debian's chromium (the home page test runs it headless; without it that
+# test fails and says how to install it, unless SLUGD_SKIP_BROWSER=1).
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
@@ -15,6 +17,9 @@ command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 # CLDR's names in every locale (the locale tests read German, French,
 # Russian...; the repository ships English only).
 [ -f /usr/share/unicode/cldr/common/annotations/de.xml ] || missing+=(unicode-cldr-core)
+if [ "${SLUGD_SKIP_BROWSER:-}" != 1 ]; then
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "test.sh: installing ${missing[*]} with apt-get" >&2

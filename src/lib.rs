@@ -48,7 +48,8 @@
 //! - [`reserve`]: unique slugs per scope shared by every instance: the
 //!   reservation pipeline (base slug, stems that leave room for a suffix,
 //!   reserved words) and its one atomic Lua script in Redis.
-//! - [`http`]: the router, the handlers of each feature, the one error
+//! - [`http`]: the router (with the OpenAPI document its routes carry),
+//!   the handlers of each feature, the home page, the one error
 //!   type, the JSON extractor, the accept loop.
 //! - [`serve`]: `slugd serve`: open the service, then run it on a listener
 //!   the caller bound until a shutdown future completes (tests take the

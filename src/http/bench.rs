@@ -11,14 +11,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::Router;
 use axum::extract::{Query, State};
-use axum::routing::get;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use tokio::sync::Semaphore;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::ApiError;
+use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use crate::cldr::{self, CldrSettings, LocaleSelection};
 use crate::corpus;
@@ -73,10 +73,12 @@ impl BenchState {
 }
 
 /// The query of `/bench`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct BenchQuery {
     /// Titles slugged per backend (default 1000).
+    #[param(example = 200)]
     pub iterations: Option<usize>,
     /// One title to use instead of the built-in sample corpus.
     pub title: Option<String>,
@@ -85,8 +87,53 @@ pub struct BenchQuery {
     pub locale: Option<String>,
 }
 
+/// What `/bench` answers.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BenchReport {
+    /// `in_process` or `redis`: the mode the service runs in.
+    mode: &'static str,
+    /// Titles slugged per side.
+    iterations: usize,
+    /// Distinct titles (the corpus, or 1 with `title`).
+    titles: usize,
+    /// The `locale` of the run, if any.
+    locale: Option<String>,
+    /// The in-process table.
+    in_process: Side,
+    /// The Redis table through the service's path, name cache included.
+    redis: Side,
+    /// The Redis table with the name cache bypassed: every title with a
+    /// table character costs a round trip.
+    redis_uncached: Side,
+}
+
+/// One side of a run: its figures, or why it could not run.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum Side {
+    /// The side ran.
+    Ran(Stats),
+    /// The side could not run.
+    Unavailable {
+        /// Why (in-process mode: no Redis to measure).
+        error: String,
+    },
+}
+
+impl From<Result<Stats, String>> for Side {
+    fn from(result: Result<Stats, String>) -> Self {
+        match result {
+            Ok(stats) => Side::Ran(stats),
+            Err(error) => Side::Unavailable { error },
+        }
+    }
+}
+
+/// How many points of the latency distribution a side reports.
+const CDF_POINTS: usize = 100;
+
 /// The figures of one backend.
-#[derive(Debug, Serialize, PartialEq)]
+#[derive(Debug, Serialize, PartialEq, ToSchema)]
 pub struct Stats {
     /// Median latency of one title, in microseconds.
     pub p50_us: f64,
@@ -101,6 +148,9 @@ pub struct Stats {
     /// In-process: heap bytes of the table; Redis: MEMORY USAGE of the
     /// version's keys, as the loader measured it.
     pub table_bytes: u64,
+    /// The latency distribution: the latency at each percentile from 1 to
+    /// 100, in microseconds (`cdf_us[49]` is `p50_us`), for charts.
+    pub cdf_us: Vec<f64>,
 }
 
 impl Stats {
@@ -117,19 +167,39 @@ impl Stats {
             max_us: at(1.0),
             slugs_per_sec: samples.len() as f64 / total.as_secs_f64().max(1e-9),
             table_bytes,
+            cdf_us: (1..=CDF_POINTS)
+                .map(|p| at(p as f64 / CDF_POINTS as f64))
+                .collect(),
         }
     }
 }
 
 /// The bench route, with its own state: any router state may merge it.
-pub fn router<S>(state: Arc<BenchState>) -> Router<S> {
-    Router::new().route("/bench", get(bench)).with_state(state)
+pub fn router<S>(state: Arc<BenchState>) -> OpenApiRouter<S> {
+    OpenApiRouter::new()
+        .routes(routes!(bench))
+        .with_state(state)
 }
 
+/// Runs the same titles through the in-process and the Redis table inside
+/// the running service and reports each side's latency distribution.
+#[utoipa::path(get, path = "/bench", tag = "bench", params(BenchQuery),
+    responses(
+        (status = 200, description = "Each side's figures, or why it could not run (the Redis sides in in-process mode)", body = BenchReport,
+            examples(("default" = (value = json!({
+                "mode": "redis", "iterations": 200, "titles": 120, "locale": null,
+                "in_process": {"p50_us": 0.11, "p90_us": 0.19, "p99_us": 0.44, "max_us": 2.9, "slugs_per_sec": 5686988.2, "table_bytes": 216593, "cdf_us": [0.1, 0.2]},
+                "redis": {"p50_us": 0.47, "p90_us": 0.75, "p99_us": 1.0, "max_us": 41.1, "slugs_per_sec": 1553814.4, "table_bytes": 220944, "cdf_us": [0.4, 0.5]},
+                "redis_uncached": {"p50_us": 0.5, "p90_us": 60.2, "p99_us": 95.0, "max_us": 180.0, "slugs_per_sec": 60000.0, "table_bytes": 220944, "cdf_us": [0.4, 0.5]}
+            }))))),
+        (status = 400, description = "`bad_query`", body = ErrorBody),
+        (status = 422, description = "`invalid_request` (iterations out of range) or `unknown_locale`", body = ErrorBody),
+        (status = 429, description = "`busy`: a run is already going", body = ErrorBody),
+    ))]
 async fn bench(
     State(state): State<Arc<BenchState>>,
     query: Result<Query<BenchQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<BenchReport>, ApiError> {
     let Query(query) = query?;
     let max = state.max_iterations;
     let iterations = query.iterations.unwrap_or(1000);
@@ -155,26 +225,24 @@ async fn bench(
         Ok(table) => run_in_process(table, titles.clone(), options.clone(), iterations).await,
         Err(reason) => Err(reason),
     };
-    let in_process = match in_process {
-        Ok(stats) => json!(stats),
-        Err(reason) => json!({ "error": reason }),
+    let (redis, redis_uncached) = match state.slugger.table() {
+        SymbolTable::Redis(table, _) => {
+            let cached = run_redis(table, &titles, &options, iterations).await;
+            let uncached = Arc::new(table.uncached());
+            let uncached = run_redis(&uncached, &titles, &options, iterations).await;
+            (cached, uncached)
+        }
+        SymbolTable::InProcess(_) => (Err(NO_REDIS.to_owned()), Err(NO_REDIS.to_owned())),
     };
-    let redis = match state.slugger.table() {
-        SymbolTable::Redis(table, _) => match run_redis(table, &titles, &options, iterations).await
-        {
-            Ok(stats) => json!(stats),
-            Err(reason) => json!({ "error": reason }),
-        },
-        SymbolTable::InProcess(_) => json!({ "error": NO_REDIS }),
-    };
-    Ok(Json(json!({
-        "mode": state.slugger.table().mode(),
-        "iterations": iterations,
-        "titles": titles.len(),
-        "locale": query.locale,
-        "in_process": in_process,
-        "redis": redis,
-    })))
+    Ok(Json(BenchReport {
+        mode: state.slugger.table().mode(),
+        iterations,
+        titles: titles.len(),
+        locale: query.locale,
+        in_process: in_process.into(),
+        redis: redis.into(),
+        redis_uncached: redis_uncached.into(),
+    }))
 }
 
 /// The in-process table: the service's own, or one built for this run.
@@ -280,5 +348,7 @@ mod tests {
         assert_eq!(stats.max_us, 100.0);
         assert_eq!(stats.slugs_per_sec, 10_000.0);
         assert_eq!(stats.table_bytes, 7);
+        assert_eq!(stats.cdf_us.len(), 100);
+        assert_eq!((stats.cdf_us[0], stats.cdf_us[49]), (1.0, 50.0));
     }
 }

@@ -7,6 +7,7 @@ use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
+use utoipa::ToSchema;
 
 use crate::locale::LocaleError;
 use crate::options::OptionError;
@@ -47,7 +48,7 @@ pub enum ApiError {
     EmptySlug(String),
     /// 404: no such endpoint.
     #[error(
-        "no such endpoint; see README.md for the API (POST /slug, POST /slugs, POST /reservations, GET /locales, GET /bench, GET /healthz, GET /readyz)"
+        "no such endpoint; see GET /openapi.json or README.md for the API (POST /slug, POST /slugs, POST /reservations, GET /locales, GET /bench, GET /healthz, GET /readyz)"
     )]
     NotFound,
     /// 404: nobody holds the slug, or the owner holds none.
@@ -81,7 +82,71 @@ pub enum ApiError {
     Unavailable(#[from] TableError),
 }
 
+/// The shape of every error body, for the OpenAPI document (the body
+/// itself is written by [`ApiError::into_response`]).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ErrorBody {
+    /// What was wrong and how to fix it, for people.
+    error: String,
+    /// A stable code for programs (each code has one status).
+    code: String,
+}
+
 impl ApiError {
+    /// One error of each variant, in declaration order, for the OpenAPI
+    /// document's list of codes. [`ApiError::ordinal`] matches on every
+    /// variant, so a new one does not compile until it is placed there,
+    /// and a unit test checks this list follows it.
+    pub fn every() -> Vec<ApiError> {
+        let s = String::new;
+        vec![
+            ApiError::MalformedJson(s()),
+            ApiError::BadQuery(s()),
+            ApiError::BodyTimeout(std::time::Duration::from_secs(10)),
+            ApiError::NotJson,
+            ApiError::TooLarge(0),
+            ApiError::Invalid(s()),
+            ApiError::TooManyTitles { max: 0, got: 0 },
+            ApiError::UnknownLocale(s()),
+            ApiError::EmptySlug(s()),
+            ApiError::NotFound,
+            ApiError::NotReserved(s()),
+            ApiError::NoFreeSlug(s()),
+            ApiError::MethodNotAllowed,
+            ApiError::BenchBusy,
+            ApiError::NeedsRedis,
+            ApiError::ReservationsUnavailable(s()),
+            ApiError::NotReplicated(s()),
+            ApiError::Unavailable(TableError::NotLoaded(s())),
+        ]
+    }
+
+    /// The variant's place in the declaration (and in [`ApiError::every`]).
+    #[cfg(test)]
+    fn ordinal(&self) -> usize {
+        match self {
+            ApiError::MalformedJson(_) => 0,
+            ApiError::BadQuery(_) => 1,
+            ApiError::BodyTimeout(_) => 2,
+            ApiError::NotJson => 3,
+            ApiError::TooLarge(_) => 4,
+            ApiError::Invalid(_) => 5,
+            ApiError::TooManyTitles { .. } => 6,
+            ApiError::UnknownLocale(_) => 7,
+            ApiError::EmptySlug(_) => 8,
+            ApiError::NotFound => 9,
+            ApiError::NotReserved(_) => 10,
+            ApiError::NoFreeSlug(_) => 11,
+            ApiError::MethodNotAllowed => 12,
+            ApiError::BenchBusy => 13,
+            ApiError::NeedsRedis => 14,
+            ApiError::ReservationsUnavailable(_) => 15,
+            ApiError::NotReplicated(_) => 16,
+            ApiError::Unavailable(_) => 17,
+        }
+    }
+
     /// The one place statuses are chosen.
     pub fn status(&self) -> StatusCode {
         match self {
@@ -175,5 +240,20 @@ fn serde_detail(text: &str) -> String {
     match text.split_once(": ") {
         Some((head, rest)) if head.starts_with("Failed to") => rest.to_owned(),
         _ => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_lists_each_variant_once_with_a_distinct_code() {
+        let all = ApiError::every();
+        for (i, e) in all.iter().enumerate() {
+            assert_eq!(e.ordinal(), i, "{}", e.code());
+        }
+        let codes: std::collections::BTreeSet<_> = all.iter().map(ApiError::code).collect();
+        assert_eq!(codes.len(), all.len());
     }
 }

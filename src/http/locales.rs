@@ -4,24 +4,39 @@
 //! those of `--locales`. A `locale` outside the list still romanizes by
 //! CLDR's rules, with the default names.
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::ApiError;
+use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use super::state::AppState;
 use crate::table::SymbolTable;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/locales", get(locales))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(locales))
 }
 
-async fn locales(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+/// The loaded locales.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Locales {
+    /// BCP 47 tags, English first.
+    locales: Vec<String>,
+}
+
+/// The locales whose CLDR names the table holds, English first.
+#[utoipa::path(get, path = "/locales", tag = "slugs",
+    responses(
+        (status = 200, description = "The loaded locales", body = Locales,
+            examples(("default" = (value = json!({"locales": ["en"]}))))),
+        (status = 503, description = "`table_unavailable`", body = ErrorBody),
+    ))]
+async fn locales(State(state): State<AppState>) -> Result<Json<Locales>, ApiError> {
     let tags = match state.slugger.table() {
         SymbolTable::InProcess(table) => table.locales().tags().to_vec(),
         SymbolTable::Redis(table, _) => table.version().await?.meta.cldr.locales.tags().to_vec(),
     };
-    Ok(Json(json!({ "locales": tags })))
+    Ok(Json(Locales { locales: tags }))
 }

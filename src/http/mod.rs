@@ -8,6 +8,9 @@
 //! - [`bench`]: `GET /bench`, with its own state
 //! - [`health`]: `GET /healthz`, `GET /readyz`
 //! - [`locales`]: `GET /locales`
+//! - [`home`]: `GET /`, the home page
+//! - [`openapi`]: `GET /openapi.json`, and what the document holds beside
+//!   the handlers' own annotations
 //! - [`state`]: what every handler shares, and the request limits
 //! - [`json`]: the JSON extractor every handler uses
 //! - [`error`]: the one error type
@@ -16,8 +19,10 @@
 mod bench;
 mod error;
 mod health;
+mod home;
 mod json;
 mod locales;
+mod openapi;
 mod reservations;
 mod router;
 mod server;

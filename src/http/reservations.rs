@@ -5,31 +5,57 @@
 //! Redis (a store every instance shares); in-process they answer 503
 //! `needs_redis`.
 
-use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::ApiError;
+use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use super::state::AppState;
 use crate::locale::LocaleError;
 use crate::options::{OptionError, Options, RawOptions};
 use crate::reserve::{NameError, Owner, Reservations, ReserveError, Scope};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/reservations", post(reserve))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(reserve))
         // One path, two meanings of its last segment: a slug to look up,
         // an owner to release.
-        .route("/reservations/{scope}/{key}", get(lookup).delete(release))
+        .routes(routes!(lookup, release))
+}
+
+/// The body of `POST /reservations`: `scope`, `owner`, `title` and any
+/// option of `POST /slug` (for the OpenAPI document; the body is read
+/// field by field by `ReservationRequest::parse`).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct ReserveBody {
+    /// 1 to 200 bytes: slugs are unique within a scope.
+    #[schema(example = "posts")]
+    scope: String,
+    /// 1 to 200 bytes: who the slug is for (a post id).
+    #[schema(example = "42")]
+    owner: String,
+    /// The title whose slug is reserved.
+    #[schema(example = "Hello World")]
+    title: String,
+    /// Any option of `POST /slug` (`separator`, `max_length`, ...) may
+    /// be given beside these fields.
+    #[schema(value_type = Option<String>)]
+    separator: Option<String>,
+    /// See `POST /slug`.
+    max_length: Option<usize>,
+    /// See `POST /slug`.
+    locale: Option<String>,
 }
 
 /// A reservation made or found.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct Reserved {
     scope: String,
     owner: String,
@@ -37,7 +63,7 @@ struct Reserved {
 }
 
 /// Who holds a slug.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct Held {
     scope: String,
     slug: String,
@@ -123,6 +149,30 @@ fn reserve_error(e: ReserveError) -> ApiError {
     }
 }
 
+/// Reserves the first free slug of the title in the scope for the owner.
+#[utoipa::path(post, path = "/reservations", tag = "reservations",
+    request_body(content = ReserveBody, examples(
+        ("first" = (value = json!({"scope": "posts", "owner": "42", "title": "Hello World"}))),
+        ("second" = (value = json!({"scope": "posts", "owner": "43", "title": "Hello, World!"}))),
+        ("retry" = (value = json!({"scope": "posts", "owner": "42", "title": "Hello World"}))),
+        ("needs_redis" = (value = json!({"scope": "posts", "owner": "42", "title": "Hello World"}))),
+    )),
+    responses(
+        (status = 201, description = "A new slug was reserved", body = Reserved, examples(
+            ("first" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world"}))),
+            ("second" = (value = json!({"scope": "posts", "owner": "43", "slug": "hello-world-2"}))),
+        )),
+        (status = 200, description = "The owner already holds the slug of this title: nothing new", body = Reserved, examples(
+            ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world"}))),
+        )),
+        (status = 400, description = "`malformed_json`", body = ErrorBody),
+        (status = 409, description = "`no_free_slug`: every slug that fits `max_length` is taken", body = ErrorBody),
+        (status = 415, description = "`not_json`", body = ErrorBody),
+        (status = 422, description = "`invalid_request`, `empty_slug` or `unknown_locale`", body = ErrorBody),
+        (status = 503, description = "`needs_redis` (in-process mode), `reservations_unavailable` (ask again with the same request) or `not_replicated`", body = ErrorBody, examples(
+            ("needs_redis" = (value = json!({"error": "reservations need a store every instance shares: start slugd serve with --redis-url (REDIS_URL) or --redis-cluster (REDIS_CLUSTER)", "code": "needs_redis"}))),
+        )),
+    ))]
 async fn reserve(
     State(state): State<AppState>,
     Json(body): Json<Map<String, Value>>,
@@ -150,6 +200,19 @@ async fn reserve(
     Ok((status, Json(body)))
 }
 
+/// Who holds a slug in a scope, and the owner's current slug.
+#[utoipa::path(get, path = "/reservations/{scope}/{key}", tag = "reservations",
+    params(
+        ("scope" = String, Path, description = "The scope, percent-encoded", example = "posts"),
+        ("key" = String, Path, description = "The slug", example = "hello-world"),
+    ),
+    responses(
+        (status = 200, description = "The holder and its current slug", body = Held,
+            examples(("default" = (value = json!({"scope": "posts", "slug": "hello-world", "owner": "42", "current": "hello-world"}))))),
+        (status = 404, description = "`not_reserved`: nobody holds the slug", body = ErrorBody),
+        (status = 422, description = "`invalid_request`: a bad scope", body = ErrorBody),
+        (status = 503, description = "`needs_redis` or `reservations_unavailable`", body = ErrorBody),
+    ))]
 async fn lookup(
     State(state): State<AppState>,
     path: Result<Path<(String, String)>, PathRejection>,
@@ -175,6 +238,18 @@ async fn lookup(
     }))
 }
 
+/// Frees every slug of an owner in a scope.
+#[utoipa::path(delete, path = "/reservations/{scope}/{key}", tag = "reservations",
+    params(
+        ("scope" = String, Path, description = "The scope, percent-encoded", example = "posts"),
+        ("key" = String, Path, description = "The owner, percent-encoded", example = "42"),
+    ),
+    responses(
+        (status = 204, description = "Every slug of the owner is free"),
+        (status = 404, description = "`not_reserved`: the owner holds none", body = ErrorBody),
+        (status = 422, description = "`invalid_request`: a bad scope or owner", body = ErrorBody),
+        (status = 503, description = "`needs_redis` or `reservations_unavailable`", body = ErrorBody),
+    ))]
 async fn release(
     State(state): State<AppState>,
     path: Result<Path<(String, String)>, PathRejection>,

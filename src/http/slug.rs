@@ -1,14 +1,15 @@
 //! The slug endpoints: `POST /slug` and `GET /slug` for one title,
 //! `POST /slugs` for a batch (one Redis round trip for the whole batch).
 
-use axum::Router;
 use axum::extract::{Query, State};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::ApiError;
+use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use super::state::AppState;
 use crate::options::{Options, RawOptions};
@@ -17,24 +18,47 @@ use crate::options::{Options, RawOptions};
 /// Unknown fields are refused, so a misspelt option is an error, not a
 /// silently ignored wish. The option fields are those of [`RawOptions`]
 /// (a test checks that the two lists agree), read the same way.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct SlugRequest {
     /// The title, for `/slug`.
+    #[schema(example = "This is my ☃ post!")]
+    #[param(example = "I ❤ Redis")]
     title: Option<String>,
     /// The titles, for `/slugs`.
+    #[param(ignore)]
     titles: Option<Vec<String>>,
+    /// Joins words: up to 8 of the characters `-_.~`, or `""` (default `-`).
+    #[param(example = ".")]
     separator: Option<String>,
+    /// Fold letters to lowercase (default true).
     lowercase: Option<bool>,
+    /// Longest slug, cut at a word boundary; at least 1 (default none).
     max_length: Option<usize>,
+    /// Spell table characters out by name (default true); false leaves
+    /// them to deunicode.
     symbols: Option<bool>,
+    /// Whole words dropped, any case (at most 1,000). In a query string:
+    /// words separated by commas.
     #[serde(default, deserialize_with = "crate::options::words")]
+    #[schema(value_type = Option<Vec<String>>)]
+    #[param(value_type = Option<String>)]
     stopwords: Option<Vec<String>>,
+    /// `[from, to]` pairs applied to the title first, in one pass (at most
+    /// 100). In a query string: the JSON list, URL-encoded.
     #[serde(default, deserialize_with = "crate::options::pairs")]
+    #[schema(value_type = Option<Vec<Vec<String>>>)]
+    #[param(value_type = Option<String>)]
     replacements: Option<Vec<(String, String)>>,
+    /// Characters of `._~` kept between letters or digits (default `""`).
     preserve: Option<String>,
+    /// The title slugged instead when the slug would be empty.
     fallback: Option<String>,
+    /// End words at case changes (default false).
     decamelize: Option<bool>,
+    /// A BCP 47 tag (`de`, `pt-BR`): CLDR's names and romanization for
+    /// the language; one CLDR has nothing for is a 422 `unknown_locale`.
     locale: Option<String>,
 }
 
@@ -91,21 +115,21 @@ impl SlugRequest {
 }
 
 /// One slug.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct SlugResponse {
     pub slug: String,
 }
 
 /// A batch of slugs, in the order of the titles.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct SlugsResponse {
     pub slugs: Vec<String>,
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/slug", get(get_slug).post(post_slug))
-        .route("/slugs", axum::routing::post(post_slugs))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_slug, post_slug))
+        .routes(routes!(post_slugs))
 }
 
 /// The header that marks answers from the in-process fallback table of
@@ -138,6 +162,38 @@ async fn one(
     }
 }
 
+/// Slugs one title.
+#[utoipa::path(post, path = "/slug", tag = "slugs",
+    request_body(content = SlugRequest, examples(
+        ("snowman" = (value = json!({"title": "This is my ☃ post!"}))),
+        ("options" = (value = json!({"title": "The quick brown fox", "max_length": 12, "separator": "_"}))),
+        ("locale" = (value = json!({"title": "Größe & Straße", "locale": "de"}))),
+        ("fallback" = (value = json!({"title": "???", "fallback": "untitled"}))),
+        ("empty_slug" = (value = json!({"title": "!!!"}))),
+        ("unknown_locale" = (value = json!({"title": "Hello", "locale": "xx"}))),
+        ("invalid_request" = (value = json!({"title": "Hello", "separator": "+"}))),
+    )),
+    responses(
+        (status = 200, description = "The slug", body = SlugResponse,
+            headers(("x-slugd-degraded" = String, description = "`in-process` when the answer came from the fallback table of `--on-redis-down memory`")),
+            examples(
+                ("snowman" = (value = json!({"slug": "this-is-my-snowman-post"}))),
+                ("options" = (value = json!({"slug": "the_quick"}))),
+                ("locale" = (value = json!({"slug": "groesse-und-strasse"}))),
+                ("fallback" = (value = json!({"slug": "untitled"}))),
+            )),
+        (status = 400, description = "`malformed_json`: the body is not JSON", body = ErrorBody),
+        (status = 408, description = "`body_timeout`: the body came too slowly", body = ErrorBody),
+        (status = 413, description = "`too_large`: the body is over the limit", body = ErrorBody),
+        (status = 415, description = "`not_json`: the body is not sent as application/json", body = ErrorBody),
+        (status = 422, description = "`invalid_request`, `empty_slug` or `unknown_locale`", body = ErrorBody,
+            examples(
+                ("empty_slug" = (value = json!({"error": "the title has no letters, digits or known symbols, so its slug would be empty", "code": "empty_slug"}))),
+                ("unknown_locale" = (value = json!({"error": "locale \"xx\" is unknown: CLDR has no transliteration rules or list patterns for its language", "code": "unknown_locale"}))),
+                ("invalid_request" = (value = json!({"error": "separator \"+\" is not allowed: use at most 8 of the characters \"-_.~\" (or \"\" for none)", "code": "invalid_request"}))),
+            )),
+        (status = 503, description = "`table_unavailable`: Redis cannot answer for a title that needs it", body = ErrorBody),
+    ))]
 async fn post_slug(
     State(state): State<AppState>,
     Json(request): Json<SlugRequest>,
@@ -145,6 +201,15 @@ async fn post_slug(
     one(&state, request).await
 }
 
+/// Slugs one title given in the query string.
+#[utoipa::path(get, path = "/slug", tag = "slugs", params(SlugRequest),
+    responses(
+        (status = 200, description = "The slug", body = SlugResponse,
+            examples(("default" = (value = json!({"slug": "i.heavy.heart.redis"}))))),
+        (status = 400, description = "`bad_query`: a value of the wrong type", body = ErrorBody),
+        (status = 422, description = "`invalid_request`, `empty_slug` or `unknown_locale`", body = ErrorBody),
+        (status = 503, description = "`table_unavailable`", body = ErrorBody),
+    ))]
 async fn get_slug(
     State(state): State<AppState>,
     query: Result<Query<SlugRequest>, axum::extract::rejection::QueryRejection>,
@@ -153,6 +218,22 @@ async fn get_slug(
     one(&state, request).await
 }
 
+/// Slugs a batch of titles, answered in order, in one Redis round trip.
+#[utoipa::path(post, path = "/slugs", tag = "slugs",
+    request_body(content = SlugRequest, examples(
+        ("batch" = (value = json!({"titles": ["I ❤ Redis", "北京"], "separator": "_"}))),
+        ("empty_slug" = (value = json!({"titles": ["Fine", "!!!"]}))),
+    )),
+    responses(
+        (status = 200, description = "The slugs, in the order of the titles", body = SlugsResponse,
+            examples(("batch" = (value = json!({"slugs": ["i_heavy_heart_redis", "bei_jing"]}))))),
+        (status = 400, description = "`malformed_json`", body = ErrorBody),
+        (status = 413, description = "`too_large`", body = ErrorBody),
+        (status = 415, description = "`not_json`", body = ErrorBody),
+        (status = 422, description = "`invalid_request`, `too_many_titles`, `empty_slug` (the message lists the indexes) or `unknown_locale`", body = ErrorBody,
+            examples(("empty_slug" = (value = json!({"error": "titles at index 1 have no letters, digits or known symbols, so their slugs would be empty; no slug was made", "code": "empty_slug"}))))),
+        (status = 503, description = "`table_unavailable`", body = ErrorBody),
+    ))]
 async fn post_slugs(
     State(state): State<AppState>,
     Json(request): Json<SlugRequest>,

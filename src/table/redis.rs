@@ -230,6 +230,20 @@ impl RedisTable {
         })
     }
 
+    /// The same table with no name cache, so every title with a table
+    /// character reads Redis: what `/bench` measures beside the cached
+    /// path. It shares the connection and starts on the live version.
+    pub fn uncached(&self) -> RedisTable {
+        RedisTable {
+            conn: self.conn.clone(),
+            keys: self.keys.clone(),
+            timeout: self.timeout,
+            live: RwLock::new(self.live_version()),
+            expected: self.expected.clone(),
+            cache: Mutex::new(NameCache::default()),
+        }
+    }
+
     /// Runs one Redis call within the response timeout.
     async fn call<T>(
         &self,

@@ -1,0 +1,98 @@
+//! `GET /openapi.json`: the OpenAPI 3.1 document of the API. It is made
+//! by utoipa from the handlers' own annotations and types as the router is
+//! built (each feature's routes are added with `utoipa_axum::routes!`, so
+//! a route and its documentation come from one place); this file holds
+//! what is not any handler's: the document's title and tags, the list of
+//! every error code with its status (from [`ApiError::every`]), and the
+//! route that serves the document.
+
+use std::sync::Arc;
+
+use axum::Extension;
+use axum::http::header;
+use axum::response::IntoResponse;
+use utoipa::OpenApi;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::{OpenApi as Document, RefOr, Schema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::ApiError;
+use super::state::AppState;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "slugd",
+        description = "Turns titles into URL slugs, spelling symbols out by their Unicode names. Every error body is `{\"error\": \"...\", \"code\": \"...\"}`; the codes and their statuses are in the ErrorBody schema."
+    ),
+    tags(
+        (name = "slugs", description = "Titles to slugs"),
+        (name = "reservations", description = "Unique slugs across every instance (Redis mode)"),
+        (name = "bench", description = "In-process and Redis compared inside the service"),
+        (name = "health", description = "Liveness and readiness"),
+        (name = "meta", description = "The home page and this document"),
+    )
+)]
+struct ApiDoc;
+
+/// The document before any route is added.
+pub fn base() -> Document {
+    ApiDoc::openapi()
+}
+
+/// The document's serialized form, shared by the route that serves it.
+#[derive(Clone)]
+pub struct Served(Arc<String>);
+
+/// Completes the document the router collected (the error codes) and
+/// makes it ready to serve.
+pub fn finish(mut doc: Document) -> Served {
+    let every = ApiError::every();
+    let codes: Vec<&str> = every.iter().map(ApiError::code).collect();
+    let table: Vec<String> = every
+        .iter()
+        .map(|e| format!("{} `{}`", e.status().as_u16(), e.code()))
+        .collect();
+    let schema = ObjectBuilder::new()
+        .description(Some(format!(
+            "The body of every error. Each code has one status: {}.",
+            table.join(", ")
+        )))
+        .property(
+            "error",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .description(Some("What was wrong and how to fix it, for people")),
+        )
+        .required("error")
+        .property(
+            "code",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .description(Some("A stable code for programs"))
+                .enum_values(Some(codes)),
+        )
+        .required("code")
+        .build();
+    let components = doc.components.get_or_insert_with(Default::default);
+    components
+        .schemas
+        .insert("ErrorBody".to_owned(), RefOr::T(Schema::Object(schema)));
+    let json = doc.to_json().expect("the OpenAPI document serializes");
+    Served(Arc::new(json))
+}
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(openapi_json))
+}
+
+/// This document.
+#[utoipa::path(get, path = "/openapi.json", tag = "meta",
+    responses((status = 200, description = "The OpenAPI 3.1 document", content_type = "application/json")))]
+async fn openapi_json(Extension(Served(json)): Extension<Served>) -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        json.as_str().to_owned(),
+    )
+}
