@@ -8,6 +8,8 @@
 //! - [`bench`]: `GET /bench`, with its own state
 //! - [`health`]: `GET /healthz`, `GET /readyz`
 //! - [`locales`]: `GET /locales`
+//! - [`metrics`]: `GET /metrics`, and the counting of every request
+//! - [`trace`]: request ids and each request's span
 //! - [`state`]: what every handler shares, and the request limits
 //! - [`json`]: the JSON extractor every handler uses
 //! - [`error`]: the one error type
@@ -18,11 +20,13 @@ mod error;
 mod health;
 mod json;
 mod locales;
+mod metrics;
 mod reservations;
 mod router;
 mod server;
 mod slug;
 mod state;
+mod trace;
 
 pub(crate) use self::bench::BenchState;
 pub(crate) use self::router::router;

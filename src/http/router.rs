@@ -1,6 +1,6 @@
 //! The whole API in one router: each feature's routes, the fallbacks that
-//! answer unknown paths and methods in the API's error shape, and the body
-//! limit.
+//! answer unknown paths and methods in the API's error shape, the body
+//! limit, the metrics of every request and its id.
 
 use std::sync::Arc;
 
@@ -10,19 +10,21 @@ use axum::extract::DefaultBodyLimit;
 use super::bench::{self, BenchState};
 use super::error::ApiError;
 use super::state::AppState;
-use super::{health, locales, reservations, slug};
+use super::{health, locales, metrics, reservations, slug, trace};
 
 /// The whole API.
 pub fn router(state: AppState, bench: Arc<BenchState>) -> Router {
     let body_limit = state.limits.body_bytes;
-    Router::new()
+    let api = Router::new()
         .merge(slug::router())
         .merge(reservations::router())
         .merge(bench::router(bench))
         .merge(health::router())
         .merge(locales::router())
+        .merge(metrics::router())
         .fallback(|| async { ApiError::NotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
-        .layer(DefaultBodyLimit::max(body_limit))
-        .with_state(state)
+        .layer(DefaultBodyLimit::max(body_limit));
+    let api = metrics::instrument(api, state.metrics.clone());
+    trace::with_request_ids(api).with_state(state)
 }

@@ -1,9 +1,10 @@
-//! What every handler shares: the slugger, the reservations and the
-//! request limits.
+//! What every handler shares: the slugger, the reservations, the metrics
+//! and the request limits.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::metrics::Metrics;
 use crate::options::Options;
 use crate::reserve::Reservations;
 use crate::slugger::Slugger;
@@ -20,6 +21,8 @@ pub struct AppState {
     /// Unique slugs shared by every instance; `None` in-process, where
     /// there is nothing to share them through.
     pub reservations: Option<Arc<Reservations>>,
+    /// This service's own metrics (each service has its recorder).
+    pub metrics: Metrics,
 }
 
 /// Limits on what one request may ask for.
