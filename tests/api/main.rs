@@ -12,6 +12,7 @@ mod instances;
 mod load;
 mod load_faults;
 mod locales;
+mod operations;
 mod options;
 mod outage;
 mod properties;
