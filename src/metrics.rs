@@ -6,9 +6,9 @@
 //! Each service opened gets its own recorder, so several services in one
 //! process (the tests) count apart. Code that counts holds a handle
 //! registered once ([`RedisCalls`], [`TableMetrics`]); a handle of
-//! [`Metrics::noop`] counts nothing (`slugd slugify`). Only a request's
-//! route and status are looked up per request, in the recorder's registry,
-//! as the `counter!` macros would.
+//! [`Metrics::noop`] counts nothing (`slugd slugify`). A request's handles
+//! are registered the first time its route and status are seen, and found
+//! by them after that without allocating.
 //!
 //! | metric | type | labels |
 //! |---|---|---|
@@ -22,10 +22,11 @@
 //! | `slugd_reservations_total` | counter | `outcome` |
 //! | `slugd_bench_runs_total` | counter | |
 
-use std::sync::{Arc, Weak};
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
-use metrics::{Counter, Gauge, Key, Label, Level, Metadata, Recorder, Unit};
+use metrics::{Counter, Gauge, Histogram, Key, Label, Level, Metadata, Recorder, Unit};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 
 /// Bucket bounds of every histogram, in seconds: from 50 µs (a title with
@@ -58,6 +59,15 @@ struct Inner {
     returned: Counter,
     bench_runs: Counter,
     table_locales: Gauge,
+    /// Request handles by route template, registered on first use: a
+    /// bounded set (the routes, `unmatched`, and the statuses they answer).
+    routes: RwLock<HashMap<Box<str>, RouteHandles>>,
+}
+
+/// The handles of one route.
+struct RouteHandles {
+    duration: Histogram,
+    requests: HashMap<u16, Counter>,
 }
 
 impl Metrics {
@@ -80,6 +90,7 @@ impl Metrics {
             ),
             bench_runs: counter(&recorder, "slugd_bench_runs_total", &[]),
             table_locales: gauge(&recorder, "slugd_table_locales"),
+            routes: RwLock::default(),
             handle: recorder.handle(),
             recorder,
         };
@@ -117,17 +128,32 @@ impl Metrics {
     /// `unmatched`), status and how long it took.
     pub fn request(&self, route: &str, status: u16, took: Duration) {
         let Some(inner) = &self.inner else { return };
-        let route = Label::new("route", route.to_owned());
-        let status = Label::new("status", status.to_string());
-        let duration = Key::from_parts(DURATION, vec![route.clone()]);
-        inner
-            .recorder
-            .register_counter(&Key::from_parts(REQUESTS, vec![route, status]), &METADATA)
-            .increment(1);
-        inner
-            .recorder
-            .register_histogram(&duration, &METADATA)
-            .record(took.as_secs_f64());
+        let took = took.as_secs_f64();
+        if let Some(handles) = inner.routes.read().expect("lock poisoned").get(route)
+            && let Some(requests) = handles.requests.get(&status)
+        {
+            requests.increment(1);
+            handles.duration.record(took);
+            return;
+        }
+        let mut routes = inner.routes.write().expect("lock poisoned");
+        let handles = routes.entry(route.into()).or_insert_with(|| {
+            let key = Key::from_parts(DURATION, vec![Label::new("route", route.to_owned())]);
+            RouteHandles {
+                duration: inner.recorder.register_histogram(&key, &METADATA),
+                requests: HashMap::new(),
+            }
+        });
+        let requests = handles.requests.entry(status).or_insert_with(|| {
+            let labels = vec![
+                Label::new("route", route.to_owned()),
+                Label::new("status", status.to_string()),
+            ];
+            let key = Key::from_parts(REQUESTS, labels);
+            inner.recorder.register_counter(&key, &METADATA)
+        });
+        requests.increment(1);
+        handles.duration.record(took);
     }
 
     /// A reservation answered: `new`, or the slug the owner already held.
