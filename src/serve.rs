@@ -93,7 +93,7 @@ impl Service {
         };
         let state = AppState {
             slugger,
-            defaults: settings.defaults.clone(),
+            defaults: Arc::new(settings.defaults.clone()),
             limits: Arc::new(settings.limits.clone()),
             reservations,
             metrics,

@@ -14,8 +14,9 @@ use crate::slugger::Slugger;
 pub struct AppState {
     /// Where titles become slugs.
     pub slugger: Slugger,
-    /// The options of `--defaults`, which a request's own override.
-    pub defaults: Options,
+    /// The options of `--defaults`, which a request's own override. Shared:
+    /// axum clones the state once for each layer a request passes.
+    pub defaults: Arc<Options>,
     /// Request limits.
     pub limits: Arc<Limits>,
     /// Unique slugs shared by every instance; `None` in-process, where

@@ -12,6 +12,7 @@ use axum::extract::Request;
 use axum::http::HeaderValue;
 use axum::middleware;
 use axum::response::Response;
+use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 use tracing::Span;
@@ -52,12 +53,15 @@ pub fn with_request_ids(router: Router<AppState>) -> Router<AppState> {
             }
         })
         .on_failure(());
-    // The last layer added runs first.
-    router
-        .layer(trace)
-        .layer(PropagateRequestIdLayer::x_request_id())
-        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
-        .layer(middleware::map_request(drop_bad_id))
+    // One layer of layers (each `Router::layer` wraps every route once
+    // more), run from the top down.
+    router.layer(
+        ServiceBuilder::new()
+            .layer(middleware::map_request(drop_bad_id))
+            .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+            .layer(PropagateRequestIdLayer::x_request_id())
+            .layer(trace),
+    )
 }
 
 /// Removes a client's id that is empty, too long, or has characters that
