@@ -11,7 +11,7 @@ use std::time::Duration;
 use axum::Router;
 use tokio::net::TcpListener;
 
-use crate::http::{self, AppState, BenchState, Limits};
+use crate::http::{self, AppState, BenchState, Limits, Shared};
 use crate::metrics::Metrics;
 use crate::options::Options;
 use crate::reserve::{ReservationSettings, Reservations};
@@ -91,13 +91,13 @@ impl Service {
             )),
             None => None,
         };
-        let state = AppState {
+        let state = AppState::new(Shared {
             slugger,
             defaults: Arc::new(settings.defaults.clone()),
             limits: Arc::new(settings.limits.clone()),
             reservations,
             metrics,
-        };
+        });
         Ok(Service {
             router: http::router(state, Arc::new(bench)),
             header_timeout: settings.limits.header_timeout,

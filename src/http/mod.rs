@@ -31,5 +31,5 @@ mod trace;
 pub(crate) use self::bench::BenchState;
 pub(crate) use self::router::router;
 pub(crate) use self::server::serve;
-pub(crate) use self::state::AppState;
 pub use self::state::Limits;
+pub(crate) use self::state::{AppState, Shared};

@@ -9,13 +9,33 @@ use crate::options::Options;
 use crate::reserve::Reservations;
 use crate::slugger::Slugger;
 
-/// State shared by every handler.
+/// State shared by every handler, behind one `Arc`: axum clones the state
+/// once for each layer a request passes, and one reference count is
+/// cheaper than one for each field (which both worker threads would bounce
+/// between them).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl AppState {
+    /// The state of a service.
+    pub fn new(shared: Shared) -> Self {
+        AppState(Arc::new(shared))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// What [`AppState`] holds.
+pub struct Shared {
     /// Where titles become slugs.
     pub slugger: Slugger,
-    /// The options of `--defaults`, which a request's own override. Shared:
-    /// axum clones the state once for each layer a request passes.
+    /// The options of `--defaults`, which a request's own override.
     pub defaults: Arc<Options>,
     /// Request limits.
     pub limits: Arc<Limits>,
