@@ -18,10 +18,12 @@ use crate::commands::{self, SlugifySettings, Task};
 use crate::http::Limits;
 use crate::load::LoadSettings;
 use crate::options::{Options, RawOptions};
+use crate::probe::{self, ProbeSettings};
 use crate::redis_conn::{Endpoint, RedisConfig, RedisUrl};
 use crate::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 use crate::serve::ServeSettings;
 use crate::table::{OnRedisDown, TableSettings};
+use crate::telemetry::LogFormat;
 use crate::unicode_data::Categories;
 
 /// slugd turns titles into URL slugs, spelling symbols out by their Unicode
@@ -35,8 +37,20 @@ use crate::unicode_data::Categories;
 #[command(name = "slugd", version)]
 pub struct Cli {
     /// What to log, as a tracing filter (for example `info`, `slugd=debug`).
+    /// `info,slugd::http=debug` adds a line for every request answered.
     #[arg(long, env = "SLUGD_LOG", default_value = "info", global = true)]
     pub log: String,
+
+    /// The shape of log lines on standard error: `text` for people, `json`
+    /// (one object a line, the request id in its span) for log shippers.
+    #[arg(
+        long,
+        env = "SLUGD_LOG_FORMAT",
+        value_enum,
+        default_value_t = LogFormat::Text,
+        global = true
+    )]
+    pub log_format: LogFormat,
 
     #[command(subcommand)]
     command: Command,
@@ -52,6 +66,34 @@ enum Command {
     Load(LoadArgs),
     /// Slug one title, or each line of standard input onto standard output.
     Slugify(SlugifyArgs),
+    /// Ask a running service whether it is ready: exit 0 if it answers 200,
+    /// else 1 with the reason (a container's health check, without curl).
+    Probe(ProbeArgs),
+}
+
+/// `slugd probe`.
+#[derive(Debug, Args)]
+struct ProbeArgs {
+    /// The URL to GET (http:// only).
+    #[arg(
+        long,
+        env = "SLUGD_PROBE_URL",
+        default_value = "http://127.0.0.1:8080/readyz"
+    )]
+    url: String,
+
+    /// How long the whole probe may take, in milliseconds.
+    #[arg(long, env = "SLUGD_PROBE_TIMEOUT_MS", default_value_t = 2000)]
+    timeout_ms: u64,
+}
+
+impl ProbeArgs {
+    fn settings(&self) -> anyhow::Result<ProbeSettings> {
+        Ok(ProbeSettings {
+            url: probe::parse_url(&self.url).map_err(|e| anyhow::anyhow!("--url: {e}"))?,
+            timeout: millis("--timeout-ms", self.timeout_ms)?,
+        })
+    }
 }
 
 /// How to reach Redis.
@@ -460,6 +502,7 @@ impl Cli {
             Command::Serve(args) => Task::Serve(args.settings()?),
             Command::Load(args) => Task::Load(args.settings()?),
             Command::Slugify(args) => Task::Slugify(args.settings()?),
+            Command::Probe(args) => Task::Probe(args.settings()?),
         })
     }
 }

@@ -1,6 +1,7 @@
 //! What each command does once its settings are valid: `serve` runs the
 //! service until Ctrl-C or SIGTERM, `load` runs the loader and prints its
-//! report, `slugify` slugs one title or standard input. The clap types that
+//! report, `slugify` slugs one title or standard input, `probe` asks a
+//! service whether it is ready. The clap types that
 //! lead here are in [`crate::cli`].
 
 use std::process::ExitCode;
@@ -8,6 +9,8 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 
 use crate::load::{self, LoadSettings};
+use crate::metrics::Metrics;
+use crate::probe::{self, ProbeSettings};
 use crate::serve::{self, ServeSettings};
 use crate::slug::Options;
 use crate::slugger::Slugger;
@@ -23,6 +26,8 @@ pub enum Task {
     Load(LoadSettings),
     /// `slugd slugify`.
     Slugify(SlugifySettings),
+    /// `slugd probe`.
+    Probe(ProbeSettings),
 }
 
 /// What `slugd slugify` needs.
@@ -54,6 +59,11 @@ pub async fn run(task: Task) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Task::Slugify(settings) => slugify(settings).await,
+        Task::Probe(settings) => {
+            let body = probe::probe(&settings).await?;
+            println!("{body}");
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -63,7 +73,7 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
         options,
         title,
     } = settings;
-    let slugger = Slugger::new(SymbolTable::open(&table).await?);
+    let slugger = Slugger::new(SymbolTable::open(&table, &Metrics::noop()).await?);
     if let Some(title) = title {
         return match slugger.slugify(&title, &options).await?.0 {
             Ok(slug) => {

@@ -59,6 +59,9 @@
 //!   command does with its settings, `stream` the line-by-line
 //!   `slugd slugify`, `lines` bounded line reading.
 //! - [`corpus`]: the sample titles shared by bench, benchmarks and tests.
+//! - [`metrics`]: the Prometheus recorder of one service and the handles
+//!   the table, the reservations and HTTP count with; [`telemetry`]: logs
+//!   (text or JSON); `probe`: `slugd probe`, the container's health check.
 //!
 //! No two files import each other: a `mod.rs` names its parts and
 //! re-exports, and the parts import each other by path, never the
@@ -73,7 +76,9 @@ pub(crate) mod lines;
 pub mod load;
 pub mod locale;
 pub(crate) mod membership;
+pub mod metrics;
 pub mod options;
+pub(crate) mod probe;
 pub mod redis_conn;
 pub mod reserve;
 pub mod serve;
@@ -81,4 +86,5 @@ pub mod slug;
 pub mod slugger;
 pub(crate) mod stream;
 pub mod table;
+pub mod telemetry;
 pub mod unicode_data;

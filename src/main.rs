@@ -5,16 +5,11 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = slugd::cli::Cli::parse();
-    let filter = EnvFilter::try_new(&cli.log).unwrap_or_else(|_| EnvFilter::new("info"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+    slugd::telemetry::init(&cli.log, cli.log_format);
     match slugd::cli::run(cli).await {
         Ok(code) => code,
         Err(e) => {

@@ -11,7 +11,8 @@ use std::time::Duration;
 use axum::Router;
 use tokio::net::TcpListener;
 
-use crate::http::{self, AppState, BenchState, Limits};
+use crate::http::{self, AppState, BenchState, Limits, Shared};
+use crate::metrics::Metrics;
 use crate::options::Options;
 use crate::reserve::{ReservationSettings, Reservations};
 use crate::slugger::Slugger;
@@ -62,7 +63,9 @@ pub struct Service {
 impl Service {
     /// Opens the table and builds the router.
     pub async fn open(settings: &ServeSettings) -> Result<Service, OpenError> {
-        let table = SymbolTable::open(&settings.table).await?;
+        let metrics = Metrics::new();
+        metrics.spawn_upkeep();
+        let table = SymbolTable::open(&settings.table, &metrics).await?;
         let source = match &settings.table.redis {
             Some(redis) => format!("redis {} prefix {}", redis.endpoint, settings.table.prefix),
             None => format!("in_process {}", settings.table.data.display()),
@@ -73,6 +76,7 @@ impl Service {
             settings.defaults.clone(),
             &settings.table,
             settings.limits.bench_iterations,
+            metrics.bench_runs(),
         );
         let reservations = match &settings.table.redis {
             Some(config) => Some(Arc::new(
@@ -81,17 +85,19 @@ impl Service {
                     config,
                     &settings.table.prefix,
                     &settings.reservations,
+                    metrics.reservation_calls(),
                 )
                 .map_err(|e| OpenError::Redis(TableError::Unavailable(e.to_string())))?,
             )),
             None => None,
         };
-        let state = AppState {
+        let state = AppState::new(Shared {
             slugger,
-            defaults: settings.defaults.clone(),
+            defaults: Arc::new(settings.defaults.clone()),
             limits: Arc::new(settings.limits.clone()),
             reservations,
-        };
+            metrics,
+        });
         Ok(Service {
             router: http::router(state, Arc::new(bench)),
             header_timeout: settings.limits.header_timeout,

@@ -50,6 +50,8 @@ pub struct BenchState {
     max_iterations: usize,
     /// One run at a time: a run is meant to measure, not to compete.
     running: Semaphore,
+    /// Runs started, for `GET /metrics`.
+    runs: metrics::Counter,
 }
 
 impl BenchState {
@@ -59,6 +61,7 @@ impl BenchState {
         options: Options,
         table: &TableSettings,
         max_iterations: usize,
+        runs: metrics::Counter,
     ) -> Self {
         BenchState {
             slugger,
@@ -68,6 +71,7 @@ impl BenchState {
             cldr: table.cldr.clone(),
             max_iterations,
             running: Semaphore::new(1),
+            runs,
         }
     }
 }
@@ -216,6 +220,7 @@ async fn bench(
         .running
         .try_acquire()
         .map_err(|_| ApiError::BenchBusy)?;
+    state.runs.increment(1);
     let mut options = state.options.clone();
     if let Some(tag) = &query.locale {
         options.locale = Some(SlugLocale::resolve(tag).map_err(OptionError::from)?);

@@ -48,7 +48,7 @@ pub enum ApiError {
     EmptySlug(String),
     /// 404: no such endpoint.
     #[error(
-        "no such endpoint; see GET /openapi.json or README.md for the API (POST /slug, POST /slugs, POST /reservations, GET /locales, GET /bench, GET /healthz, GET /readyz)"
+        "no such endpoint; see GET /openapi.json or README.md for the API (POST /slug, POST /slugs, POST /reservations, GET /locales, GET /bench, GET /healthz, GET /readyz, GET /metrics)"
     )]
     NotFound,
     /// 404: nobody holds the slug, or the owner holds none.

@@ -11,6 +11,8 @@
 //! - [`home`]: `GET /`, the home page
 //! - [`openapi`]: `GET /openapi.json`, and what the document holds beside
 //!   the handlers' own annotations
+//! - [`metrics`]: `GET /metrics`, and the counting of every request
+//! - [`trace`]: request ids and each request's span
 //! - [`state`]: what every handler shares, and the request limits
 //! - [`json`]: the JSON extractor every handler uses
 //! - [`error`]: the one error type
@@ -22,15 +24,17 @@ mod health;
 mod home;
 mod json;
 mod locales;
+mod metrics;
 mod openapi;
 mod reservations;
 mod router;
 mod server;
 mod slug;
 mod state;
+mod trace;
 
 pub(crate) use self::bench::BenchState;
 pub(crate) use self::router::router;
 pub(crate) use self::server::serve;
-pub(crate) use self::state::AppState;
 pub use self::state::Limits;
+pub(crate) use self::state::{AppState, Shared};

@@ -32,6 +32,7 @@ use super::state::AppState;
         (name = "bench", description = "In-process and Redis compared inside the service"),
         (name = "health", description = "Liveness and readiness"),
         (name = "meta", description = "The home page and this document"),
+        (name = "operations", description = "Metrics for Prometheus"),
     )
 )]
 struct ApiDoc;

@@ -188,6 +188,7 @@ async fn reserve(
         )
         .await
         .map_err(reserve_error)?;
+    state.metrics.reservation(made.new);
     let status = match made.new {
         true => StatusCode::CREATED,
         false => StatusCode::OK,

@@ -1,6 +1,7 @@
 //! The whole API in one router: each feature's routes (with their OpenAPI
 //! documentation, collected as they are added), the fallbacks that answer
-//! unknown paths and methods in the API's error shape, and the body limit.
+//! unknown paths and methods in the API's error shape, the body limit, the
+//! metrics of every request and its id.
 
 use std::sync::Arc;
 
@@ -11,7 +12,7 @@ use utoipa_axum::router::OpenApiRouter;
 use super::bench::{self, BenchState};
 use super::error::ApiError;
 use super::state::AppState;
-use super::{health, home, locales, openapi, reservations, slug};
+use super::{health, home, locales, metrics, openapi, reservations, slug, trace};
 
 /// The whole API.
 pub fn router(state: AppState, bench: Arc<BenchState>) -> Router {
@@ -24,11 +25,13 @@ pub fn router(state: AppState, bench: Arc<BenchState>) -> Router {
         .merge(locales::router())
         .merge(home::router())
         .merge(openapi::router())
+        .merge(metrics::router())
         .split_for_parts();
-    router
+    let api = router
         .layer(Extension(openapi::finish(doc)))
         .fallback(|| async { ApiError::NotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
-        .layer(DefaultBodyLimit::max(body_limit))
-        .with_state(state)
+        .layer(DefaultBodyLimit::max(body_limit));
+    let api = metrics::instrument(api, state.metrics.clone());
+    trace::with_request_ids(api).with_state(state)
 }

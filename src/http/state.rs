@@ -1,25 +1,49 @@
-//! What every handler shares: the slugger, the reservations and the
-//! request limits.
+//! What every handler shares: the slugger, the reservations, the metrics
+//! and the request limits.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::metrics::Metrics;
 use crate::options::Options;
 use crate::reserve::Reservations;
 use crate::slugger::Slugger;
 
-/// State shared by every handler.
+/// State shared by every handler, behind one `Arc`: axum clones the state
+/// once for each layer a request passes, and one reference count is
+/// cheaper than one for each field (which both worker threads would bounce
+/// between them).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl AppState {
+    /// The state of a service.
+    pub fn new(shared: Shared) -> Self {
+        AppState(Arc::new(shared))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// What [`AppState`] holds.
+pub struct Shared {
     /// Where titles become slugs.
     pub slugger: Slugger,
     /// The options of `--defaults`, which a request's own override.
-    pub defaults: Options,
+    pub defaults: Arc<Options>,
     /// Request limits.
     pub limits: Arc<Limits>,
     /// Unique slugs shared by every instance; `None` in-process, where
     /// there is nothing to share them through.
     pub reservations: Option<Arc<Reservations>>,
+    /// This service's own metrics (each service has its recorder).
+    pub metrics: Metrics,
 }
 
 /// Limits on what one request may ask for.

@@ -21,6 +21,7 @@ use super::names::{Owner, Scope};
 use super::reserved::ReservedSlugs;
 use super::settings::ReservationSettings;
 use super::store::{Ask, MAX_SLUG_BYTES, RedisStore, Reply, is_slug_shaped};
+use crate::metrics::RedisCalls;
 use crate::options::Options;
 use crate::redis_conn::RedisConfig;
 use crate::slugger::Slugger;
@@ -66,10 +67,11 @@ impl Reservations {
         config: &RedisConfig,
         prefix: &str,
         settings: &ReservationSettings,
+        calls: RedisCalls,
     ) -> Result<Self, ReserveError> {
         Ok(Reservations {
             slugger,
-            store: RedisStore::new(config, prefix, settings.wait)?,
+            store: RedisStore::new(config, prefix, settings.wait, calls)?,
             reserved: settings.reserved.clone(),
         })
     }

@@ -17,6 +17,7 @@ use redis::{ErrorKind, FromRedisValue, ServerErrorKind, Value};
 use super::error::ReserveError;
 use super::names::{Owner, Scope};
 use super::settings::WaitReplicas;
+use crate::metrics::RedisCalls;
 use crate::redis_conn::{Conn, RedisConfig};
 
 /// The script, which defines the layout of a scope's keys.
@@ -86,6 +87,8 @@ pub(crate) struct RedisStore {
     timeout: Duration,
     wait: Option<WaitReplicas>,
     script: redis::Script,
+    /// Round trips, for `GET /metrics`.
+    calls: RedisCalls,
 }
 
 impl RedisStore {
@@ -95,6 +98,7 @@ impl RedisStore {
         config: &RedisConfig,
         prefix: &str,
         wait: Option<WaitReplicas>,
+        calls: RedisCalls,
     ) -> Result<Self, ReserveError> {
         // The driver's own timeout must leave room for the WAIT.
         let timeout = config.response_timeout + wait.map_or(Duration::ZERO, |w| w.timeout);
@@ -110,6 +114,7 @@ impl RedisStore {
             timeout,
             wait,
             script: redis::Script::new(SCRIPT),
+            calls,
         })
     }
 
@@ -218,7 +223,10 @@ impl RedisStore {
         match tokio::time::timeout(self.timeout, call).await {
             Ok(Ok(done)) => Ok(done),
             Ok(Err(e)) => Err(ReserveError::from_redis(e, self.timeout)),
-            Err(_) => Err(ReserveError::Timeout(self.timeout)),
+            Err(_) => {
+                self.calls.failed();
+                Err(ReserveError::Timeout(self.timeout))
+            }
         }
     }
 
@@ -242,7 +250,13 @@ impl RedisStore {
             let cmd = redis::cmd("WAIT").arg(wait.replicas).arg(ms).clone();
             cmds.push((key.to_owned(), cmd));
         }
-        let mut values = self.conn.clone().per_node(cmds, false).await?.into_iter();
+        let values = self.conn.clone().per_node(cmds, false).await;
+        match &values {
+            // NOSCRIPT and the like: Redis answered.
+            Err(e) if !matches!(e.kind(), ErrorKind::Server(_)) => self.calls.failed(),
+            _ => self.calls.answered(),
+        }
+        let mut values = values?.into_iter();
         let value = values.next().unwrap_or(Value::Nil);
         let acked = match values.next() {
             Some(v) => Some(i64::from_redis_value(v)?),

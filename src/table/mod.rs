@@ -22,6 +22,8 @@ mod settings;
 
 use std::sync::Arc;
 
+use crate::metrics::Metrics;
+
 pub use self::error::{OpenError, TableError};
 pub use self::fallback::Fallback;
 pub use self::memory::MemoryTable;
@@ -42,7 +44,12 @@ impl SymbolTable {
     /// Opens the table. In-process: reads the data file. Redis: sets up the
     /// connection and a watcher for new versions without waiting for Redis,
     /// so a service starts whether or not Redis is up.
-    pub async fn open(settings: &TableSettings) -> Result<SymbolTable, OpenError> {
+    /// The Redis table counts its round trips and cache lookups in
+    /// `metrics`.
+    pub async fn open(
+        settings: &TableSettings,
+        metrics: &Metrics,
+    ) -> Result<SymbolTable, OpenError> {
         let Some(config) = &settings.redis else {
             let table = MemoryTable::build(
                 settings.data.clone(),
@@ -64,6 +71,7 @@ impl SymbolTable {
             &settings.prefix,
             settings.categories.clone(),
             settings.name_cache,
+            metrics.table(),
         )?);
         if let Err(e) = table.refresh().await {
             tracing::warn!(error = %e, redis = %config.endpoint, "symbol table not reachable yet; will keep trying");

@@ -35,6 +35,7 @@ use super::error::TableError;
 use super::layout::{self, Keys, Meta, Version};
 use crate::cldr::{Chain, KeySet, NameSource, View};
 use crate::locale::SlugLocale;
+use crate::metrics::TableMetrics;
 use crate::redis_conn::Conn;
 use crate::redis_conn::RedisConfig;
 use crate::unicode_data::{self, Categories};
@@ -96,6 +97,8 @@ pub struct RedisTable {
     /// never changes once written, so an entry stays right until the
     /// version does; the cache is bounded and starts over when full.
     cache: Mutex<NameCache>,
+    /// Round trips and cache lookups, for `GET /metrics`.
+    metrics: TableMetrics,
 }
 
 /// Names of table characters and CLDR keys by [`NameKey`], shared with the
@@ -215,6 +218,7 @@ impl RedisTable {
         prefix: &str,
         expected: Categories,
         cache_capacity: usize,
+        metrics: TableMetrics,
     ) -> Result<Self, TableError> {
         let conn = Conn::for_service(config).map_err(TableError::from_redis)?;
         Ok(RedisTable {
@@ -227,6 +231,7 @@ impl RedisTable {
                 capacity: cache_capacity,
                 ..NameCache::default()
             }),
+            metrics,
         })
     }
 
@@ -241,17 +246,31 @@ impl RedisTable {
             live: RwLock::new(self.live_version()),
             expected: self.expected.clone(),
             cache: Mutex::new(NameCache::default()),
+            metrics: self.metrics.clone(),
         }
     }
 
-    /// Runs one Redis call within the response timeout.
+    /// Runs one Redis call within the response timeout, and counts it.
     async fn call<T>(
         &self,
         f: impl AsyncFnOnce(Conn) -> redis::RedisResult<T>,
     ) -> Result<T, TableError> {
+        let outcome = self.call_uncounted(f).await;
+        match &outcome {
+            Err(e) if e.is_outage() => self.metrics.calls().failed(),
+            _ => self.metrics.calls().answered(),
+        }
+        outcome
+    }
+
+    /// [`RedisTable::call`] for a call that is no round trip on one server
+    /// (the cluster's slot map), kept out of the metrics.
+    async fn call_uncounted<T>(
+        &self,
+        f: impl AsyncFnOnce(Conn) -> redis::RedisResult<T>,
+    ) -> Result<T, TableError> {
         match tokio::time::timeout(self.timeout, f(self.conn.clone())).await {
-            Ok(Ok(v)) => Ok(v),
-            Ok(Err(e)) => Err(TableError::from_redis(e)),
+            Ok(result) => result.map_err(TableError::from_redis),
             Err(_) => Err(TableError::Timeout(self.timeout)),
         }
     }
@@ -350,7 +369,9 @@ impl RedisTable {
             let chain = Chain::new(locale, &version.meta.cldr.locales);
             let wanted = wanted(&version, titles, &chain);
             let mut names = HashMap::with_capacity(wanted.len());
+            let asked = wanted.len();
             let missing = self.cache().lookup(version.version, wanted, &mut names);
+            self.metrics.cache_lookup(asked, missing.len());
             let done = |names| RequestNames {
                 version: Some(version.clone()),
                 chain: chain.clone(),
@@ -512,7 +533,10 @@ impl RedisTable {
                 let Some(table) = table.upgrade() else { return };
                 // On a cluster, also learn slot moves before they cost a
                 // failed request.
-                if let Err(e) = table.call(async |c| c.refresh_topology().await).await {
+                if let Err(e) = table
+                    .call_uncounted(async |c| c.refresh_topology().await)
+                    .await
+                {
                     tracing::debug!(error = %e, "cannot read the cluster's slots");
                 }
                 match table.refresh().await {

@@ -14,6 +14,7 @@ mod load;
 mod load_faults;
 mod locales;
 mod openapi;
+mod operations;
 mod options;
 mod outage;
 mod properties;

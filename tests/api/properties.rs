@@ -159,7 +159,11 @@ async fn both_backends_agree_on_arbitrary_titles() {
     let redis = RedisServer::start().await;
     load(&redis).await;
     let settings = table_settings(Some(redis.config()));
-    let on_redis = Slugger::new(SymbolTable::open(&settings).await.unwrap());
+    let on_redis = Slugger::new(
+        SymbolTable::open(&settings, &slugd::metrics::Metrics::noop())
+            .await
+            .unwrap(),
+    );
     let memory = Slugger::new(SymbolTable::InProcess(std::sync::Arc::new(table())));
     // Batches of arbitrary titles: each batch one round trip.
     let mut runner = TestRunner::new(Config {

@@ -1,0 +1,295 @@
+//! Operating slugd: `GET /metrics` moves with traffic in both modes, every
+//! request has an id that comes back in the response and in its JSON log
+//! lines, and `slugd probe` tells a ready service from a closed port.
+
+use std::io::Read;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::fixtures::{RedisServer, free_port, load, send_signal, slugd_command};
+use crate::helpers::App;
+
+impl App {
+    /// Scrapes `/metrics`: its text, after checking the content type.
+    async fn scrape(&self) -> String {
+        let r = self.client.get(self.url("/metrics")).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        let kind = r.headers()["content-type"].to_str().unwrap().to_owned();
+        assert!(kind.starts_with("text/plain; version=0.0.4"), "{kind}");
+        r.text().await.unwrap()
+    }
+}
+
+/// The value of the sample `series` (name and labels as Prometheus writes
+/// them, `name{a="b"}`), 0 when absent.
+fn sample(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .map_or(0.0, |v| v.parse().unwrap())
+}
+
+/// How much `series` moved from `before` to `after`.
+fn moved(before: &str, after: &str, series: &str) -> f64 {
+    sample(after, series) - sample(before, series)
+}
+
+const SLUG_200: &str = r#"slugd_http_requests_total{route="/slug",status="200"}"#;
+const TABLE_TRIPS: &str = r#"slugd_redis_round_trips_total{component="table"}"#;
+const HITS: &str = "slugd_name_cache_hits_total";
+const MISSES: &str = "slugd_name_cache_misses_total";
+
+#[tokio::test]
+async fn metrics_count_requests_by_route_and_status_in_process() {
+    let app = App::in_process().await;
+    let other = App::in_process().await;
+    let before = app.scrape().await;
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    assert_eq!(app.slug("北京").await, "bei-jing");
+    let (s, _) = app.get("/slug?title=Caf%C3%A9").await;
+    assert_eq!(s, 200);
+    let (s, _) = app.get("/reservations/posts/hello-world").await;
+    assert_eq!(s, 503, "in-process has no reservations");
+    let (s, _) = app.get("/no/such/page/12345").await;
+    assert_eq!(s, 404);
+    let after = app.scrape().await;
+
+    assert_eq!(moved(&before, &after, SLUG_200), 3.0, "{after}");
+    // The matched template, never the raw path.
+    let held = r#"slugd_http_requests_total{route="/reservations/{scope}/{key}",status="503"}"#;
+    assert_eq!(sample(&after, held), 1.0, "{after}");
+    assert!(!after.contains("hello-world") && !after.contains("12345"));
+    let unmatched = r#"slugd_http_requests_total{route="unmatched",status="404"}"#;
+    assert_eq!(sample(&after, unmatched), 1.0, "{after}");
+    // A histogram with buckets, so it adds up across instances.
+    assert!(after.contains("# TYPE slugd_http_request_duration_seconds histogram"));
+    let count = r#"slugd_http_request_duration_seconds_count{route="/slug"}"#;
+    assert_eq!(moved(&before, &after, count), 3.0, "{after}");
+    let inf = r#"slugd_http_request_duration_seconds_bucket{route="/slug",le="+Inf"}"#;
+    assert_eq!(sample(&after, inf), sample(&after, count));
+    assert_eq!(sample(&after, "slugd_table_locales"), 1.0);
+    // In-process: nothing about Redis.
+    assert!(!after.contains("slugd_redis_"), "{after}");
+
+    let (s, b) = app.get("/bench?iterations=5").await;
+    assert_eq!(s, 200, "{b}");
+    let after_bench = app.scrape().await;
+    assert_eq!(sample(&after_bench, "slugd_bench_runs_total"), 1.0);
+
+    // Each service counts its own requests.
+    let theirs = other.scrape().await;
+    assert_eq!(sample(&theirs, SLUG_200), 0.0, "{theirs}");
+    assert_eq!(sample(&theirs, "slugd_bench_runs_total"), 0.0);
+}
+
+#[tokio::test]
+async fn metrics_count_round_trips_cache_and_reservations_on_redis() {
+    let mut redis = RedisServer::start().await;
+    let report = load(&redis).await;
+    // No periodic check during the test but the first: every other round
+    // trip is a request's.
+    let app = App::builder()
+        .redis(&redis)
+        .refresh_interval(Duration::from_secs(3600))
+        .spawn()
+        .await;
+    assert_eq!(app.slug("Hello").await, "hello");
+    // Start-up's reads: `current` and the version's meta, then the
+    // watcher's first check of `current`, which runs at once.
+    let started = Instant::now();
+    let mut start = app.scrape().await;
+    while sample(&start, TABLE_TRIPS) < 3.0 {
+        assert!(started.elapsed() < Duration::from_secs(10), "{start}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        start = app.scrape().await;
+    }
+    assert_eq!(sample(&start, TABLE_TRIPS), 3.0, "{start}");
+    assert_eq!(sample(&start, "slugd_redis_up"), 1.0, "{start}");
+    assert_eq!(sample(&start, "slugd_table_version"), report.version as f64);
+    assert_eq!(sample(&start, "slugd_table_locales"), 1.0);
+
+    // First time: the name is read from Redis, in one round trip.
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    let first = app.scrape().await;
+    assert_eq!(moved(&start, &first, TABLE_TRIPS), 1.0, "{first}");
+    let missed = moved(&start, &first, MISSES);
+    assert!(missed >= 1.0, "{first}");
+    assert_eq!(moved(&start, &first, HITS), 0.0);
+    // Again: from the cache, no round trip.
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    let second = app.scrape().await;
+    assert_eq!(moved(&first, &second, TABLE_TRIPS), 0.0, "{second}");
+    assert_eq!(moved(&first, &second, HITS), missed);
+    assert_eq!(moved(&first, &second, MISSES), 0.0);
+    // A title with no symbol costs neither.
+    assert_eq!(app.slug("plain words").await, "plain-words");
+    let third = app.scrape().await;
+    assert_eq!(moved(&second, &third, TABLE_TRIPS), 0.0);
+    assert_eq!(
+        moved(&second, &third, HITS) + moved(&second, &third, MISSES),
+        0.0
+    );
+
+    // Reservations: made, then returned to the same owner.
+    let ask = json!({"scope": "posts", "owner": "7", "title": "Hello World"});
+    assert_eq!(app.post("/reservations", &ask).await.0, 201);
+    assert_eq!(app.post("/reservations", &ask).await.0, 200);
+    let reserved = app.scrape().await;
+    let new = r#"slugd_reservations_total{outcome="new"}"#;
+    let returned = r#"slugd_reservations_total{outcome="returned"}"#;
+    assert_eq!(
+        (sample(&reserved, new), sample(&reserved, returned)),
+        (1.0, 1.0)
+    );
+    let trips = r#"slugd_redis_round_trips_total{component="reservations"}"#;
+    assert!(moved(&third, &reserved, trips) >= 2.0, "{reserved}");
+
+    // Redis gone: the round trip fails and Redis is reported down.
+    redis.kill();
+    let (s, _) = app.post("/slug", &json!({"title": "☃"})).await;
+    assert_eq!(s, 503);
+    let down = app.scrape().await;
+    let failures = r#"slugd_redis_failures_total{component="table"}"#;
+    assert!(moved(&reserved, &down, failures) >= 1.0, "{down}");
+    assert_eq!(sample(&down, "slugd_redis_up"), 0.0, "{down}");
+    let unavailable = r#"slugd_http_requests_total{route="/slug",status="503"}"#;
+    assert_eq!(sample(&down, unavailable), 1.0);
+}
+
+#[tokio::test]
+async fn every_response_carries_a_request_id() {
+    let app = App::in_process().await;
+    let id = |r: &reqwest::Response| r.headers()["x-request-id"].to_str().unwrap().to_owned();
+    // The client's own, echoed.
+    let r = app
+        .client
+        .get(app.url("/healthz"))
+        .header("x-request-id", "cms-7f3a:42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(id(&r), "cms-7f3a:42");
+    // None given: a new one, different each time.
+    let made = |r: &reqwest::Response| {
+        let id = id(r);
+        assert_eq!(id.len(), 36, "a UUID: {id}");
+        id
+    };
+    let a = made(&app.client.get(app.url("/healthz")).send().await.unwrap());
+    let b = made(&app.client.post(app.url("/nope")).send().await.unwrap());
+    assert_ne!(a, b);
+    // One too long or with characters that do not belong in a log line is
+    // replaced.
+    for bad in ["x".repeat(129), "a b".to_owned(), "a\"}".to_owned()] {
+        let r = app
+            .client
+            .get(app.url("/healthz"))
+            .header("x-request-id", &bad)
+            .send()
+            .await
+            .unwrap();
+        assert_ne!(id(&r), bad);
+        made(&r);
+    }
+}
+
+/// `slugd serve` on a free port with `args`, its standard error piped;
+/// returns once `slugd probe` says it is ready.
+fn serve(args: &[&str]) -> (Child, String) {
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let child = slugd_command()
+        .args(["serve", "--listen", &listen])
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let url = format!("http://{listen}");
+    let started = Instant::now();
+    while !probe(&format!("{url}/readyz")).status.success() {
+        assert!(started.elapsed() < Duration::from_secs(20), "not ready");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (child, url)
+}
+
+fn probe(url: &str) -> std::process::Output {
+    slugd_command()
+        .args(["probe", "--url", url])
+        .output()
+        .unwrap()
+}
+
+/// Stops `child` with SIGTERM; its standard error.
+fn stop(mut child: Child) -> String {
+    send_signal(child.id(), "TERM");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    child.wait().unwrap();
+    stderr
+}
+
+#[tokio::test]
+async fn json_log_lines_of_a_request_carry_its_id() {
+    let (child, url) = serve(&["--log-format", "json", "--log", "info,slugd::http=debug"]);
+    let r = reqwest::Client::new()
+        .post(format!("{url}/slug"))
+        .header("x-request-id", "trace-me-1234")
+        .json(&json!({"title": "I ❤ Redis"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["x-request-id"], "trace-me-1234");
+    let stderr = stop(child);
+    let lines: Vec<Value> = stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["fields"]["message"] == "slugd listening"),
+        "every line is JSON: {stderr}"
+    );
+    let ours: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["span"]["id"] == "trace-me-1234")
+        .collect();
+    assert!(!ours.is_empty(), "{stderr}");
+    let answered = &ours[0];
+    assert_eq!(answered["span"]["path"], "/slug");
+    assert_eq!(answered["fields"]["status"], 200);
+}
+
+#[test]
+fn probe_says_ready_or_why_not() {
+    let (child, url) = serve(&[]);
+    let out = probe(&format!("{url}/readyz"));
+    assert!(out.status.success());
+    let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(said["status"], "ready");
+    // Answering, but not 200: not ready, with what it said.
+    let out = probe(&format!("{url}/nope"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("answered 404 Not Found"), "{err}");
+    stop(child);
+
+    // Nothing listening.
+    let closed = format!("http://127.0.0.1:{}/readyz", free_port());
+    let out = probe(&closed);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("cannot reach {closed}")), "{err}");
+    // Not a URL it can ask.
+    let out = probe("https://127.0.0.1:1/readyz");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("http:// URL"));
+}
