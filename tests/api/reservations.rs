@@ -694,10 +694,10 @@ async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
         .args(&["--replicaof", "127.0.0.1", &port])
         .start()
         .await;
-    let wait = |replicas| ReservationSettings {
+    let wait = |replicas, ms| ReservationSettings {
         wait: Some(WaitReplicas {
             replicas,
-            timeout: Duration::from_millis(200),
+            timeout: Duration::from_millis(ms),
         }),
         ..Default::default()
     };
@@ -709,7 +709,8 @@ async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
     };
     let app = App::builder()
         .redis_config(generous.clone())
-        .reservations(wait(1))
+        // Long enough for a replica on a busy machine to confirm.
+        .reservations(wait(1, 1500))
         .spawn()
         .await;
     // The replica is in sync once it has acknowledged a write.
@@ -740,7 +741,7 @@ async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
     // same request answers the same slug again.
     let app = App::builder()
         .redis_config(generous)
-        .reservations(wait(2))
+        .reservations(wait(2, 200))
         .spawn()
         .await;
     let started = Instant::now();
