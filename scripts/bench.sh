@@ -118,29 +118,6 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 echo "== RSS after load: $(rss_all)"
 
-python3 - "$WORK/results" <<'PY'
-import statistics, sys
-def us(v):
-    for unit, f in (("us", 1), ("ms", 1000), ("s", 1000000)):
-        if v.endswith(unit):
-            return float(v[: -len(unit)]) * f
-    return float(v)
-rows = {}
-for line in open(sys.argv[1]):
-    name, _, rps, p50, p99 = line.split()
-    rows.setdefault(name, []).append((float(rps), us(p50), us(p99)))
-med = {n: [statistics.median(c) for c in zip(*v)] for n, v in rows.items()}
-print("== medians")
-print(f"{'target':<18}{'req/s':>10}{'p50 us':>10}{'p99 us':>10}")
-for n in ("in_process", "redis", "redis_nocache", "cluster", "cluster_nocache", "bare", "before_in_process", "before_redis"):
-    if n not in med:
-        continue
-    r, a, b = med[n]
-    print(f"{n:<18}{r:>10.0f}{a:>10.0f}{b:>10.0f}")
-for a, b in (("redis", "in_process"), ("redis", "bare"), ("in_process", "bare"),
-             ("redis_nocache", "in_process"), ("cluster", "redis"),
-             ("cluster_nocache", "redis_nocache"), ("in_process", "before_in_process"),
-             ("redis", "before_redis")):
-    if a in med and b in med:
-        print(f"{a + ' / ' + b + ' req/s:':<40}{med[a][0] / med[b][0]:.2f}")
-PY
+python3 scripts/lib/medians.py "$WORK/results" \
+  "in_process redis redis_nocache cluster cluster_nocache bare before_in_process before_redis" \
+  "redis/in_process redis/bare in_process/bare redis_nocache/in_process cluster/redis cluster_nocache/redis_nocache in_process/before_in_process redis/before_redis"

@@ -83,25 +83,7 @@ for round in $(seq 1 "$ROUNDS"); do
     esac
   done
 done
-python3 - "$WORK/results" <<'PY'
-import statistics, sys
-def us(v):
-    for unit, f in (("us", 1), ("ms", 1000), ("s", 1000000)):
-        if v.endswith(unit):
-            return float(v[: -len(unit)]) * f
-    return float(v)
-rows = {}
-for line in open(sys.argv[1]):
-    name, _, rps, p50, p99 = line.split()
-    rows.setdefault(name, []).append((float(rps), us(p50), us(p99)))
-med = {n: [statistics.median(c) for c in zip(*v)] for n, v in rows.items()}
-print("== medians")
-print(f"{'target':<14}{'req/s':>10}{'p50 us':>10}{'p99 us':>10}")
-for n in ("slug", "reservations"):
-    r, a, b = med[n]
-    print(f"{n:<14}{r:>10.0f}{a:>10.0f}{b:>10.0f}")
-print(f"reservations / slug req/s: {med['reservations'][0] / med['slug'][0]:.2f}")
-PY
+python3 scripts/lib/medians.py "$WORK/results" "slug reservations" "reservations/slug"
 redis-cli -p "$REDIS_PORT" info commandstats | grep -E '^cmdstat_(evalsha|eval):' | tr -d '\r' | sed 's/^/  /'
 for round in $(seq 1 "$ROUNDS"); do
   made=$(redis-cli -p "$REDIS_PORT" --raw eval "
