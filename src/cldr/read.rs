@@ -150,16 +150,38 @@ pub fn collect_keys(dir: &Path, tags: &[String]) -> Result<KeySet, CldrError> {
 /// rest transliterated by deunicode and lowercased. `None` when nothing is
 /// left (a name of punctuation only).
 pub fn slug_name(name: &str, tag: &str) -> Option<String> {
-    let locale = match tag {
-        "root" => None,
-        _ => SlugLocale::resolve(tag).ok(),
-    };
-    let options = Options {
+    slug_words(name, &name_options(tag))
+}
+
+/// Every name of `tag` whose key is in `keys`, as slug words, sorted by
+/// key number: what a table stores of one locale, for the loader and the
+/// in-process table alike.
+pub fn locale_names(dir: &Path, tag: &str, keys: &KeySet) -> Result<Vec<(u32, String)>, CldrError> {
+    let options = name_options(tag);
+    let mut names = Vec::new();
+    for_each_name(dir, tag, |key, name| {
+        if let (Some(i), Some(name)) = (keys.get(key), slug_words(name, &options)) {
+            names.push((i, name));
+        }
+    })?;
+    names.sort_unstable_by_key(|n| n.0);
+    Ok(names)
+}
+
+/// The options names of `tag` are slugged with, resolved once per locale.
+fn name_options(tag: &str) -> Options {
+    Options {
         symbols: false,
-        locale,
+        locale: match tag {
+            "root" => None,
+            _ => SlugLocale::resolve(tag).ok(),
+        },
         ..Options::default()
-    };
-    let slug = slug::slugify(name, &options, &NoSymbols).ok()?;
+    }
+}
+
+fn slug_words(name: &str, options: &Options) -> Option<String> {
+    let slug = slug::slugify(name, options, &NoSymbols).ok()?;
     Some(slug.replace('-', " "))
 }
 

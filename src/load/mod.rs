@@ -320,20 +320,11 @@ impl Load<'_> {
             let slot = slot as u16;
             let dir = self.settings.cldr.dir.clone();
             let (tag_owned, keys_owned) = (tag.clone(), keys.clone());
-            let mut names = tokio::task::spawn_blocking(move || {
-                let mut names: Vec<(u32, String)> = Vec::new();
-                cldr::for_each_name(&dir, &tag_owned, |key, name| {
-                    if let (Some(i), Some(name)) =
-                        (keys_owned.get(key), cldr::slug_name(name, &tag_owned))
-                    {
-                        names.push((i, name));
-                    }
-                })?;
-                Ok::<_, CldrError>(names)
+            let names = tokio::task::spawn_blocking(move || {
+                cldr::locale_names(&dir, &tag_owned, &keys_owned)
             })
             .await
             .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))?;
-            names.sort_unstable_by_key(|n| n.0);
             let mut named = Membership::default();
             let mut batch: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
             let mut batched = 0usize;

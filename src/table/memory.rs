@@ -161,17 +161,12 @@ impl MemoryTable {
         let keys = cldr::collect_keys(&settings.dir, &tags)?;
         let mut names = Vec::with_capacity(tags.len());
         for tag in &tags {
-            let mut entries: Vec<(u32, String)> = Vec::new();
-            cldr::for_each_name(&settings.dir, tag, |key, name| {
-                if let (Some(i), Some(name)) = (keys.get(key), cldr::slug_name(name, tag))
-                    && name.len() <= MAX_NAME_BYTES
-                {
-                    entries.push((i, name));
-                }
-            })?;
-            entries.sort_unstable_by_key(|e| e.0);
+            let entries = cldr::locale_names(&settings.dir, tag, &keys)?;
             names.push(Store::from_sorted(
-                entries.iter().map(|(i, n)| (*i, n.as_str())),
+                entries
+                    .iter()
+                    .filter(|(_, n)| n.len() <= MAX_NAME_BYTES)
+                    .map(|(i, n)| (*i, n.as_str())),
             ));
         }
         self.cldr = CldrNames {
