@@ -2,7 +2,8 @@
 //!
 //! The service keeps only the index of the live version (which characters
 //! are in the table, 16 kB; CLDR's numbered key set and which keys each
-//! locale names, a few hundred kB with every locale) and a bounded cache
+//! locale names, 0.7 MB more RSS with every locale than with English
+//! only, measured by scripts/locales.sh) and a bounded cache
 //! of the names it has fetched (`--name-cache`, 1,024 names by default, a
 //! few tens of kB at most); the table stays in Redis. A request costs:
 //! - no round trip when none of its characters or emoji sequences is in
