@@ -6,9 +6,17 @@
 //! Each service opened gets its own recorder, so several services in one
 //! process (the tests) count apart. Code that counts holds a handle
 //! registered once ([`RedisCalls`], [`TableMetrics`]); a handle of
-//! [`Metrics::noop`] counts nothing (`slugd slugify`). A request's handles
-//! are registered the first time its route and status are seen, and found
-//! by them after that without allocating.
+//! [`Metrics::noop`] counts nothing (`slugd slugify`).
+//!
+//! The counts every request makes (requests, their durations, the name
+//! cache) are kept per thread by [`hot`] and written by it; the rest go
+//! through the exporter.
+//!
+//! A service's request cells are allocated once and never freed (some
+//! 30 kB a service; a process serves one, the tests a few hundred), so
+//! that a request reaches them by a plain reference: with both cores
+//! serving, a reference count that every request bumped would pass its
+//! cache line between them twice a request.
 //!
 //! | metric | type | labels |
 //! |---|---|---|
@@ -22,28 +30,18 @@
 //! | `slugd_reservations_total` | counter | `outcome` |
 //! | `slugd_bench_runs_total` | counter | |
 
-use std::collections::HashMap;
-use std::sync::{Arc, RwLock, Weak};
+mod hot;
+
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use metrics::{Counter, Gauge, Histogram, Key, Label, Level, Metadata, Recorder, Unit};
+use metrics::{Counter, Gauge, Key, Label, Level, Metadata, Recorder};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 
-/// Bucket bounds of every histogram, in seconds: from 50 µs (a title with
-/// no symbol) to 2.5 s (a `/bench` run or a Redis timeout).
-const BUCKETS: &[f64] = &[
-    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
-    2.5,
-];
-
-/// How often histogram samples are folded into their buckets when nobody
-/// scrapes, so they never pile up.
-const UPKEEP: Duration = Duration::from_secs(5);
+pub use self::hot::RouteCells;
+use self::hot::{Cache, Requests};
 
 static METADATA: Metadata<'static> = Metadata::new(module_path!(), Level::INFO, None);
-
-const REQUESTS: &str = "slugd_http_requests_total";
-const DURATION: &str = "slugd_http_request_duration_seconds";
 
 /// The metrics of one service: its recorder and the handles registered
 /// with it. Cheap to clone.
@@ -59,15 +57,11 @@ struct Inner {
     returned: Counter,
     bench_runs: Counter,
     table_locales: Gauge,
-    /// Request handles by route template, registered on first use: a
-    /// bounded set (the routes, `unmatched`, and the statuses they answer).
-    routes: RwLock<HashMap<Box<str>, RouteHandles>>,
-}
-
-/// The handles of one route.
-struct RouteHandles {
-    duration: Histogram,
-    requests: HashMap<u16, Counter>,
+    /// Requests by route, with cells for the routes [`Metrics::routes`]
+    /// named.
+    requests: OnceLock<&'static Requests>,
+    /// The name cache, once there is one (Redis mode).
+    cache: OnceLock<Arc<Cache>>,
 }
 
 impl Metrics {
@@ -76,10 +70,7 @@ impl Metrics {
     /// by [`Metrics::table`] and [`Metrics::reservation_calls`], in Redis
     /// mode only.
     pub fn new() -> Metrics {
-        let recorder = PrometheusBuilder::new()
-            .set_buckets(BUCKETS)
-            .expect("the bucket list is not empty")
-            .build_recorder();
+        let recorder = PrometheusBuilder::new().build_recorder();
         describe(&recorder);
         let inner = Inner {
             made: counter(&recorder, "slugd_reservations_total", &[("outcome", "new")]),
@@ -90,7 +81,8 @@ impl Metrics {
             ),
             bench_runs: counter(&recorder, "slugd_bench_runs_total", &[]),
             table_locales: gauge(&recorder, "slugd_table_locales"),
-            routes: RwLock::default(),
+            requests: OnceLock::new(),
+            cache: OnceLock::new(),
             handle: recorder.handle(),
             recorder,
         };
@@ -109,8 +101,7 @@ impl Metrics {
         match &self.inner {
             Some(inner) => TableMetrics {
                 calls: RedisCalls::register(&inner.recorder, "table"),
-                cache_hits: counter(&inner.recorder, "slugd_name_cache_hits_total", &[]),
-                cache_misses: counter(&inner.recorder, "slugd_name_cache_misses_total", &[]),
+                cache: Some(inner.cache.get_or_init(Arc::default).clone()),
             },
             None => TableMetrics::noop(),
         }
@@ -124,36 +115,27 @@ impl Metrics {
         }
     }
 
+    /// The route templates the router serves, each counted without a lock
+    /// from here on (others are counted too, under one). Call it once,
+    /// before the first request.
+    pub fn routes<'a>(&self, routes: impl IntoIterator<Item = &'a str>) {
+        if let Some(inner) = &self.inner {
+            let _ = inner
+                .requests
+                .set(Box::leak(Box::new(Requests::new(routes))));
+        }
+    }
+
     /// A request answered: by route (the matched path template, or
     /// `unmatched`), status and how long it took.
     pub fn request(&self, route: &str, status: u16, took: Duration) {
-        let Some(inner) = &self.inner else { return };
-        let took = took.as_secs_f64();
-        if let Some(handles) = inner.routes.read().expect("lock poisoned").get(route)
-            && let Some(requests) = handles.requests.get(&status)
-        {
-            requests.increment(1);
-            handles.duration.record(took);
-            return;
-        }
-        let mut routes = inner.routes.write().expect("lock poisoned");
-        let handles = routes.entry(route.into()).or_insert_with(|| {
-            let key = Key::from_parts(DURATION, vec![Label::new("route", route.to_owned())]);
-            RouteHandles {
-                duration: inner.recorder.register_histogram(&key, &METADATA),
-                requests: HashMap::new(),
-            }
-        });
-        let requests = handles.requests.entry(status).or_insert_with(|| {
-            let labels = vec![
-                Label::new("route", route.to_owned()),
-                Label::new("status", status.to_string()),
-            ];
-            let key = Key::from_parts(REQUESTS, labels);
-            inner.recorder.register_counter(&key, &METADATA)
-        });
-        requests.increment(1);
-        handles.duration.record(took);
+        self.requests().for_route(route).count(status, took);
+    }
+
+    /// The request cells, to count a route's requests with: a plain
+    /// reference, cheap to copy into every request.
+    pub fn requests(&self) -> RequestCells {
+        RequestCells(self.inner.as_ref().map(|inner| inner.requests()))
     }
 
     /// A reservation answered: `new`, or the slug the owner already held.
@@ -187,25 +169,37 @@ impl Metrics {
 
     /// Everything in Prometheus's text format.
     pub fn render(&self) -> String {
-        match &self.inner {
-            Some(inner) => inner.handle.render(),
-            None => String::new(),
+        let Some(inner) = &self.inner else {
+            return String::new();
+        };
+        let mut text = inner.handle.render();
+        if !text.is_empty() && !text.ends_with("\n\n") {
+            text.push('\n');
         }
+        inner.requests().render(&mut text);
+        if let Some(cache) = inner.cache.get() {
+            cache.render(&mut text);
+        }
+        text
     }
+}
 
-    /// Folds histogram samples into their buckets every few seconds until
-    /// the last clone of these metrics is dropped.
-    pub fn spawn_upkeep(&self) {
-        let Some(inner) = &self.inner else { return };
-        let weak: Weak<Inner> = Arc::downgrade(inner);
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(UPKEEP);
-            loop {
-                tick.tick().await;
-                let Some(inner) = weak.upgrade() else { return };
-                inner.handle.run_upkeep();
-            }
-        });
+impl Inner {
+    fn requests(&self) -> &'static Requests {
+        self.requests
+            .get_or_init(|| Box::leak(Box::new(Requests::default())))
+    }
+}
+
+/// Where requests are counted ([`Metrics::requests`]); of
+/// [`Metrics::noop`], nowhere.
+#[derive(Clone, Copy)]
+pub struct RequestCells(Option<&'static Requests>);
+
+impl RequestCells {
+    /// The cells of one route template.
+    pub fn for_route(self, template: &str) -> RouteCells {
+        RouteCells::of(self.0.map(|requests| requests.route(template)))
     }
 }
 
@@ -241,61 +235,35 @@ fn gauge(recorder: &PrometheusRecorder, name: &'static str) -> Gauge {
 
 /// The `# HELP` lines.
 fn describe(recorder: &PrometheusRecorder) {
-    let help: &[(&'static str, Option<Unit>, &'static str)] = &[
-        (
-            REQUESTS,
-            None,
-            "Requests answered, by route template and status.",
-        ),
-        (
-            DURATION,
-            Some(Unit::Seconds),
-            "Time from a request's arrival to its response's headers, by route template.",
-        ),
+    let help: &[(&'static str, &'static str)] = &[
         (
             "slugd_redis_round_trips_total",
-            None,
             "Round trips to Redis: the table's reads and the reservations' script calls.",
         ),
         (
             "slugd_redis_failures_total",
-            None,
             "Round trips to Redis that got no answer (refused, dropped or timed out).",
         ),
         (
             "slugd_redis_up",
-            None,
             "1 when the last round trip to Redis was answered, 0 when it was not.",
         ),
         (
-            "slugd_name_cache_hits_total",
-            None,
-            "Symbol names a request needed that the name cache had.",
-        ),
-        (
-            "slugd_name_cache_misses_total",
-            None,
-            "Symbol names a request needed that had to be read from Redis.",
-        ),
-        (
             "slugd_table_version",
-            None,
             "The live table version in Redis (absent in-process).",
         ),
         (
             "slugd_table_locales",
-            None,
             "How many locales' CLDR names the table in use holds.",
         ),
         (
             "slugd_reservations_total",
-            None,
             "Reservations answered: outcome new (a slug newly taken) or returned (the owner's own).",
         ),
-        ("slugd_bench_runs_total", None, "Runs of GET /bench."),
+        ("slugd_bench_runs_total", "Runs of GET /bench."),
     ];
-    for &(name, unit, text) in help {
-        recorder.describe_counter(name.into(), unit, text.into());
+    for &(name, text) in help {
+        recorder.describe_counter(name.into(), None, text.into());
     }
 }
 
@@ -346,8 +314,8 @@ impl RedisCalls {
 pub struct TableMetrics {
     /// Its reads.
     calls: RedisCalls,
-    cache_hits: Counter,
-    cache_misses: Counter,
+    /// The name cache's hits and misses; `None` counts nothing.
+    cache: Option<Arc<Cache>>,
 }
 
 impl TableMetrics {
@@ -355,8 +323,7 @@ impl TableMetrics {
     pub fn noop() -> Self {
         TableMetrics {
             calls: RedisCalls::noop(),
-            cache_hits: Counter::noop(),
-            cache_misses: Counter::noop(),
+            cache: None,
         }
     }
 
@@ -367,7 +334,8 @@ impl TableMetrics {
 
     /// Of `wanted` names a request needed, `missed` were not in the cache.
     pub fn cache_lookup(&self, wanted: usize, missed: usize) {
-        self.cache_hits.increment((wanted - missed) as u64);
-        self.cache_misses.increment(missed as u64);
+        if let Some(cache) = &self.cache {
+            cache.lookup(wanted, missed);
+        }
     }
 }

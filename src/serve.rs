@@ -8,7 +8,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use tokio::net::TcpListener;
 
 use crate::http::{self, AppState, BenchState, Limits, Shared};
@@ -53,7 +52,7 @@ pub(crate) enum ServeError {
 
 /// The service, ready to serve.
 pub struct Service {
-    router: Router,
+    router: http::App,
     /// How long a client may take to send its headers.
     header_timeout: Duration,
     /// Where the names come from, for the log line at start.
@@ -64,7 +63,6 @@ impl Service {
     /// Opens the table and builds the router.
     pub async fn open(settings: &ServeSettings) -> Result<Service, OpenError> {
         let metrics = Metrics::new();
-        metrics.spawn_upkeep();
         let table = SymbolTable::open(&settings.table, &metrics).await?;
         let source = match &settings.table.redis {
             Some(redis) => format!("redis {} prefix {}", redis.endpoint, settings.table.prefix),

@@ -12,13 +12,15 @@
 //! - [`openapi`]: `GET /openapi.json`, and what the document holds beside
 //!   the handlers' own annotations
 //! - [`metrics`]: `GET /metrics`, and the counting of every request
-//! - [`trace`]: request ids and each request's span
+//! - [`edge`]: around the router: request ids, each request's span and
+//!   log line, and the metrics' count
 //! - [`state`]: what every handler shares, and the request limits
 //! - [`json`]: the JSON extractor every handler uses
 //! - [`error`]: the one error type
 //! - [`server`]: the accept loop, on a listener the caller bound
 
 mod bench;
+mod edge;
 mod error;
 mod health;
 mod home;
@@ -31,9 +33,9 @@ mod router;
 mod server;
 mod slug;
 mod state;
-mod trace;
 
 pub(crate) use self::bench::BenchState;
+pub(crate) use self::edge::App;
 pub(crate) use self::router::router;
 pub(crate) use self::server::serve;
 pub use self::state::Limits;

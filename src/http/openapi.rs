@@ -6,9 +6,8 @@
 //! every error code with its status (from [`ApiError::every`]), and the
 //! route that serves the document.
 
-use std::sync::Arc;
+use std::sync::OnceLock;
 
-use axum::Extension;
 use axum::http::header;
 use axum::response::IntoResponse;
 use utoipa::OpenApi;
@@ -42,13 +41,17 @@ pub fn base() -> Document {
     ApiDoc::openapi()
 }
 
-/// The document's serialized form, shared by the route that serves it.
-#[derive(Clone)]
-pub struct Served(Arc<String>);
+/// The document's serialized form. It is made from the code alone, so it
+/// is the same for every router built in a process: the first one sets it.
+static SERVED: OnceLock<String> = OnceLock::new();
 
 /// Completes the document the router collected (the error codes) and
-/// makes it ready to serve.
-pub fn finish(mut doc: Document) -> Served {
+/// makes it the one `GET /openapi.json` serves.
+pub fn serve_document(doc: Document) {
+    SERVED.get_or_init(|| finish(doc));
+}
+
+fn finish(mut doc: Document) -> String {
     let every = ApiError::every();
     let codes: Vec<&str> = every.iter().map(ApiError::code).collect();
     let table: Vec<String> = every
@@ -80,8 +83,7 @@ pub fn finish(mut doc: Document) -> Served {
     components
         .schemas
         .insert("ErrorBody".to_owned(), RefOr::T(Schema::Object(schema)));
-    let json = doc.to_json().expect("the OpenAPI document serializes");
-    Served(Arc::new(json))
+    doc.to_json().expect("the OpenAPI document serializes")
 }
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -91,9 +93,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// This document.
 #[utoipa::path(get, path = "/openapi.json", tag = "meta",
     responses((status = 200, description = "The OpenAPI 3.1 document", content_type = "application/json")))]
-async fn openapi_json(Extension(Served(json)): Extension<Served>) -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "application/json")],
-        json.as_str().to_owned(),
-    )
+async fn openapi_json() -> impl IntoResponse {
+    let json = SERVED.get().map_or("{}", String::as_str);
+    ([(header::CONTENT_TYPE, "application/json")], json)
 }

@@ -1,21 +1,20 @@
 //! The whole API in one router: each feature's routes (with their OpenAPI
 //! documentation, collected as they are added), the fallbacks that answer
 //! unknown paths and methods in the API's error shape, the body limit, the
-//! metrics of every request and its id.
+//! metrics of every request, and the edge around it all (`edge`).
 
 use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
-use axum::{Extension, Router};
 use utoipa_axum::router::OpenApiRouter;
 
 use super::bench::{self, BenchState};
-use super::error::ApiError;
+use super::edge::{self, App};
 use super::state::AppState;
-use super::{health, home, locales, metrics, openapi, reservations, slug, trace};
+use super::{health, home, locales, metrics, openapi, reservations, slug};
 
-/// The whole API.
-pub fn router(state: AppState, bench: Arc<BenchState>) -> Router {
+/// The whole API, inside its edge (request ids, spans, metrics).
+pub fn router(state: AppState, bench: Arc<BenchState>) -> App {
     let body_limit = state.limits.body_bytes;
     let (router, doc) = OpenApiRouter::with_openapi(openapi::base())
         .merge(slug::router())
@@ -27,11 +26,16 @@ pub fn router(state: AppState, bench: Arc<BenchState>) -> Router {
         .merge(openapi::router())
         .merge(metrics::router())
         .split_for_parts();
+    let routes = doc.paths.paths.keys().map(String::as_str);
+    state.metrics.routes(routes.chain([metrics::UNMATCHED]));
+    openapi::serve_document(doc);
+    // The one layer added to every route; the rest is the edge, around the
+    // whole router. The fallbacks read no body and count themselves.
+    let per_route = metrics::per_route(&state.metrics, DefaultBodyLimit::max(body_limit));
     let api = router
-        .layer(Extension(openapi::finish(doc)))
-        .fallback(|| async { ApiError::NotFound })
-        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
-        .layer(DefaultBodyLimit::max(body_limit));
-    let api = metrics::instrument(api, state.metrics.clone());
-    trace::with_request_ids(api).with_state(state)
+        .route_layer(per_route)
+        .fallback(metrics::not_found)
+        .method_not_allowed_fallback(metrics::method_not_allowed)
+        .with_state(state);
+    edge::edge(api)
 }

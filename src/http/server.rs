@@ -4,12 +4,13 @@
 use std::future::Future;
 use std::time::Duration;
 
-use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto::Builder as ConnBuilder;
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+
+use super::edge::App;
 
 /// Serves the API on `listener` until `shutdown` completes, then stops
 /// accepting and lets requests in flight finish.
@@ -20,7 +21,7 @@ use tokio::net::TcpListener;
 /// whose headers take longer than `header_timeout`.
 pub async fn serve(
     listener: TcpListener,
-    app: Router,
+    app: App,
     header_timeout: Duration,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {

@@ -53,6 +53,8 @@ async fn metrics_count_requests_by_route_and_status_in_process() {
     assert_eq!(s, 503, "in-process has no reservations");
     let (s, _) = app.get("/no/such/page/12345").await;
     assert_eq!(s, 404);
+    let r = app.client.delete(app.url("/slug")).send().await.unwrap();
+    assert_eq!(r.status(), 405);
     let after = app.scrape().await;
 
     assert_eq!(moved(&before, &after, SLUG_200), 3.0, "{after}");
@@ -62,6 +64,21 @@ async fn metrics_count_requests_by_route_and_status_in_process() {
     assert!(!after.contains("hello-world") && !after.contains("12345"));
     let unmatched = r#"slugd_http_requests_total{route="unmatched",status="404"}"#;
     assert_eq!(sample(&after, unmatched), 1.0, "{after}");
+    let wrong_method = r#"slugd_http_requests_total{route="unmatched",status="405"}"#;
+    assert_eq!(sample(&after, wrong_method), 1.0, "{after}");
+    let also_route = r#"slugd_http_requests_total{route="/slug",status="405"}"#;
+    assert!(!after.contains(also_route), "counted once: {after}");
+    // Every route's count is in its histogram, all buckets up to +Inf.
+    let buckets: Vec<f64> = after
+        .lines()
+        .filter(|l| l.starts_with(r#"slugd_http_request_duration_seconds_bucket{route="/slug","#))
+        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(buckets.len(), 16, "{after}");
+    assert!(
+        buckets.windows(2).all(|w| w[0] <= w[1]),
+        "cumulative: {buckets:?}"
+    );
     // A histogram with buckets, so it adds up across instances.
     assert!(after.contains("# TYPE slugd_http_request_duration_seconds histogram"));
     let count = r#"slugd_http_request_duration_seconds_count{route="/slug"}"#;
@@ -170,15 +187,20 @@ async fn every_response_carries_a_request_id() {
         .await
         .unwrap();
     assert_eq!(id(&r), "cms-7f3a:42");
-    // None given: a new one, different each time.
+    // None given: a new one, different each time: the process's 16 hex
+    // digits, a dash, and a number in hex.
     let made = |r: &reqwest::Response| {
         let id = id(r);
-        assert_eq!(id.len(), 36, "a UUID: {id}");
+        let (prefix, n) = id.split_once('-').unwrap_or_else(|| panic!("{id}"));
+        assert_eq!(prefix.len(), 16, "{id}");
+        let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
+        assert!(hex(prefix) && hex(n), "{id}");
         id
     };
     let a = made(&app.client.get(app.url("/healthz")).send().await.unwrap());
     let b = made(&app.client.post(app.url("/nope")).send().await.unwrap());
     assert_ne!(a, b);
+    assert_eq!(a[..17], b[..17], "one process, one prefix: {a} {b}");
     // One too long or with characters that do not belong in a log line is
     // replaced.
     for bad in ["x".repeat(129), "a b".to_owned(), "a\"}".to_owned()] {
