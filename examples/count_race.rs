@@ -52,11 +52,11 @@ fn main() {
     });
 
     let metrics = slugd::metrics::Metrics::new();
-    metrics.routes(["/slug"]);
+    let requests = metrics.count_routes(["/slug"]);
     race("slugd, a request's counts", calls, |i| {
-        metrics.request("/slug", 200, took(i))
+        requests.for_route("/slug").count(200, took(i))
     });
-    let cells = metrics.requests().for_route("/slug");
+    let cells = requests.for_route("/slug");
     race("slugd, a request's counts, route found", calls, |i| {
         cells.count(200, took(i))
     });

@@ -3,9 +3,10 @@
 # noise does not move, beside bench.sh's throughput. Serves in-process with
 # one worker thread under valgrind, POSTs 2,000 then 6,000 corpus titles
 # (separate runs) and divides the difference by 4,000, so start-up cancels
-# out. Two counts: the whole process (hyper, tokio, the kernel's share
-# excluded) and the service path alone (from hyper handing the request
-# over to the response: the edge, the router, the handler).
+# out. Two counts: the whole process in user space (hyper and tokio
+# included; the kernel's share is not counted) and the service path alone
+# (from hyper handing the request over to the response: the edge, the
+# router, the handler).
 #
 #   scripts/request_cost.sh                          # this build
 #   BEFORE=/path/to/old/slugd scripts/request_cost.sh  # and an older one
@@ -18,6 +19,7 @@ source scripts/lib/common.sh
 need valgrind valgrind
 need callgrind_annotate valgrind
 need curl curl
+need python3 python3
 
 cargo build --release --quiet --bin slugd
 BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
@@ -37,6 +39,10 @@ instructions() {
     curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
     sleep 0.1
   done
+  curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 || {
+    echo "request_cost.sh: $bin did not answer on port $port under valgrind" >&2
+    exit 1
+  }
   python3 scripts/lib/post_titles.py "$port" "$n"
   kill -INT "$pid"
   wait "$pid" || true

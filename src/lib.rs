@@ -50,7 +50,8 @@
 //!   reserved words) and its one atomic Lua script in Redis.
 //! - [`http`]: the router (with the OpenAPI document its routes carry),
 //!   the handlers of each feature, the home page, the one error
-//!   type, the JSON extractor, the accept loop.
+//!   type, the JSON extractor, the edge around the router (request ids
+//!   and spans), the accept loop.
 //! - [`serve`]: `slugd serve`: open the service, then run it on a listener
 //!   the caller bound until a shutdown future completes (tests take the
 //!   same two steps).
@@ -60,7 +61,8 @@
 //!   `slugd slugify`, `lines` bounded line reading.
 //! - [`corpus`]: the sample titles shared by bench, benchmarks and tests.
 //! - [`metrics`]: the Prometheus recorder of one service and the handles
-//!   the table, the reservations and HTTP count with; [`telemetry`]: logs
+//!   the table and the reservations count with, and the per-thread cells
+//!   requests are counted in; [`telemetry`]: logs
 //!   (text or JSON); `probe`: `slugd probe`, the container's health check.
 //!
 //! No two files import each other: a `mod.rs` names its parts and

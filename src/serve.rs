@@ -5,7 +5,7 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tokio::net::TcpListener;
@@ -95,6 +95,7 @@ impl Service {
             limits: Arc::new(settings.limits.clone()),
             reservations,
             metrics,
+            openapi: OnceLock::new(),
         });
         Ok(Service {
             router: http::router(state, Arc::new(bench)),

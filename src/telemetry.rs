@@ -1,7 +1,7 @@
 //! Logs: where `slugd` writes them (standard error) and in which shape,
 //! plain text for people (the default) or one JSON object a line for log
 //! shippers (`--log-format json`). A request's lines carry its span, whose
-//! `id` is the request id (see `http::trace`).
+//! `id` is the request id (see `http::edge`).
 
 use tracing_subscriber::EnvFilter;
 

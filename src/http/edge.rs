@@ -6,7 +6,8 @@
 //! The id is the client's `x-request-id` when it is a sane one (1 to 128
 //! of the characters `A-Z a-z 0-9 - _ . : + / = @`), else a new one: this
 //! process's random 64-bit prefix and a counter, in hex
-//! (`5f0c2a9e1b7d4c3a-1f`), unique across instances. It is a field of the
+//! (`5f0c2a9e1b7d4c3a-1f`); with 64 random bits, two instances share a
+//! prefix about once in 2^64 pairs. It is a field of the
 //! span (`tracing`) that every log line of the request is written in.
 //!
 //! Why by hand rather than with tower-http's request-id and trace layers
@@ -150,13 +151,15 @@ fn hex(n: u64, out: &mut [u8], digits: usize) -> usize {
     digits
 }
 
-/// 64 random bits from the standard library's per-process hash keys,
-/// which the OS's random source seeds.
+/// 64 random bits: a hash under the standard library's random keys, which
+/// the OS's random source seeds.
 fn random_u64() -> u64 {
     use std::hash::{BuildHasher, RandomState};
     RandomState::new().hash_one(std::process::id())
 }
 
+/// Whether a client's id may be used: 1 to [`MAX_ID_BYTES`] of the
+/// characters that are safe in a log line.
 fn is_sane(id: &HeaderValue) -> bool {
     let id = id.as_bytes();
     (1..=MAX_ID_BYTES).contains(&id.len())

@@ -30,7 +30,7 @@ use utoipa_axum::routes;
 
 use super::error::ApiError;
 use super::state::AppState;
-use crate::metrics::{Metrics, RequestCells, RouteCells};
+use crate::metrics::{RequestCells, RouteCells};
 use crate::table::SymbolTable;
 
 /// The route of `/metrics`.
@@ -44,8 +44,7 @@ pub const UNMATCHED: &str = "unmatched";
 /// `layer`, then the counting of each request by the route's template: one
 /// layer, for `Router::route_layer` (each layer added to a router wraps
 /// every route once more, at a boxed clone and a boxed future a request).
-pub fn per_route<L>(metrics: &Metrics, layer: L) -> Stack<CountLayer, L> {
-    let requests = metrics.requests();
+pub fn per_route<L>(requests: RequestCells, layer: L) -> Stack<CountLayer, L> {
     Stack::new(CountLayer { requests }, layer)
 }
 
@@ -60,15 +59,16 @@ pub async fn method_not_allowed(State(state): State<AppState>) -> ApiError {
     unmatched(&state, ApiError::MethodNotAllowed)
 }
 
-/// A fallback's answer, counted and logged. Its time is taken as nil: the
-/// router has done all there is to do.
+/// A fallback's answer, counted (not timed: the router has done all there
+/// is to do) and logged.
 fn unmatched(state: &AppState, error: ApiError) -> ApiError {
     let status = error.status().as_u16();
-    state.metrics.request(UNMATCHED, status, Duration::ZERO);
-    tracing::debug!(status, latency_us = 0, "answered");
+    state.metrics.unmatched(UNMATCHED, status);
+    tracing::debug!(status, "answered");
     error
 }
 
+/// Adds [`Count`] to each route.
 #[derive(Clone, Copy)]
 pub struct CountLayer {
     requests: RequestCells,
@@ -85,8 +85,9 @@ impl<S> Layer<S> for CountLayer {
     }
 }
 
-/// Holds only plain references (no reference count to bump), since axum
-/// clones a route's services for every request.
+/// Counts, times and logs each request of one route. Holds only plain
+/// references (no reference count to bump), since axum clones a route's
+/// services for every request.
 #[derive(Clone)]
 pub struct Count<S> {
     inner: S,
@@ -119,6 +120,7 @@ where
 }
 
 pin_project! {
+    /// A route's response on its way: counted, timed and logged once ready.
     pub struct Counted<F> {
         #[pin]
         inner: F,

@@ -11,9 +11,9 @@
 //! - [`home`]: `GET /`, the home page
 //! - [`openapi`]: `GET /openapi.json`, and what the document holds beside
 //!   the handlers' own annotations
-//! - [`metrics`]: `GET /metrics`, and the counting of every request
-//! - [`edge`]: around the router: request ids, each request's span and
-//!   log line, and the metrics' count
+//! - [`metrics`]: `GET /metrics`, and the counting and log line of every
+//!   request
+//! - [`edge`]: around the router: request ids and each request's span
 //! - [`state`]: what every handler shares, and the request limits
 //! - [`json`]: the JSON extractor every handler uses
 //! - [`error`]: the one error type

@@ -6,8 +6,7 @@
 //! every error code with its status (from [`ApiError::every`]), and the
 //! route that serves the document.
 
-use std::sync::OnceLock;
-
+use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
 use utoipa::OpenApi;
@@ -41,17 +40,9 @@ pub fn base() -> Document {
     ApiDoc::openapi()
 }
 
-/// The document's serialized form. It is made from the code alone, so it
-/// is the same for every router built in a process: the first one sets it.
-static SERVED: OnceLock<String> = OnceLock::new();
-
 /// Completes the document the router collected (the error codes) and
-/// makes it the one `GET /openapi.json` serves.
-pub fn serve_document(doc: Document) {
-    SERVED.get_or_init(|| finish(doc));
-}
-
-fn finish(mut doc: Document) -> String {
+/// serializes it, for the service's state to hold.
+pub fn finish(mut doc: Document) -> String {
     let every = ApiError::every();
     let codes: Vec<&str> = every.iter().map(ApiError::code).collect();
     let table: Vec<String> = every
@@ -93,7 +84,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// This document.
 #[utoipa::path(get, path = "/openapi.json", tag = "meta",
     responses((status = 200, description = "The OpenAPI 3.1 document", content_type = "application/json")))]
-async fn openapi_json() -> impl IntoResponse {
-    let json = SERVED.get().map_or("{}", String::as_str);
+async fn openapi_json(State(state): State<AppState>) -> impl IntoResponse {
+    let json = state.openapi.get().cloned().unwrap_or_default();
     ([(header::CONTENT_TYPE, "application/json")], json)
 }

@@ -13,7 +13,7 @@ use super::edge::{self, App};
 use super::state::AppState;
 use super::{health, home, locales, metrics, openapi, reservations, slug};
 
-/// The whole API, inside its edge (request ids, spans, metrics).
+/// The whole API, inside its edge (request ids and spans).
 pub fn router(state: AppState, bench: Arc<BenchState>) -> App {
     let body_limit = state.limits.body_bytes;
     let (router, doc) = OpenApiRouter::with_openapi(openapi::base())
@@ -27,11 +27,15 @@ pub fn router(state: AppState, bench: Arc<BenchState>) -> App {
         .merge(metrics::router())
         .split_for_parts();
     let routes = doc.paths.paths.keys().map(String::as_str);
-    state.metrics.routes(routes.chain([metrics::UNMATCHED]));
-    openapi::serve_document(doc);
+    let requests = state
+        .metrics
+        .count_routes(routes.chain([metrics::UNMATCHED]));
+    let _ = state.openapi.set(openapi::finish(doc));
     // The one layer added to every route; the rest is the edge, around the
-    // whole router. The fallbacks read no body and count themselves.
-    let per_route = metrics::per_route(&state.metrics, DefaultBodyLimit::max(body_limit));
+    // whole router. The fallbacks read no body and count themselves. The
+    // 405 fallback comes after `route_layer`, which would otherwise wrap
+    // it too and count a 405 twice.
+    let per_route = metrics::per_route(requests, DefaultBodyLimit::max(body_limit));
     let api = router
         .route_layer(per_route)
         .fallback(metrics::not_found)

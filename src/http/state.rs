@@ -1,7 +1,7 @@
-//! What every handler shares: the slugger, the reservations, the metrics
-//! and the request limits.
+//! What every handler shares: the slugger, the reservations, the metrics,
+//! the request limits and the OpenAPI document.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::metrics::Metrics;
@@ -44,6 +44,9 @@ pub struct Shared {
     pub reservations: Option<Arc<Reservations>>,
     /// This service's own metrics (each service has its recorder).
     pub metrics: Metrics,
+    /// The OpenAPI document, serialized; set when the router is built from
+    /// the routes' own documentation.
+    pub openapi: OnceLock<String>,
 }
 
 /// Limits on what one request may ask for.

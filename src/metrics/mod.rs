@@ -1,7 +1,8 @@
 //! The service's Prometheus metrics: one recorder per [`Metrics`] (a
 //! `metrics-exporter-prometheus` recorder that is never installed as the
-//! process-global one), the handles the table, the reservations and the
-//! HTTP layer count with, and the text `GET /metrics` answers.
+//! process-global one), the handles the table and the reservations count
+//! with, the cells every request is counted in ([`cells`]), and the text
+//! `GET /metrics` answers.
 //!
 //! Each service opened gets its own recorder, so several services in one
 //! process (the tests) count apart. Code that counts holds a handle
@@ -9,7 +10,7 @@
 //! [`Metrics::noop`] counts nothing (`slugd slugify`).
 //!
 //! The counts every request makes (requests, their durations, the name
-//! cache) are kept per thread by [`hot`] and written by it; the rest go
+//! cache) are kept per thread by [`cells`] and written by it; the rest go
 //! through the exporter.
 //!
 //! A service's request cells are allocated once and never freed (some
@@ -30,16 +31,15 @@
 //! | `slugd_reservations_total` | counter | `outcome` |
 //! | `slugd_bench_runs_total` | counter | |
 
-mod hot;
+mod cells;
 
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 use metrics::{Counter, Gauge, Key, Label, Level, Metadata, Recorder};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 
-pub use self::hot::RouteCells;
-use self::hot::{Cache, Requests};
+pub use self::cells::RouteCells;
+use self::cells::{Cache, Requests};
 
 static METADATA: Metadata<'static> = Metadata::new(module_path!(), Level::INFO, None);
 
@@ -115,27 +115,33 @@ impl Metrics {
         }
     }
 
-    /// The route templates the router serves, each counted without a lock
-    /// from here on (others are counted too, under one). Call it once,
-    /// before the first request.
-    pub fn routes<'a>(&self, routes: impl IntoIterator<Item = &'a str>) {
+    /// The cells requests are counted in, with cells from the start for
+    /// each of `routes`, the route templates the router serves, found
+    /// without a lock (any other is counted too, under one): a plain
+    /// reference, cheap to copy into every request. Call it once, before
+    /// the first request is counted.
+    pub fn count_routes<'a>(&self, routes: impl IntoIterator<Item = &'a str>) -> RequestCells {
+        let Some(inner) = &self.inner else {
+            return RequestCells(None);
+        };
+        let mut made = false;
+        let requests = inner.requests.get_or_init(|| {
+            made = true;
+            Box::leak(Box::new(Requests::new(routes)))
+        });
+        debug_assert!(
+            made,
+            "count_routes is called once, before any request is counted"
+        );
+        RequestCells(Some(requests))
+    }
+
+    /// A request no route answered (404, 405), counted but not timed.
+    pub fn unmatched(&self, route: &str, status: u16) {
         if let Some(inner) = &self.inner {
-            let _ = inner
-                .requests
-                .set(Box::leak(Box::new(Requests::new(routes))));
+            let requests = RequestCells(Some(inner.requests()));
+            requests.for_route(route).count_untimed(status);
         }
-    }
-
-    /// A request answered: by route (the matched path template, or
-    /// `unmatched`), status and how long it took.
-    pub fn request(&self, route: &str, status: u16, took: Duration) {
-        self.requests().for_route(route).count(status, took);
-    }
-
-    /// The request cells, to count a route's requests with: a plain
-    /// reference, cheap to copy into every request.
-    pub fn requests(&self) -> RequestCells {
-        RequestCells(self.inner.as_ref().map(|inner| inner.requests()))
     }
 
     /// A reservation answered: `new`, or the slug the owner already held.
@@ -185,6 +191,8 @@ impl Metrics {
 }
 
 impl Inner {
+    /// The request cells, made without known routes if
+    /// [`Metrics::count_routes`] has not been called.
     fn requests(&self) -> &'static Requests {
         self.requests
             .get_or_init(|| Box::leak(Box::new(Requests::default())))

@@ -4,12 +4,12 @@
 //! (one cache line or more apiece); a thread adds to its own shard, and a
 //! scrape sums the shards and writes Prometheus's text itself.
 //!
-//! Why not the exporter's handles here: measured with two threads counting
-//! at once (`examples/count_race.rs`), its histogram costs 365 ns a sample
-//! and keeps every sample (8 bytes) until its next upkeep (2.4 MB at 60,000
-//! requests a second between upkeeps 5 s apart), and a shared counter 77 ns, as
-//! both cores fight over the same cache line; a request's counts here cost
-//! 48 ns, and the memory is fixed. The other metrics, counted once per Redis round trip or less
+//! Why not the exporter's handles here: with two threads counting at once,
+//! its histogram and counters are atomics both cores fight over (and its
+//! histogram keeps every sample until its next upkeep), where a thread's
+//! own cells stay in its core's cache and the memory is fixed.
+//! `examples/count_race.rs` measures both; README's Metrics section has
+//! the figures. The other metrics, counted once per Redis round trip or less
 //! often, stay with the exporter.
 
 use std::cell::Cell;
@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
 /// Copies of each cell. A thread takes the next shard when it first
-/// counts, so the service's worker threads (one per core, two here) each
-/// have their own unless there are more threads than shards.
+/// counts, so the service's worker threads (one per core) each have their
+/// own unless there are more threads than shards.
 const SHARDS: usize = 8;
 
 /// Bucket bounds of the duration histogram, in seconds: from 50 µs (a
@@ -118,6 +118,7 @@ impl Route {
         }))
     }
 
+    /// A request answered with `status` after `took`.
     fn count(&self, status: u16, took: Duration) {
         let seconds = took.as_secs_f64();
         let bucket = BUCKETS
@@ -126,6 +127,11 @@ impl Route {
             .unwrap_or(BUCKETS.len());
         self.cells.add(bucket, 1);
         self.cells.add(SUM, took.as_nanos() as u64);
+        self.count_status(status);
+    }
+
+    /// A request answered with `status`, not timed.
+    fn count_status(&self, status: u16) {
         match STATUSES.iter().position(|&s| s == status) {
             Some(i) => self.cells.add(STATUS0 + i, 1),
             None => {
@@ -153,6 +159,13 @@ impl RouteCells {
     pub fn count(self, status: u16, took: Duration) {
         if let Some(route) = self.0 {
             route.count(status, took);
+        }
+    }
+
+    /// A request answered with `status`, left out of the histogram.
+    pub fn count_untimed(self, status: u16) {
+        if let Some(route) = self.0 {
+            route.count_status(status);
         }
     }
 }
@@ -199,63 +212,96 @@ impl Requests {
     }
 
     /// The two families in Prometheus's text format, routes in name order;
-    /// a route with no request yet is left out.
+    /// a route with no request yet is left out, and from the histogram
+    /// one whose requests were counted but not timed (`unmatched`).
     pub fn render(&self, out: &mut String) {
         let late = self.late.lock().expect("lock poisoned");
-        let mut routes: Vec<(&str, [u64; ROUTE_CELLS], HashMap<u16, u64>)> = self
+        let mut routes: Vec<Summed> = self
             .known
             .iter()
             .chain(late.iter())
-            .map(|(name, route)| {
-                let other = route.other.lock().expect("lock poisoned").clone();
-                (&**name, route.cells.sum(), other)
+            .map(|(name, route)| Summed {
+                name: escape(name),
+                cells: route.cells.sum(),
+                other: route.other.lock().expect("lock poisoned").clone(),
             })
-            .filter(|(_, cells, _)| cells[..SUM].iter().any(|&n| n > 0))
+            .filter(|route| {
+                route.cells[STATUS0..].iter().any(|&n| n > 0) || !route.other.is_empty()
+            })
             .collect();
-        routes.sort_by(|a, b| a.0.cmp(b.0));
-        let _ = writeln!(
-            out,
-            "# HELP {REQUESTS} Requests answered, by route template and status.\n# TYPE {REQUESTS} counter"
-        );
-        for (name, cells, other) in &routes {
-            let mut statuses: Vec<(u16, u64)> = STATUSES
-                .iter()
-                .zip(&cells[STATUS0..])
-                .map(|(&s, &n)| (s, n))
-                .chain(other.iter().map(|(&s, &n)| (s, n)))
-                .filter(|&(_, n)| n > 0)
-                .collect();
-            statuses.sort_unstable();
-            for (status, n) in statuses {
-                let _ = writeln!(
-                    out,
-                    "{REQUESTS}{{route=\"{name}\",status=\"{status}\"}} {n}"
-                );
-            }
-        }
-        let _ = writeln!(
-            out,
-            "\n# HELP {DURATION} Time from routing a request to its handler's response, by route template.\n# TYPE {DURATION} histogram"
-        );
-        for (name, cells, _) in &routes {
-            let mut below = 0;
-            for (le, n) in BUCKETS.iter().zip(cells) {
-                below += n;
-                let _ = writeln!(
-                    out,
-                    "{DURATION}_bucket{{route=\"{name}\",le=\"{le}\"}} {below}"
-                );
-            }
-            let count = below + cells[BUCKETS.len()];
-            let sum = cells[SUM] as f64 / 1e9;
+        routes.sort_by(|a, b| a.name.cmp(&b.name));
+        render_counts(&routes, out);
+        render_durations(&routes, out);
+    }
+}
+
+/// One route's cells, summed over the shards, and its label value.
+struct Summed {
+    name: String,
+    cells: [u64; ROUTE_CELLS],
+    other: HashMap<u16, u64>,
+}
+
+fn render_counts(routes: &[Summed], out: &mut String) {
+    let _ = writeln!(
+        out,
+        "# HELP {REQUESTS} Requests answered, by route template and status.\n# TYPE {REQUESTS} counter"
+    );
+    for route in routes {
+        let mut statuses: Vec<(u16, u64)> = STATUSES
+            .iter()
+            .zip(&route.cells[STATUS0..])
+            .map(|(&s, &n)| (s, n))
+            .chain(route.other.iter().map(|(&s, &n)| (s, n)))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        statuses.sort_unstable();
+        for (status, n) in statuses {
+            let name = &route.name;
             let _ = writeln!(
                 out,
-                "{DURATION}_bucket{{route=\"{name}\",le=\"+Inf\"}} {count}"
+                "{REQUESTS}{{route=\"{name}\",status=\"{status}\"}} {n}"
             );
-            let _ = writeln!(out, "{DURATION}_sum{{route=\"{name}\"}} {sum}");
-            let _ = writeln!(out, "{DURATION}_count{{route=\"{name}\"}} {count}");
         }
     }
+}
+
+fn render_durations(routes: &[Summed], out: &mut String) {
+    let _ = writeln!(
+        out,
+        "\n# HELP {DURATION} Time from routing a request to its handler's response, by route template.\n# TYPE {DURATION} histogram"
+    );
+    for route in routes {
+        let (name, cells) = (&route.name, &route.cells);
+        let count: u64 = cells[..SUM].iter().sum();
+        if count == 0 {
+            continue;
+        }
+        let mut below = 0;
+        for (le, n) in BUCKETS.iter().zip(cells) {
+            below += n;
+            let _ = writeln!(
+                out,
+                "{DURATION}_bucket{{route=\"{name}\",le=\"{le}\"}} {below}"
+            );
+        }
+        let sum = cells[SUM] as f64 / 1e9;
+        let _ = writeln!(
+            out,
+            "{DURATION}_bucket{{route=\"{name}\",le=\"+Inf\"}} {count}"
+        );
+        let _ = writeln!(out, "{DURATION}_sum{{route=\"{name}\"}} {sum}");
+        let _ = writeln!(out, "{DURATION}_count{{route=\"{name}\"}} {count}");
+    }
+}
+
+/// A label value as Prometheus's text format writes it: `\`, `"` and line
+/// feeds escaped.
+fn escape(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }
 
 /// The name cache's hits and misses (Redis mode).
@@ -342,5 +388,26 @@ mod tests {
         }
         // A route nobody asked for is not shown.
         assert!(!text.contains("/healthz"), "{text}");
+    }
+
+    #[test]
+    fn untimed_requests_are_counted_but_not_in_the_histogram() {
+        let requests = Requests::new(["unmatched"]);
+        let cells = RouteCells::of(Some(requests.route("unmatched")));
+        cells.count_untimed(404);
+        cells.count_untimed(405);
+        let text = render(&requests);
+        let line = r#"slugd_http_requests_total{route="unmatched",status="405"} 1"#;
+        assert!(text.lines().any(|l| l == line), "{text}");
+        assert!(!text.contains("duration_seconds_bucket"), "{text}");
+    }
+
+    #[test]
+    fn label_values_are_escaped() {
+        let requests = Requests::default();
+        requests.count("/a\"b\\c\nd", 200, Duration::from_micros(1));
+        let text = render(&requests);
+        let line = r#"slugd_http_requests_total{route="/a\"b\\c\nd",status="200"} 1"#;
+        assert!(text.lines().any(|l| l == line), "{text}");
     }
 }
