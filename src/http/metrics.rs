@@ -161,12 +161,16 @@ fn answered(response: &Response, took: Duration) {
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, description = "Prometheus text format (version 0.0.4): requests by route and status, request duration histograms by route, Redis round trips and failures, the name cache, the table version and locales, Redis reachability, reservations, /bench runs", content_type = "text/plain")))]
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    let (version, locales) = match state.slugger.table() {
-        SymbolTable::InProcess(table) => (None, table.locales().tags().len()),
-        SymbolTable::Redis(table, _) => match table.live_version() {
-            Some(v) => (Some(v.version), v.meta.cldr.locales.tags().len()),
-            None => (None, 0),
-        },
+    let live;
+    let (version, locales): (Option<u64>, &[String]) = match state.slugger.table() {
+        SymbolTable::InProcess(table) => (None, table.locales().tags()),
+        SymbolTable::Redis(table, _) => {
+            live = table.live_version();
+            match &live {
+                Some(v) => (Some(v.version), v.meta.cldr.locales.tags()),
+                None => (None, &[]),
+            }
+        }
     };
     state.metrics.table_state(version, locales);
     (

@@ -28,12 +28,14 @@
 //! | `slugd_redis_up` | gauge | |
 //! | `slugd_name_cache_hits_total`, `..._misses_total` | counter | |
 //! | `slugd_table_version`, `slugd_table_locales` | gauge | |
+//! | `slugd_table_locale` | gauge | `locale` |
 //! | `slugd_reservations_total` | counter | `outcome` |
 //! | `slugd_bench_runs_total` | counter | |
 
 mod cells;
 
-use std::sync::{Arc, OnceLock};
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use metrics::{Counter, Gauge, Key, Label, Level, Metadata, Recorder};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
@@ -57,6 +59,8 @@ struct Inner {
     returned: Counter,
     bench_runs: Counter,
     table_locales: Gauge,
+    /// The locales `slugd_table_locale` has shown.
+    locales_shown: Mutex<BTreeSet<String>>,
     /// Requests by route, with cells for the routes [`Metrics::routes`]
     /// named.
     requests: OnceLock<&'static Requests>,
@@ -81,6 +85,7 @@ impl Metrics {
             ),
             bench_runs: counter(&recorder, "slugd_bench_runs_total", &[]),
             table_locales: gauge(&recorder, "slugd_table_locales"),
+            locales_shown: Mutex::default(),
             requests: OnceLock::new(),
             cache: OnceLock::new(),
             handle: recorder.handle(),
@@ -163,13 +168,23 @@ impl Metrics {
     }
 
     /// The table in use: its version (Redis mode; `None` in-process or
-    /// before Redis answered) and how many locales' names it holds.
-    pub fn table_state(&self, version: Option<u64>, locales: usize) {
-        if let Some(inner) = &self.inner {
-            if let Some(version) = version {
-                gauge(&inner.recorder, "slugd_table_version").set(version as f64);
+    /// before Redis answered) and the locales whose names it holds, each a
+    /// `slugd_table_locale{locale}` of 1 (0 for one it held before).
+    pub fn table_state(&self, version: Option<u64>, locales: &[String]) {
+        let Some(inner) = &self.inner else { return };
+        if let Some(version) = version {
+            gauge(&inner.recorder, "slugd_table_version").set(version as f64);
+        }
+        inner.table_locales.set(locales.len() as f64);
+        let mut shown = inner.locales_shown.lock().expect("lock poisoned");
+        for tag in shown.iter() {
+            if !locales.contains(tag) {
+                locale_gauge(&inner.recorder, tag).set(0.0);
             }
-            inner.table_locales.set(locales as f64);
+        }
+        for tag in locales {
+            locale_gauge(&inner.recorder, tag).set(1.0);
+            shown.insert(tag.clone());
         }
     }
 
@@ -237,6 +252,11 @@ fn counter(
     recorder.register_counter(&Key::from_parts(name, labels), &METADATA)
 }
 
+fn locale_gauge(recorder: &PrometheusRecorder, tag: &str) -> Gauge {
+    let labels = vec![Label::new("locale", tag.to_owned())];
+    recorder.register_gauge(&Key::from_parts("slugd_table_locale", labels), &METADATA)
+}
+
 fn gauge(recorder: &PrometheusRecorder, name: &'static str) -> Gauge {
     recorder.register_gauge(&Key::from_static_name(name), &METADATA)
 }
@@ -263,6 +283,10 @@ fn describe(recorder: &PrometheusRecorder) {
         (
             "slugd_table_locales",
             "How many locales' CLDR names the table in use holds.",
+        ),
+        (
+            "slugd_table_locale",
+            "1 for each locale whose CLDR names the table in use holds; 0 for one it held before.",
         ),
         (
             "slugd_reservations_total",
@@ -344,6 +368,29 @@ impl TableMetrics {
     pub fn cache_lookup(&self, wanted: usize, missed: usize) {
         if let Some(cache) = &self.cache {
             cache.lookup(wanted, missed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_locale_the_table_no_longer_holds_reads_0() {
+        let metrics = Metrics::new();
+        let tags = |list: &[&str]| list.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+        metrics.table_state(Some(1), &tags(&["en", "de"]));
+        metrics.table_state(Some(2), &tags(&["en", "fr"]));
+        let text = metrics.render();
+        for line in [
+            r#"slugd_table_locale{locale="en"} 1"#,
+            r#"slugd_table_locale{locale="de"} 0"#,
+            r#"slugd_table_locale{locale="fr"} 1"#,
+            "slugd_table_locales 2",
+            "slugd_table_version 2",
+        ] {
+            assert!(text.lines().any(|l| l == line), "no {line} in\n{text}");
         }
     }
 }

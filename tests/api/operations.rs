@@ -86,6 +86,7 @@ async fn metrics_count_requests_by_route_and_status_in_process() {
     let inf = r#"slugd_http_request_duration_seconds_bucket{route="/slug",le="+Inf"}"#;
     assert_eq!(sample(&after, inf), sample(&after, count));
     assert_eq!(sample(&after, "slugd_table_locales"), 1.0);
+    assert_eq!(sample(&after, r#"slugd_table_locale{locale="en"}"#), 1.0);
     // In-process: nothing about Redis.
     assert!(!after.contains("slugd_redis_"), "{after}");
 
@@ -125,6 +126,7 @@ async fn metrics_count_round_trips_cache_and_reservations_on_redis() {
     assert_eq!(sample(&start, "slugd_redis_up"), 1.0, "{start}");
     assert_eq!(sample(&start, "slugd_table_version"), report.version as f64);
     assert_eq!(sample(&start, "slugd_table_locales"), 1.0);
+    assert_eq!(sample(&start, r#"slugd_table_locale{locale="en"}"#), 1.0);
 
     // First time: the name is read from Redis, in one round trip.
     assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
