@@ -34,8 +34,7 @@ need redis-cli redis-tools
 need wrk wrk
 need curl curl
 
-cargo build --release --quiet --bin slugd --example bare
-BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
+build_slugd --example bare
 BARE="${CARGO_TARGET_DIR:-target}/release/examples/bare"
 BEFORE="${BEFORE:-}"
 if [ -n "$BEFORE" ] && [ ! -x "$BEFORE" ]; then

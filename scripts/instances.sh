@@ -15,8 +15,7 @@ WARMUP="${WARMUP:-500}"   # requests per instance before measuring
 need redis-server redis-server
 need curl curl
 
-cargo build --release --quiet --bin slugd
-BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
+build_slugd
 
 start_redis
 "$BIN" --log warn load | sed 's/^/loader: /'

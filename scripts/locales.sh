@@ -26,8 +26,7 @@ need python3 python3
 [ -f "$CLDR/annotations/de.xml" ] || need /nonexistent unicode-cldr-core
 export SLUGD_CLDR="$CLDR"
 
-cargo build --release --quiet --bin slugd
-BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
+build_slugd
 start_redis
 
 # The raw text of the tts names of `en` or `all`, in bytes (UTF-8).

@@ -21,8 +21,7 @@ need callgrind_annotate valgrind
 need curl curl
 need python3 python3
 
-cargo build --release --quiet --bin slugd
-BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
+build_slugd
 BEFORE="${BEFORE:-}"
 
 # instructions BIN N [--toggle-collect=...]: the program's total
@@ -35,14 +34,7 @@ instructions() {
     valgrind --tool=callgrind "$@" --callgrind-out-file="$out" \
     "$bin" --log warn serve --listen "127.0.0.1:$port" 2>/dev/null &
   pid=$!
-  for _ in $(seq 1 300); do
-    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-  curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 || {
-    echo "request_cost.sh: $bin did not answer on port $port under valgrind" >&2
-    exit 1
-  }
+  wait_ready "$port" 300   # valgrind starts slowly
   python3 scripts/lib/post_titles.py "$port" "$n"
   kill -INT "$pid"
   wait "$pid" || true

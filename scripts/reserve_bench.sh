@@ -38,8 +38,7 @@ need redis-cli redis-tools
 need wrk wrk
 need curl curl
 
-cargo build --release --quiet --bin slugd
-BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
+build_slugd
 
 start_redis
 "$BIN" --log warn load >/dev/null

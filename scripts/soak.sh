@@ -18,8 +18,7 @@ need redis-server redis-server
 need wrk wrk
 need curl curl
 
-cargo build --release --quiet --bin slugd
-BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
+build_slugd
 
 start_redis
 "$BIN" --log warn load >/dev/null

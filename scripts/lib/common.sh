@@ -1,4 +1,6 @@
-# Shared by bench.sh and soak.sh: tools, ports, processes, readiness, RSS.
+# Shared by the measuring scripts (bench.sh, soak.sh, reserve_bench.sh,
+# instances.sh, locales.sh, request_cost.sh): tools, the build, ports,
+# processes, readiness, RSS.
 # Source it after `cd` to the project root. Everything binds to 127.0.0.1.
 
 need() { # command debian-package
@@ -10,6 +12,13 @@ need() { # command debian-package
     echo "$(basename "$0"): $1 is missing; install the Debian package $2" >&2
     exit 1
   fi
+}
+
+# Builds slugd (and anything else named, e.g. `--example bare`) with the
+# release profile; sets BIN to the binary.
+build_slugd() {
+  cargo build --release --quiet --bin slugd "$@"
+  BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
 }
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -25,8 +34,8 @@ trap cleanup EXIT
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 
-wait_ready() { # port
-  for _ in $(seq 1 100); do
+wait_ready() { # port [tenths of a second to wait, 100 by default]
+  for _ in $(seq 1 "${2:-100}"); do
     curl -fsS "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0
     curl -fsS -o /dev/null -X POST -H 'content-type: application/json' -d '{"title":"x"}' "http://127.0.0.1:$1/slug" 2>/dev/null && return 0
     sleep 0.1
