@@ -63,7 +63,7 @@ pub async fn method_not_allowed(State(state): State<AppState>) -> ApiError {
 /// is to do) and logged.
 fn unmatched(state: &AppState, error: ApiError) -> ApiError {
     let status = error.status().as_u16();
-    state.metrics.unmatched(UNMATCHED, status);
+    state.metrics.count_untimed(UNMATCHED, status);
     tracing::debug!(status, "answered");
     error
 }

@@ -85,6 +85,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/openapi.json", tag = "meta",
     responses((status = 200, description = "The OpenAPI 3.1 document", content_type = "application/json")))]
 async fn openapi_json(State(state): State<AppState>) -> impl IntoResponse {
+    // A shared buffer: serving the document copies nothing.
     let json = state.openapi.get().cloned().unwrap_or_default();
     ([(header::CONTENT_TYPE, "application/json")], json)
 }

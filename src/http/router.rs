@@ -30,7 +30,7 @@ pub fn router(state: AppState, bench: Arc<BenchState>) -> App {
     let requests = state
         .metrics
         .count_routes(routes.chain([metrics::UNMATCHED]));
-    let _ = state.openapi.set(openapi::finish(doc));
+    let _ = state.openapi.set(openapi::finish(doc).into());
     // The one layer added to every route; the rest is the edge, around the
     // whole router. The fallbacks read no body and count themselves. The
     // 405 fallback comes after `route_layer`, which would otherwise wrap

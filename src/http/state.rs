@@ -4,6 +4,8 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use axum::body::Bytes;
+
 use crate::metrics::Metrics;
 use crate::options::Options;
 use crate::reserve::Reservations;
@@ -46,7 +48,7 @@ pub struct Shared {
     pub metrics: Metrics,
     /// The OpenAPI document, serialized; set when the router is built from
     /// the routes' own documentation.
-    pub openapi: OnceLock<String>,
+    pub openapi: OnceLock<Bytes>,
 }
 
 /// Limits on what one request may ask for.

@@ -4,6 +4,7 @@
 //! test certificates for TLS, the documented ACL users, and the loader.
 //! The app under test and how tests talk to it are in `helpers.rs`.
 
+use std::io::Read;
 use std::net::TcpListener as StdListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -63,6 +64,21 @@ pub fn send_signal(pid: u32, signal: &str) {
         .status()
         .expect("kill");
     assert!(status.success(), "kill -{signal} {pid} failed");
+}
+
+/// Stops `child` (started with its standard error piped) with SIGTERM,
+/// waits for it, and returns its standard error.
+pub fn stop_with_sigterm(mut child: Child) -> String {
+    send_signal(child.id(), "TERM");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("the child's standard error is piped")
+        .read_to_string(&mut stderr)
+        .unwrap();
+    child.wait().unwrap();
+    stderr
 }
 
 /// The number after `prefix` in an `INFO` reply (up to a comma or the line's

@@ -2,13 +2,12 @@
 //! request has an id that comes back in the response and in its JSON log
 //! lines, and `slugd probe` tells a ready service from a closed port.
 
-use std::io::Read;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::fixtures::{RedisServer, free_port, load, send_signal, slugd_command};
+use crate::fixtures::{RedisServer, free_port, load, slugd_command, stop_with_sigterm};
 use crate::helpers::App;
 
 impl App {
@@ -246,20 +245,6 @@ fn probe(url: &str) -> std::process::Output {
         .unwrap()
 }
 
-/// Stops `child` with SIGTERM; its standard error.
-fn stop(mut child: Child) -> String {
-    send_signal(child.id(), "TERM");
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    child.wait().unwrap();
-    stderr
-}
-
 #[tokio::test]
 async fn json_log_lines_of_a_request_carry_its_id() {
     let (child, url) = serve(&["--log-format", "json", "--log", "info,slugd::http=debug"]);
@@ -271,7 +256,7 @@ async fn json_log_lines_of_a_request_carry_its_id() {
         .await
         .unwrap();
     assert_eq!(r.headers()["x-request-id"], "trace-me-1234");
-    let stderr = stop(child);
+    let stderr = stop_with_sigterm(child);
     let lines: Vec<Value> = stderr
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
@@ -304,7 +289,7 @@ fn probe_says_ready_or_why_not() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("answered 404 Not Found"), "{err}");
-    stop(child);
+    stop_with_sigterm(child);
 
     // Nothing listening.
     let closed = format!("http://127.0.0.1:{}/readyz", free_port());

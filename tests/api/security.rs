@@ -2,7 +2,6 @@
 //! a writer for the loader, passwords kept out of logs, deployments with
 //! different prefixes side by side, and graceful shutdown of the binary.
 
-use std::io::Read;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -11,7 +10,7 @@ use slugd::redis_conn::RedisConfig;
 
 use crate::fixtures::{
     LOADER, READER, RedisServer, TestCerts, acl, free_port, load, load_settings, send_signal,
-    slugd_command,
+    slugd_command, stop_with_sigterm,
 };
 use crate::helpers::{App, wait_until_ok};
 
@@ -107,7 +106,7 @@ async fn passwords_never_reach_the_log() {
     let port = free_port().to_string();
     let wrong = format!("redis://:wrong-secret@127.0.0.1:{}", redis.port);
     for url in [&url, &wrong] {
-        let mut child = spawn_slugd(&[
+        let child = spawn_slugd(&[
             "serve",
             "--listen",
             &format!("127.0.0.1:{port}"),
@@ -123,15 +122,7 @@ async fn passwords_never_reach_the_log() {
             .text()
             .await
             .unwrap();
-        send_signal(child.id(), "TERM");
-        let mut log = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut log)
-            .unwrap();
-        child.wait().unwrap();
+        let log = stop_with_sigterm(child);
         assert!(
             log.contains("***"),
             "the log names the URL, redacted: {log}"
