@@ -78,6 +78,7 @@ pub(crate) mod lines;
 pub mod load;
 pub mod locale;
 pub(crate) mod membership;
+pub(crate) mod named;
 pub mod metrics;
 pub mod options;
 pub(crate) mod probe;

@@ -11,13 +11,11 @@
 use std::collections::HashMap;
 
 use crate::membership::Membership;
+use crate::named::{self, VS16};
 
 /// Code points in the longest key matched (CLDR 41's longest, the kiss
 /// sequences with two skin tones, have 9 without U+FE0F).
 const MAX_KEY_CHARS: usize = 16;
-
-/// The variation selector CLDR's keys leave out.
-const VS16: char = '\u{FE0F}';
 
 /// Every key of a table version, numbered.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -105,16 +103,12 @@ impl KeySet {
             .find_map(|&(k, t)| Some((self.get(&key[..k])?, t)))
     }
 
-    /// Every match in `text` that the engine may use: at each character,
-    /// and at an ASCII character right before a non-ASCII one (keycaps
-    /// start with `0`-`9`, `#` or `*`). Overlapping matches are all
+    /// Every match in `text` that the engine may use: wherever a name may
+    /// start ([`named::may_start_at`]). Overlapping matches are all
     /// listed: what the engine takes depends on what comes before.
     pub fn matches<'t>(&'t self, text: &'t str) -> impl Iterator<Item = u32> + 't {
-        let bytes = text.as_bytes();
         text.char_indices()
-            .filter(move |&(at, c)| {
-                !c.is_ascii() || bytes.get(at + 1).is_some_and(|b| !b.is_ascii())
-            })
+            .filter(move |&(at, _)| named::may_start_at(text, at))
             .filter_map(move |(at, _)| self.longest(&text[at..]).map(|(i, _)| i))
     }
 

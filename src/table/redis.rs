@@ -37,9 +37,10 @@ use super::layout::{self, Keys, Meta, Version};
 use crate::cldr::{Chain, KeySet, NameSource, View};
 use crate::locale::SlugLocale;
 use crate::metrics::TableMetrics;
+use crate::named;
 use crate::redis_conn::Conn;
 use crate::redis_conn::RedisConfig;
-use crate::unicode_data::{self, Categories};
+use crate::unicode_data::Categories;
 
 /// What the service holds of one table version: its id and its meta (the
 /// membership index and CLDR's key set are most of it).
@@ -349,11 +350,9 @@ impl RedisTable {
             // Redis has never answered: a title none of whose characters
             // can be in the table is slugged all the same.
             Err(e) => {
-                let needs_table = titles.iter().flat_map(|t| t.as_ref().chars()).any(|c| {
-                    // A keycap's mark: the sequence would be named.
-                    c == '\u{20E3}'
-                        || unicode_data::belongs(c, unicode_data::category_of(c), &self.expected)
-                });
+                let needs_table = titles
+                    .iter()
+                    .any(|t| named::may_need_table(t.as_ref(), &self.expected));
                 return match needs_table {
                     true => Err(e),
                     false => Ok(RequestNames {

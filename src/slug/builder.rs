@@ -1,0 +1,432 @@
+//! One pass over a rewritten title's bytes into a slug: the [`Builder`]
+//! that writes words and separators, and [`build`], the loop that applies
+//! rules 1 to 6 of the engine (see the parent module's doc) to each
+//! character.
+
+use super::names::SymbolNames;
+use super::rules::{AND, between_digits, groups_digits, is_traceless, starts_word, word_follows};
+use crate::named;
+use crate::options::{Options, StopWords};
+
+/// For each byte: itself if an ASCII letter or digit, folded to lowercase
+/// when `LOWER`; 0 otherwise. One load replaces range checks and folding.
+const fn alnum_table(fold: bool) -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let byte = b as u8;
+        if byte.is_ascii_alphanumeric() {
+            table[b] = if fold {
+                byte.to_ascii_lowercase()
+            } else {
+                byte
+            };
+        }
+        b += 1;
+    }
+    table
+}
+
+static LOWERED: [u8; 256] = alnum_table(true);
+static AS_IS: [u8; 256] = alnum_table(false);
+
+/// Builds the slug. A separator is written as soon as a word ends and
+/// taken back if nothing follows, which keeps the path for letters and
+/// digits to one push.
+///
+/// `EXTRAS` is whether any of `stopwords`, `decamelize` and `preserve` is
+/// on: without them (the usual case) their checks are compiled out of the
+/// per-byte and per-word paths.
+struct Builder<'a, const EXTRAS: bool> {
+    /// ASCII only. A `String` rather than bytes, so that it becomes the
+    /// slug without a UTF-8 validation.
+    out: String,
+    separator: &'a str,
+    /// [`LOWERED`] or [`AS_IS`].
+    alnum: &'static [u8; 256],
+    /// Whether `out` ends with a separator (or is empty): no second one,
+    /// and no word char before the next character.
+    after_separator: bool,
+    /// The words to drop as each word ends; `None` when there are none,
+    /// so the usual slug pays one branch per word.
+    stopwords: Option<&'a StopWords>,
+    /// Where the current word starts in `out`.
+    word_start: usize,
+    /// Whether a stopword was dropped.
+    dropped: bool,
+    /// `decamelize`: split words at case changes of what is written.
+    camel: bool,
+    /// With `camel`, the last two letters or digits written in this word,
+    /// as they were before folding (0 for none).
+    last: [u8; 2],
+    /// The word `&` reads as (the locale's), or `None` to separate.
+    and: Option<&'a str>,
+    /// Where in `out` the last run of ASCII letters and digits of the
+    /// title began, if it began a word (`usize::MAX` if not): a keycap's
+    /// digit must be such a run of its own.
+    run_start: usize,
+}
+
+impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
+    /// Appends `byte` if it is an ASCII letter or digit; returns whether
+    /// it was.
+    #[inline]
+    fn push_if_alnum(&mut self, byte: u8) -> bool {
+        if EXTRAS && self.camel {
+            return self.push_camel(byte);
+        }
+        let out = self.alnum[byte as usize];
+        if out != 0 {
+            // The tables hold ASCII only; the mask shows it to the
+            // compiler, so this is a one-byte push.
+            self.out.push(char::from(out & 0x7F));
+            self.after_separator = false;
+        }
+        out != 0
+    }
+
+    /// Appends the ASCII letters and digits at the start of `bytes`, at
+    /// least one; returns how many there were. Most of a title is such
+    /// runs, so this loop does no more than look up, push and count.
+    #[inline]
+    fn push_word(&mut self, bytes: &[u8]) -> usize {
+        if EXTRAS && self.camel {
+            return bytes.iter().take_while(|&&b| self.push_camel(b)).count();
+        }
+        self.after_separator = false;
+        // Held in a local: for all the compiler knows, each byte written
+        // could change the field, which it would then load again each time.
+        let alnum = self.alnum;
+        let mut n = 0;
+        for &byte in bytes {
+            let out = alnum[byte as usize];
+            if out == 0 {
+                break;
+            }
+            // One byte, as in `push_if_alnum`.
+            self.out.push(char::from(out & 0x7F));
+            n += 1;
+        }
+        n
+    }
+
+    /// `push_if_alnum` for `decamelize`: a word ends before an upper-case
+    /// letter that follows a lower-case letter or a digit (`fooBar`), and
+    /// before the last of a run of capitals followed by a lower-case letter
+    /// (`APISection`). Judged on what is written, before case folding, so
+    /// a slug slugged again splits nowhere new.
+    #[cold]
+    fn push_camel(&mut self, byte: u8) -> bool {
+        let out = self.alnum[byte as usize];
+        if out == 0 {
+            return false;
+        }
+        let [before, last] = self.last;
+        if !self.after_separator {
+            if byte.is_ascii_uppercase() && (last.is_ascii_lowercase() || last.is_ascii_digit()) {
+                self.separate();
+            } else if byte.is_ascii_lowercase()
+                && last.is_ascii_uppercase()
+                && before.is_ascii_uppercase()
+            {
+                // The last capital starts the new word.
+                let capital = self.out.pop().expect("a capital was written");
+                self.separate();
+                self.out.push(capital);
+                self.after_separator = false;
+                self.last = [0, last];
+            }
+        }
+        self.out.push(char::from(out & 0x7F));
+        self.after_separator = false;
+        self.last = [self.last[1], byte];
+        true
+    }
+
+    /// Appends a byte of `preserve` inside a word.
+    fn push_kept(&mut self, byte: u8) {
+        self.out.push(char::from(byte & 0x7F));
+        self.after_separator = false;
+        self.last = [0, byte];
+    }
+
+    /// Ends the current word.
+    #[inline]
+    fn separate(&mut self) {
+        if !self.after_separator {
+            if EXTRAS {
+                self.last = [0, 0];
+                if let Some(stopwords) = self.stopwords
+                    && self.drop_stopword(stopwords)
+                {
+                    return;
+                }
+            }
+            // The usual one-byte separator is a plain push, not a copy of
+            // unknown length (a call to memcpy).
+            match *self.separator.as_bytes() {
+                [byte] => self.out.push(char::from(byte & 0x7F)),
+                _ => self.out.push_str(self.separator),
+            }
+            self.after_separator = true;
+            if EXTRAS {
+                self.word_start = self.out.len();
+            }
+        }
+    }
+
+    /// Takes back the word just ended if it is a stopword.
+    #[cold]
+    fn drop_stopword(&mut self, stopwords: &StopWords) -> bool {
+        if !stopwords.contains(&self.out[self.word_start..]) {
+            return false;
+        }
+        self.out.truncate(self.word_start);
+        self.after_separator = true;
+        self.dropped = true;
+        true
+    }
+
+    /// Appends transliterated or named text: letters and digits are kept,
+    /// anything else separates words.
+    #[inline]
+    fn push_text(&mut self, text: &str) {
+        for &byte in text.as_bytes() {
+            if !self.push_if_alnum(byte) {
+                self.separate();
+            }
+        }
+    }
+
+    /// Appends a table character's name as words of their own.
+    fn push_name(&mut self, name: &str) {
+        self.separate();
+        self.push_text(name);
+        self.separate();
+    }
+
+    /// Appends a non-ASCII character: its name, its transliteration, or
+    /// nothing.
+    ///
+    /// The characters with a rule of their own (`’`, `ʼ`, `×`, the soft and
+    /// hard signs) are caught where their usual handling would separate or
+    /// name them, so the other characters pay nothing for the rules.
+    /// `title[at..next]` is `c`.
+    #[inline]
+    fn push_non_ascii(
+        &mut self,
+        c: char,
+        (title, at, next): (&str, usize, usize),
+        symbols: bool,
+        names: &impl SymbolNames,
+    ) {
+        if symbols && let Some(name) = names.name(c) {
+            if c == '×' {
+                match between_digits(title.as_bytes(), at) {
+                    // `1920×1080`: one word.
+                    Some(true) => {
+                        self.push_if_alnum(b'x');
+                        return;
+                    }
+                    // `3 × 4`, `3 ×4`: a word of its own.
+                    Some(false) => return self.push_name("x"),
+                    None => {}
+                }
+            }
+            return self.push_name(name);
+        }
+        // Whether `c` is traceless is asked only when its transliteration
+        // would separate words: letters and digits are kept either way,
+        // and the category look-up is not free.
+        let mut traceless = None;
+        let mut separates = || !*traceless.get_or_insert_with(|| is_traceless(c));
+        match deunicode::deunicode_char(c) {
+            // The soft and hard signs, `’`, `ʼ` and the primes that BGN
+            // romanizations write for the signs are written as quotes.
+            Some("'" | "\"") if self.joins(c, &title[next..]) => {}
+            Some(text) => {
+                for &byte in text.as_bytes() {
+                    if !self.push_if_alnum(byte) && separates() {
+                        self.separate();
+                    }
+                }
+            }
+            None => {
+                if separates() {
+                    self.separate();
+                }
+            }
+        }
+    }
+
+    /// The ASCII characters with a rule of their own, at `title[next - 1]`:
+    /// an apostrophe between letters or digits and a comma grouping digits
+    /// leave no trace, `&` between words reads `and`; otherwise they
+    /// separate. Out of line: the usual separators (spaces, punctuation)
+    /// do not pay for it.
+    #[inline(never)]
+    fn push_in_context(&mut self, byte: u8, title: &str, next: usize) {
+        let bytes = title.as_bytes();
+        let rest = &bytes[next..];
+        let in_word = !self.after_separator;
+        match byte {
+            b'\'' if in_word && starts_word(&title[next..]) => {}
+            b',' if in_word && bytes[next - 2].is_ascii_digit() && groups_digits(rest) => {}
+            b'&' if !self.out.is_empty() && word_follows(&title[next..]) => match self.and {
+                Some(and) => self.push_name(and),
+                None => self.separate(),
+            },
+            _ => self.separate(),
+        }
+    }
+
+    /// A keycap (`1️⃣`, `#⃣`): its base, the ASCII character before
+    /// `title[at]`, was already handled, so it is taken back and the
+    /// sequence's name written instead. Only a base that stands alone (a
+    /// digit that is a word of its own, `#` or `*`) makes a keycap. Returns
+    /// the bytes the sequence covers from its base.
+    #[cold]
+    #[inline(never)]
+    fn keycap(&mut self, title: &str, at: usize, names: &impl SymbolNames) -> Option<usize> {
+        let base = *title.as_bytes().get(at.checked_sub(1)?)?;
+        if !named::is_keycap_base(base) {
+            return None;
+        }
+        let (len, name) = names.sequence(&title[at - 1..])?;
+        if base.is_ascii_digit() {
+            // The digit is the last byte written, and a word alone: the
+            // run of letters and digits it ends began a word there.
+            let before = self.out.len().checked_sub(1)?;
+            if self.after_separator
+                || self.run_start != before
+                || self.out.as_bytes()[before] != base
+            {
+                return None;
+            }
+            self.out.truncate(before);
+            self.after_separator = true;
+            if EXTRAS {
+                self.last = [0, 0];
+                self.word_start = before;
+            }
+        }
+        // `#` and `*` always separate (`preserve` cannot keep them).
+        self.push_name(name);
+        Some(len)
+    }
+
+    /// Whether `c`, which deunicode writes as a quote, leaves no trace: the
+    /// soft and hard signs and their romanized primes always, `’` and `ʼ`
+    /// between letters or digits (`rest` is what follows `c`).
+    #[cold]
+    fn joins(&self, c: char, rest: &str) -> bool {
+        match c {
+            'ъ' | 'ь' | 'Ъ' | 'Ь' | 'ʹ' | 'ʺ' => true,
+            '\u{2019}' | '\u{02BC}' => !self.after_separator && starts_word(rest),
+            _ => false,
+        }
+    }
+
+    /// The slug, without a separator at the end.
+    #[inline]
+    fn finish(mut self) -> (String, bool) {
+        if EXTRAS
+            && !self.after_separator
+            && let Some(stopwords) = self.stopwords
+        {
+            self.drop_stopword(stopwords);
+        }
+        if self.after_separator && !self.out.is_empty() {
+            self.out.truncate(self.out.len() - self.separator.len());
+        }
+        (self.out, self.dropped)
+    }
+}
+/// The words of `title` into a slug; also says whether a stopword was
+/// dropped.
+#[inline]
+pub(super) fn build<const EXTRAS: bool>(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+    stopwords: Option<&StopWords>,
+) -> (String, bool) {
+    let separator = options.separator.as_str();
+    // Enough bytes to know every word boundary at or before `max_length`;
+    // checked at word ends only, so a long word may run past it.
+    // With stopwords, what is written may still be taken back, so read on.
+    let stop_at = match (options.max_length, stopwords) {
+        (Some(m), None) => m.get().saturating_add(separator.len() + 1),
+        _ => usize::MAX,
+    };
+    let mut b = Builder::<EXTRAS> {
+        out: String::with_capacity(title.len() + 16),
+        separator,
+        alnum: if options.lowercase { &LOWERED } else { &AS_IS },
+        after_separator: true,
+        stopwords,
+        word_start: 0,
+        dropped: false,
+        camel: options.decamelize,
+        last: [0, 0],
+        and: match &options.locale {
+            Some(locale) => locale.and(),
+            None => Some(AND),
+        },
+        run_start: usize::MAX,
+    };
+    let bytes = title.as_bytes();
+    let mut i = 0;
+    while let Some(&(mut byte)) = bytes.get(i) {
+        if b.alnum[byte as usize] != 0 {
+            b.run_start = if b.after_separator {
+                b.out.len()
+            } else {
+                usize::MAX
+            };
+            i += b.push_word(&bytes[i..]);
+            // The word ended at the end of the title or at a byte that is
+            // not a letter or digit, handled below.
+            match bytes.get(i) {
+                Some(&next) => byte = next,
+                None => break,
+            }
+        }
+        if b.out.len() >= stop_at {
+            break;
+        }
+        if byte.is_ascii() {
+            i += 1;
+            match byte {
+                b'\'' | b',' | b'&' => b.push_in_context(byte, title, i),
+                _ if EXTRAS
+                    && !b.after_separator
+                    && options.preserve.contains(byte)
+                    && bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) =>
+                {
+                    b.push_kept(byte)
+                }
+                _ => b.separate(),
+            }
+            continue;
+        }
+        let c = title[i..].chars().next().expect("i is on a char boundary");
+        let at = i;
+        if options.symbols {
+            if let Some((len, name)) = names.sequence(&title[at..]) {
+                b.push_name(name);
+                i += len;
+                continue;
+            }
+            if named::is_keycap_mark(c)
+                && let Some(len) = b.keycap(title, at, names)
+            {
+                i = at - 1 + len;
+                continue;
+            }
+        }
+        i += c.len_utf8();
+        b.push_non_ascii(c, (title, at, i), options.symbols, names);
+    }
+    b.finish()
+}

@@ -1,0 +1,158 @@
+//! The slug engine: a pure function from a title, validated options and a
+//! way to name table characters to a slug. No I/O happens here: the
+//! pipeline (`crate::slugger`) has the table find the names first and hands
+//! them in, and the options are checked before they get here
+//! (`crate::options`).
+//!
+//! First `replacements` rewrite the title. Then the rules, in order, for
+//! each character:
+//! 1. an ASCII letter or digit is kept;
+//! 2. in context, a few characters join or read as words:
+//!    - an apostrophe (`'`, `’`, `ʼ`) between letters or digits leaves no
+//!      trace (`don't` is `dont`); elsewhere it separates, like quotes;
+//!    - a comma between digits followed by exactly three digits leaves no
+//!      trace (`1,000,000` is `1000000`); other commas separate;
+//!    - `&` reads as the word `and` when a word was written before it and
+//!      the next character but spaces starts one (a letter, digit or
+//!      symbol);
+//!    - `×` between digits reads `x`: one word when they touch it
+//!      (`1920×1080`), a word of its own across spaces (`3 × 4`);
+//!    - a character of `preserve` between letters or digits is kept;
+//!    - the Cyrillic soft and hard signs (`ь`, `ъ`) leave no trace, and so
+//!      do the primes (`ʹ`, `ʺ`) romanizations write for them;
+//! 3. any other ASCII character separates words (ASCII is never looked up
+//!    in the table, except as the base of a keycap);
+//! 4. when `symbols` is on, an emoji sequence the table names (a flag, a
+//!    keycap such as `1️⃣` whose digit stands alone, a ZWJ or skin-tone
+//!    sequence: the longest that matches, U+FE0F aside) becomes its CLDR
+//!    name, and a character of the symbol table its name, as separate
+//!    words;
+//! 5. a combining mark, variation selector, joiner or other format character
+//!    leaves no trace: only letters or digits of its transliteration are kept
+//!    (so `e` + U+0301 is `e`, and U+FE0F after ❤ does nothing);
+//! 6. any other character is transliterated by deunicode, and what is not a
+//!    letter or digit in the result separates words.
+//!
+//! Every run of separating characters becomes one separator, never at
+//! either end; `decamelize` ends words at case changes of what is written
+//! (`fooBar`, `APISection`); `lowercase` folds ASCII case; `stopwords` drops whole words
+//! (all of them only if something is left); `max_length` cuts at a word
+//! boundary; an empty slug becomes the slug of `fallback` when given.
+//!
+//! This file holds the entry points (`slugify`, `rewrite`) and the steps
+//! around one pass over the title: the extras, the cut, the fallback. The
+//! parts:
+//! - `names`: the [`SymbolNames`] trait a table implements;
+//! - `builder`: the pass over the title's bytes, rules 1 to 6;
+//! - `rules`: the character classes and context tests the rules ask, and
+//!   the cut at a word boundary.
+
+mod builder;
+mod names;
+mod rules;
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+
+pub use crate::options::{
+    MAX_SEPARATOR_LEN, OptionError, Options, Preserve, RawOptions, SEPARATOR_CHARS, Separator,
+    StopWords,
+};
+pub use names::{NoSymbols, SymbolNames};
+pub use rules::AND;
+
+use builder::build;
+use rules::truncate_at_word;
+
+/// The title has nothing a slug can be made of.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the title has no letters, digits or known symbols, so its slug would be empty")]
+pub struct EmptySlug;
+
+/// Turns `title` into a slug.
+pub fn slugify(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Result<String, EmptySlug> {
+    slugify_rewritten(&rewrite(title, options), options, names)
+}
+
+/// Turns a title that [`rewrite`] has already rewritten into a slug: the
+/// pipeline rewrites each title once, to ask the table for what it holds,
+/// and hands it on.
+pub fn slugify_rewritten(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Result<String, EmptySlug> {
+    let slug = slug_of(title, options, names);
+    if slug.is_err()
+        && let Some(fallback) = &options.fallback
+    {
+        return slug_of_fallback(fallback, options, names);
+    }
+    slug
+}
+
+/// The slug of the `fallback` title: out of line, so that the usual path
+/// inlines one [`slug_of`].
+#[cold]
+#[inline(never)]
+fn slug_of_fallback(
+    fallback: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Result<String, EmptySlug> {
+    slug_of(&rewrite(fallback, options), options, names)
+}
+
+/// The title as the options rewrite it before its characters are read:
+/// `replacements`, then the `locale`'s romanization. Borrowed when neither
+/// changes it. The pipeline reads it too, to ask the table for what it
+/// holds.
+pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
+    let replaced = options.replacements.apply(title);
+    let Some(locale) = &options.locale else {
+        return replaced;
+    };
+    match locale.romanize(&replaced) {
+        Cow::Borrowed(_) => replaced,
+        Cow::Owned(romanized) => Cow::Owned(romanized),
+    }
+}
+
+/// [`build`] with `stopwords`, `decamelize` or `preserve`: kept apart so the
+/// usual path is one call of the plain builder.
+#[cold]
+#[inline(never)]
+fn with_extras(title: &str, options: &Options, names: &impl SymbolNames) -> String {
+    let stopwords = (!options.stopwords.is_empty()).then_some(&options.stopwords);
+    let (slug, dropped) = build::<true>(title, options, names, stopwords);
+    if slug.is_empty() && dropped {
+        // Only stopwords: keep them all rather than answer nothing.
+        return build::<true>(title, options, names, None).0;
+    }
+    slug
+}
+
+/// The slug of one rewritten title, without the fallback.
+#[inline]
+fn slug_of(title: &str, options: &Options, names: &impl SymbolNames) -> Result<String, EmptySlug> {
+    let extras = !options.stopwords.is_empty()
+        || options.decamelize
+        || options.preserve != Preserve::default();
+    let mut slug = if extras {
+        with_extras(title, options, names)
+    } else {
+        build::<false>(title, options, names, None).0
+    };
+    if let Some(max) = options.max_length {
+        truncate_at_word(&mut slug, max.get(), options.separator.as_str());
+    }
+    if slug.is_empty() {
+        return Err(EmptySlug);
+    }
+    Ok(slug)
+}

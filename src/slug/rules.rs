@@ -1,0 +1,97 @@
+//! The questions the engine's rules ask of a character and its context
+//! (does it leave no trace, does a word follow, do digits stand around
+//! `×`), the word `&` reads as, and the cut at a word boundary.
+
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
+/// Whether a character should leave no trace: combining marks, variation
+/// selectors, joiners, bidi controls and other format characters.
+pub(super) fn is_traceless(c: char) -> bool {
+    match c {
+        // The big blocks of letters that deunicode spells with a trailing
+        // space (CJK ideographs, Hangul syllables) hold no marks: skip the
+        // category look-up for them.
+        '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}' => false,
+        // Variation selectors 17-256.
+        '\u{E0100}'..='\u{E01EF}' => true,
+        _ => matches!(
+            c.general_category(),
+            GeneralCategory::NonspacingMark
+                | GeneralCategory::SpacingMark
+                | GeneralCategory::EnclosingMark
+                | GeneralCategory::Format
+        ),
+    }
+}
+
+/// The word `&` reads as between words, without a `locale`.
+pub const AND: &str = "and";
+
+/// Whether the character starting `rest` is a letter or digit.
+pub(super) fn starts_word(rest: &str) -> bool {
+    rest.chars().next().is_some_and(char::is_alphanumeric)
+}
+
+/// Whether a word follows, spaces aside: a letter or digit, or a character
+/// that is neither punctuation, space nor control (a symbol, named).
+pub(super) fn word_follows(rest: &str) -> bool {
+    use unicode_properties::GeneralCategoryGroup as G;
+    match rest.trim_start_matches(' ').chars().next() {
+        Some(c) if c.is_ascii() => c.is_ascii_alphanumeric(),
+        Some(c) => !matches!(
+            c.general_category_group(),
+            G::Punctuation | G::Separator | G::Other
+        ),
+        None => false,
+    }
+}
+
+/// Whether the comma before `rest` groups digits: exactly three digits
+/// follow it. (The caller checks that a digit comes before.)
+pub(super) fn groups_digits(rest: &[u8]) -> bool {
+    rest.len() >= 3
+        && rest[..3].iter().all(u8::is_ascii_digit)
+        && !rest.get(3).is_some_and(u8::is_ascii_digit)
+}
+
+/// Whether `×` at `bytes[at..at + 2]` stands between digits, spaces
+/// allowed.
+/// `Some(true)` when digits touch it on both sides, `Some(false)` when
+/// there are spaces between.
+pub(super) fn between_digits(bytes: &[u8], at: usize) -> Option<bool> {
+    let before = &bytes[..at];
+    let after = &bytes[at + '×'.len_utf8()..];
+    let digit_before = before.iter().rev().find(|&&b| b != b' ');
+    let digit_after = after.iter().find(|&&b| b != b' ');
+    if !(digit_before.is_some_and(u8::is_ascii_digit)
+        && digit_after.is_some_and(u8::is_ascii_digit))
+    {
+        return None;
+    }
+    let touching = before.last().is_some_and(u8::is_ascii_digit)
+        && after.first().is_some_and(u8::is_ascii_digit);
+    Some(touching)
+}
+
+/// Cuts `slug` to at most `max` bytes at the last word boundary; a first
+/// word longer than `max` is cut hard, and a preserved character it would
+/// end with goes too. Slugs are ASCII, so any byte index is a character
+/// boundary.
+pub(super) fn truncate_at_word(slug: &mut String, max: usize, separator: &str) {
+    if slug.len() <= max {
+        return;
+    }
+    let cut = if separator.is_empty() {
+        max
+    } else {
+        slug.match_indices(separator)
+            .map(|(i, _)| i)
+            .take_while(|&i| i <= max)
+            .last()
+            .unwrap_or(max)
+    };
+    slug.truncate(cut);
+    while slug.ends_with(|c: char| !c.is_ascii_alphanumeric()) {
+        slug.pop();
+    }
+}

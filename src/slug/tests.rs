@@ -1,0 +1,427 @@
+//! Unit tests of the engine: each rule with the titles it is for.
+
+use super::*;
+use std::collections::HashMap;
+
+fn table() -> HashMap<char, String> {
+    [
+        ('☃', "snowman"),
+        ('❤', "heavy heart"),
+        ('⬣', "horizontal hexagon"),
+        ('〠', "postal mark face"),
+        ('☢', "radioactive"),
+        ('☕', "hot beverage"),
+        ('+', "plus"),
+        ('£', "pound"),
+        ('×', "multiplication"),
+        ('≤', "less-than or equal to"),
+    ]
+    .into_iter()
+    .map(|(c, n)| (c, n.to_owned()))
+    .collect()
+}
+
+fn slug(title: &str) -> String {
+    slugify(title, &Options::default(), &table()).unwrap()
+}
+
+#[test]
+fn the_examples_of_the_product_brief() {
+    assert_eq!(slug("this is ☃"), "this-is-snowman");
+    assert_eq!(slug("This is my ☃ post!"), "this-is-my-snowman-post");
+    assert_eq!(slug("I ❤ Redis"), "i-heavy-heart-redis");
+    assert_eq!(slug("I ❤\u{FE0F} Redis"), "i-heavy-heart-redis");
+    assert_eq!(slug("⬣"), "horizontal-hexagon");
+    assert_eq!(slug("〠"), "postal-mark-face");
+    assert_eq!(slug("☢"), "radioactive");
+    assert_eq!(slug("Café ☕ Crème"), "cafe-hot-beverage-creme");
+    assert_eq!(slug("Привет, мир"), "privet-mir");
+    assert_eq!(slug("北京"), "bei-jing");
+    assert_eq!(slug("  --Hello,   World!--  "), "hello-world");
+}
+
+#[test]
+fn symbols_off_leaves_everything_to_deunicode() {
+    let options = Options {
+        symbols: false,
+        ..Options::default()
+    };
+    assert_eq!(
+        slugify("I ❤ Redis", &options, &table()).unwrap(),
+        "i-heart-redis"
+    );
+}
+
+#[test]
+fn max_length_cuts_at_a_word_boundary() {
+    let options = RawOptions {
+        max_length: Some(12),
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    assert_eq!(
+        slugify("The quick brown fox", &options, &NoSymbols).unwrap(),
+        "the-quick"
+    );
+    let options = RawOptions {
+        max_length: Some(9),
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    assert_eq!(
+        slugify("The quick brown fox", &options, &NoSymbols).unwrap(),
+        "the-quick"
+    );
+    let options = RawOptions {
+        max_length: Some(4),
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    assert_eq!(
+        slugify("Supercalifragilistic word", &options, &NoSymbols).unwrap(),
+        "supe"
+    );
+    let options = RawOptions {
+        separator: Some("--".to_owned()),
+        max_length: Some(3),
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    assert_eq!(slugify("ab cd", &options, &NoSymbols).unwrap(), "ab");
+    let options = RawOptions {
+        separator: Some("".to_owned()),
+        max_length: Some(3),
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    assert_eq!(slugify("ab cd", &options, &NoSymbols).unwrap(), "abc");
+}
+
+#[test]
+fn marks_selectors_and_joiners_leave_no_trace() {
+    assert_eq!(slug("Cafe\u{301} noir"), "cafe-noir");
+    assert_eq!(slug("a\u{200D}b"), "ab");
+    assert_eq!(slug("a\u{E0100}b"), "ab");
+    assert_eq!(slug("a\u{202E}b\u{202C}c"), "abc");
+    assert_eq!(slug("1\u{FE0F}\u{20E3} thing"), "1-thing");
+    assert_eq!(slug("☃\u{FE0F}\u{200D}☃"), "snowman-snowman");
+}
+
+#[test]
+fn symbols_are_their_own_words() {
+    assert_eq!(slug("I❤Redis"), "i-heavy-heart-redis");
+    assert_eq!(slug("a≤b"), "a-less-than-or-equal-to-b");
+    assert_eq!(slug("£5"), "pound-5");
+}
+
+#[test]
+fn ascii_is_never_looked_up_even_if_a_table_names_it() {
+    assert_eq!(slug("a+b"), "a-b");
+}
+
+fn with(raw: RawOptions) -> Options {
+    raw.validate().unwrap()
+}
+
+fn slug_with(title: &str, raw: RawOptions) -> String {
+    slugify(title, &with(raw), &table()).unwrap()
+}
+
+/// Names keycaps only, as CLDR does (`keycap: 1`).
+struct Keycaps;
+
+impl SymbolNames for Keycaps {
+    fn name(&self, _: char) -> Option<&str> {
+        None
+    }
+
+    fn sequence(&self, text: &str) -> Option<(usize, &str)> {
+        let base = text.chars().next()?;
+        let rest = &text[base.len_utf8()..];
+        let mark = rest.strip_prefix('\u{FE0F}').unwrap_or(rest);
+        let len = text.len() - mark.strip_prefix('\u{20E3}')?.len();
+        let name = match base {
+            '1' => "keycap 1",
+            '2' => "keycap 2",
+            '#' => "keycap",
+            _ => return None,
+        };
+        Some((len, name))
+    }
+}
+
+#[test]
+fn a_keycap_is_named_when_its_digit_stands_alone() {
+    let keycap = |title: &str, raw: RawOptions| slugify(title, &with(raw), &Keycaps).unwrap();
+    let plain = RawOptions::default;
+    assert_eq!(keycap("Step 1\u{FE0F}\u{20E3}", plain()), "step-keycap-1");
+    assert_eq!(keycap("1\u{20E3}2\u{20E3}", plain()), "keycap-1-keycap-2");
+    assert_eq!(keycap("#\u{FE0F}\u{20E3}tag", plain()), "keycap-tag");
+    assert_eq!(keycap("A11\u{FE0F}\u{20E3}", plain()), "a11");
+    assert_eq!(keycap("e\u{301}1\u{20E3}", plain()), "e1");
+    assert_eq!(keycap("x 11\u{20E3}", plain()), "x-11");
+    let sep = |s: &str| RawOptions {
+        separator: Some(s.into()),
+        ..plain()
+    };
+    assert_eq!(keycap("Step 1\u{20E3}", sep("")), "stepkeycap1");
+    assert_eq!(keycap("1\u{20E3} Step", sep("")), "keycap1step");
+    // A digit joined by a preserved character is not alone, even when
+    // the separator is that character.
+    let kept = |c: &str| RawOptions {
+        separator: Some(c.into()),
+        preserve: Some(c.into()),
+        ..plain()
+    };
+    assert_eq!(keycap("v1.2\u{FE0F}\u{20E3}", kept(".")), "v1.2");
+    assert_eq!(keycap("snake_1\u{FE0F}\u{20E3}", kept("_")), "snake_1");
+    assert_eq!(keycap("a 1\u{20E3}", kept(".")), "a.keycap.1");
+    let camel = RawOptions {
+        decamelize: Some(true),
+        ..plain()
+    };
+    assert_eq!(keycap("fooBar 1\u{20E3}", camel), "foo-bar-keycap-1");
+    let stop = RawOptions {
+        stopwords: Some(vec!["keycap".into()]),
+        ..plain()
+    };
+    assert_eq!(keycap("Step 1\u{20E3}", stop), "step-1");
+}
+
+#[test]
+fn apostrophes_inside_words_join_and_quotes_around_them_separate() {
+    assert_eq!(slug("don't panic"), "dont-panic");
+    assert_eq!(slug("Conway’s Law"), "conways-law");
+    assert_eq!(slug("Conwayʼs Law"), "conways-law");
+    assert_eq!(slug("rock'n'roll"), "rocknroll");
+    assert_eq!(slug("'quoted' words"), "quoted-words");
+    assert_eq!(slug("‘quoted’ words"), "quoted-words");
+    assert_eq!(slug("it ' s"), "it-s");
+    assert_eq!(slug("l’été"), "lete");
+}
+
+#[test]
+fn cyrillic_soft_and_hard_signs_leave_no_trace() {
+    assert_eq!(slug("Пьеса"), "pesa");
+    assert_eq!(slug("объект"), "obekt");
+    assert_eq!(slug("ПЬЕСА"), "pesa");
+    assert_eq!(slug("Yurʹyev Sʺyezd"), "yuryev-syezd");
+}
+
+#[test]
+fn ampersand_between_words_reads_and() {
+    assert_eq!(slug("Rock & Roll"), "rock-and-roll");
+    assert_eq!(slug("Q&A"), "q-and-a");
+    assert_eq!(slug("& more"), "more");
+    assert_eq!(slug("this &"), "this");
+    assert_eq!(slug("Tom & Жерри"), "tom-and-zherri");
+    assert_eq!(slug("Tom & ☃"), "tom-and-snowman");
+    assert_eq!(slug("Tom & — Jerry"), "tom-jerry");
+    assert_eq!(slug("a &\u{200B}"), "a");
+}
+
+#[test]
+fn digit_groups_join_and_other_commas_separate() {
+    assert_eq!(slug("1,000,000 views"), "1000000-views");
+    assert_eq!(slug("12,345"), "12345");
+    assert_eq!(slug("1, 2, 3"), "1-2-3");
+    assert_eq!(slug("1,2345"), "1-2345");
+    assert_eq!(slug("1,00"), "1-00");
+    assert_eq!(slug("3.14"), "3-14");
+    assert_eq!(slug("a,000"), "a-000");
+}
+
+#[test]
+fn multiplication_between_digits_reads_x() {
+    assert_eq!(slug("1920×1080"), "1920x1080");
+    assert_eq!(slug("3 × 4"), "3-x-4");
+    assert_eq!(slug("1920 ×1080"), "1920-x-1080");
+    assert_eq!(slug("1920× 1080"), "1920-x-1080");
+    assert_eq!(slug("a × b"), "a-multiplication-b");
+    assert_eq!(slug("×2"), "multiplication-2");
+}
+
+#[test]
+fn stopwords_drop_whole_words_unless_nothing_would_be_left() {
+    let stop = || RawOptions {
+        stopwords: Some(vec!["a".into(), "The".into(), "and".into()]),
+        ..RawOptions::default()
+    };
+    assert_eq!(slug_with("The Lord of the Rings", stop()), "lord-of-rings");
+    assert_eq!(slug_with("A Theory", stop()), "theory");
+    assert_eq!(slug_with("Rock & Roll", stop()), "rock-roll");
+    assert_eq!(slug_with("The A", stop()), "the-a");
+    // A stopword is taken back before `max_length` is counted.
+    let short = |n| RawOptions {
+        max_length: Some(n),
+        stopwords: Some(vec!["another".into()]),
+        ..RawOptions::default()
+    };
+    assert_eq!(slug_with("foo another day", short(7)), "foo-day");
+    assert_eq!(slug_with("Another Day", short(3)), "day");
+    // Stopwords are spelt as the engine spells words.
+    let russian = RawOptions {
+        stopwords: Some(vec!["Пьеса".into(), "l’été".into()]),
+        ..RawOptions::default()
+    };
+    assert_eq!(
+        slug_with("Пьеса для l’été фортепиано", russian),
+        "dlia-fortepiano"
+    );
+    assert_eq!(
+        slug_with(
+            "The ☃ and a ☕",
+            RawOptions {
+                separator: Some(String::new()),
+                ..stop()
+            }
+        ),
+        "snowmanhotbeverage"
+    );
+    assert_eq!(
+        slug_with(
+            "the end of THE line",
+            RawOptions {
+                lowercase: Some(false),
+                ..stop()
+            }
+        ),
+        "end-of-line"
+    );
+}
+
+#[test]
+fn replacements_apply_first_and_their_symbols_are_named() {
+    let raw = RawOptions {
+        replacements: Some(vec![
+            ("%".into(), " percent".into()),
+            ("<3".into(), "☃".into()),
+        ]),
+        ..RawOptions::default()
+    };
+    assert_eq!(slug_with("50% off <3", raw), "50-percent-off-snowman");
+}
+
+#[test]
+fn preserve_keeps_its_characters_between_letters_and_digits() {
+    let dot = || RawOptions {
+        preserve: Some(".".into()),
+        ..RawOptions::default()
+    };
+    assert_eq!(slug_with("Release v1.2.3", dot()), "release-v1.2.3");
+    assert_eq!(slug_with("Hello. World.", dot()), "hello-world");
+    assert_eq!(slug_with(".hidden", dot()), "hidden");
+    assert_eq!(slug_with("a_b", dot()), "a-b");
+    assert_eq!(
+        slug_with(
+            "snake_case~x",
+            RawOptions {
+                preserve: Some("_~".into()),
+                ..RawOptions::default()
+            }
+        ),
+        "snake_case~x"
+    );
+}
+
+#[test]
+fn fallback_answers_when_the_slug_would_be_empty() {
+    let raw = || RawOptions {
+        fallback: Some("Untitled ☃".into()),
+        ..RawOptions::default()
+    };
+    assert_eq!(slug_with("!!!", raw()), "untitled-snowman");
+    assert_eq!(slug_with("Hi", raw()), "hi");
+    let symbol = RawOptions {
+        fallback: Some("☃".into()),
+        ..RawOptions::default()
+    };
+    assert_eq!(slug_with("!!!", symbol), "snowman");
+    for empty in ["ь", "ʻ", "!!"] {
+        let raw = RawOptions {
+            fallback: Some(empty.into()),
+            ..RawOptions::default()
+        };
+        assert!(raw.validate().is_err(), "{empty:?}");
+    }
+    assert_eq!(
+        slugify("!!!", &Options::default(), &table()),
+        Err(EmptySlug)
+    );
+}
+
+#[test]
+fn decamelize_splits_at_case_changes() {
+    let raw = || RawOptions {
+        decamelize: Some(true),
+        ..RawOptions::default()
+    };
+    assert_eq!(slug_with("fooBar APISection", raw()), "foo-bar-api-section");
+    assert_eq!(slug_with("getHTTPResponse", raw()), "get-http-response");
+    assert_eq!(slug_with("version2Beta", raw()), "version2-beta");
+    assert_eq!(slug_with("ÉcoleNormale", raw()), "ecole-normale");
+    assert_eq!(slug("fooBar"), "foobar");
+}
+
+#[test]
+fn separator_and_case_options() {
+    let options = RawOptions {
+        separator: Some("_".to_owned()),
+        lowercase: Some(false),
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    assert_eq!(
+        slugify("Hello ☃ World", &options, &table()).unwrap(),
+        "Hello_snowman_World"
+    );
+    assert!(matches!(
+        Separator::new("/"),
+        Err(OptionError::Separator(_))
+    ));
+    assert!(matches!(
+        Separator::new("a"),
+        Err(OptionError::Separator(_))
+    ));
+    assert!(Separator::new("").is_ok());
+    assert_eq!(
+        RawOptions {
+            max_length: Some(0),
+            ..RawOptions::default()
+        }
+        .validate(),
+        Err(OptionError::ZeroMaxLength)
+    );
+}
+
+#[test]
+fn a_title_without_letters_digits_or_symbols_is_an_error() {
+    assert_eq!(
+        slugify("!!! ??", &Options::default(), &table()),
+        Err(EmptySlug)
+    );
+    assert_eq!(slugify("", &Options::default(), &table()), Err(EmptySlug));
+    assert_eq!(
+        slugify("\u{FE0F}\u{200D}", &Options::default(), &table()),
+        Err(EmptySlug)
+    );
+}
+
+#[test]
+fn slugging_a_slug_changes_nothing() {
+    for title in [
+        "this is ☃",
+        "Привет, мир",
+        "  --Hello,   World!--  ",
+        "北京 ❤ ☕",
+    ] {
+        let once = slug(title);
+        assert_eq!(slug(&once), once);
+    }
+}
