@@ -69,6 +69,7 @@
 //! re-exports, and the parts import each other by path, never the
 //! `mod.rs` that names them.
 
+pub mod bench;
 pub mod cldr;
 pub mod cli;
 pub(crate) mod commands;
@@ -78,8 +79,8 @@ pub(crate) mod lines;
 pub mod load;
 pub mod locale;
 pub(crate) mod membership;
-pub(crate) mod named;
 pub mod metrics;
+pub(crate) mod named;
 pub mod options;
 pub(crate) mod probe;
 pub mod redis_conn;

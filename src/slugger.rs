@@ -95,8 +95,11 @@ impl Slugger {
                 Ok(plain(engine(&titles, options, &names.view())))
             }
             (Err(e), Some(fallback)) if e.is_outage() => {
-                let categories = table.live_version().map(|v| v.meta.categories.clone());
-                let memory = fallback.table(categories).await.map_err(|_| e)?;
+                let live = table.live_version();
+                let memory = fallback
+                    .table(live.as_ref().map(|v| &v.meta))
+                    .await
+                    .map_err(|_| e)?;
                 Ok(Slugs {
                     slugs: in_memory(&memory, &titles, options),
                     degraded: true,

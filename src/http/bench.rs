@@ -2,14 +2,11 @@
 //! in-process table and the Redis table inside the running service and
 //! reports latency percentiles, throughput and table size for each.
 //!
-//! In Redis mode the in-process table is built from the data file for the
-//! run and dropped after it, so the service does not hold it for ever. In
-//! in-process mode the Redis side reports why it cannot run. One benchmark
-//! runs at a time; a second gets 429.
+//! The runs themselves are [`crate::bench`]'s; this file owns the query,
+//! the report's shape and the rule of one run at a time (a second gets
+//! 429).
 
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use axum::extract::{Query, State};
 use serde::{Deserialize, Serialize};
@@ -20,18 +17,13 @@ use utoipa_axum::routes;
 
 use super::error::{ApiError, ErrorBody};
 use super::json::Json;
-use crate::cldr::{self, CldrSettings, LocaleSelection};
+use crate::bench::{self, Stats};
 use crate::corpus;
 use crate::locale::SlugLocale;
 use crate::options::OptionError;
 use crate::slug::Options;
 use crate::slugger::Slugger;
-use crate::table::{MemoryTable, RedisTable, SymbolTable, TableSettings};
-use crate::unicode_data::Categories;
-
-/// What the Redis side says in in-process mode.
-const NO_REDIS: &str =
-    "this service runs in-process: start it with --redis-url to compare with Redis";
+use crate::table::{CopySource, TableSettings};
 
 /// The state of `/bench`, apart from the other routes': what it needs to
 /// build the backend the service does not run on.
@@ -39,13 +31,9 @@ pub struct BenchState {
     slugger: Slugger,
     /// The service's default options: a run measures what requests get.
     options: Options,
-    /// The data file, to build an in-process table on demand in Redis mode.
-    data: PathBuf,
-    /// Categories for that table when Redis does not say its own.
-    categories: Categories,
-    /// Where CLDR's files are, for that table; it holds the locales of
-    /// the live Redis table.
-    cldr: CldrSettings,
+    /// What the in-process side's table is built from in Redis mode (for
+    /// the run, then dropped, so the service does not hold it for ever).
+    copy: CopySource,
     /// Most iterations of one run.
     max_iterations: usize,
     /// One run at a time: a run is meant to measure, not to compete.
@@ -66,9 +54,7 @@ impl BenchState {
         BenchState {
             slugger,
             options,
-            data: table.data.clone(),
-            categories: table.categories.clone(),
-            cldr: table.cldr.clone(),
+            copy: CopySource::new(table),
             max_iterations,
             running: Semaphore::new(1),
             runs,
@@ -133,51 +119,6 @@ impl From<Result<Stats, String>> for Side {
     }
 }
 
-/// How many points of the latency distribution a side reports.
-const CDF_POINTS: usize = 100;
-
-/// The figures of one backend.
-#[derive(Debug, Serialize, PartialEq, ToSchema)]
-pub struct Stats {
-    /// Median latency of one title, in microseconds.
-    pub p50_us: f64,
-    /// 90th percentile, in microseconds.
-    pub p90_us: f64,
-    /// 99th percentile, in microseconds.
-    pub p99_us: f64,
-    /// Slowest title, in microseconds.
-    pub max_us: f64,
-    /// Titles per second over the whole run.
-    pub slugs_per_sec: f64,
-    /// In-process: heap bytes of the table; Redis: MEMORY USAGE of the
-    /// version's keys, as the loader measured it.
-    pub table_bytes: u64,
-    /// The latency distribution: the latency at each percentile from 1 to
-    /// 100, in microseconds (`cdf_us[49]` is `p50_us`), for charts.
-    pub cdf_us: Vec<f64>,
-}
-
-impl Stats {
-    fn from_samples(mut samples: Vec<Duration>, total: Duration, table_bytes: u64) -> Self {
-        samples.sort_unstable();
-        let at = |q: f64| {
-            let i = ((samples.len() as f64 * q).ceil() as usize).clamp(1, samples.len()) - 1;
-            samples[i].as_nanos() as f64 / 1000.0
-        };
-        Stats {
-            p50_us: at(0.50),
-            p90_us: at(0.90),
-            p99_us: at(0.99),
-            max_us: at(1.0),
-            slugs_per_sec: samples.len() as f64 / total.as_secs_f64().max(1e-9),
-            table_bytes,
-            cdf_us: (1..=CDF_POINTS)
-                .map(|p| at(p as f64 / CDF_POINTS as f64))
-                .collect(),
-        }
-    }
-}
-
 /// The bench route, with its own state: any router state may merge it.
 pub fn router<S>(state: Arc<BenchState>) -> OpenApiRouter<S> {
     OpenApiRouter::new()
@@ -226,134 +167,21 @@ async fn bench(
         options.locale = Some(SlugLocale::resolve(tag).map_err(OptionError::from)?);
     }
 
-    let in_process = match memory_table(&state).await {
-        Ok(table) => run_in_process(table, titles.clone(), options.clone(), iterations).await,
-        Err(reason) => Err(reason),
-    };
-    let (redis, redis_uncached) = match state.slugger.table() {
-        SymbolTable::Redis(table, _) => {
-            let cached = run_redis(table, &titles, &options, iterations).await;
-            let uncached = Arc::new(table.uncached());
-            let uncached = run_redis(&uncached, &titles, &options, iterations).await;
-            (cached, uncached)
-        }
-        SymbolTable::InProcess(_) => (Err(NO_REDIS.to_owned()), Err(NO_REDIS.to_owned())),
-    };
+    let runs = bench::run(
+        state.slugger.table(),
+        &state.copy,
+        titles.clone(),
+        &options,
+        iterations,
+    )
+    .await;
     Ok(Json(BenchReport {
         mode: state.slugger.table().mode(),
         iterations,
         titles: titles.len(),
         locale: query.locale,
-        in_process: in_process.into(),
-        redis: redis.into(),
-        redis_uncached: redis_uncached.into(),
+        in_process: runs.in_process.into(),
+        redis: runs.redis.into(),
+        redis_uncached: runs.redis_uncached.into(),
     }))
-}
-
-/// The in-process table: the service's own, or one built for this run.
-async fn memory_table(state: &BenchState) -> Result<Arc<MemoryTable>, String> {
-    let table = match state.slugger.table() {
-        SymbolTable::InProcess(table) => return Ok(table.clone()),
-        SymbolTable::Redis(table, _) => table,
-    };
-    // Build it from the same categories and locales as the live Redis
-    // table, so both sides name the same characters.
-    let (categories, cldr) = match table.version().await {
-        Ok(v) => (
-            v.meta.categories.clone(),
-            CldrSettings {
-                dir: state.cldr.dir.clone(),
-                // Those the service's --cldr has: a load from another
-                // directory may hold more.
-                locales: LocaleSelection::List(
-                    v.meta
-                        .cldr
-                        .locales
-                        .tags()
-                        .iter()
-                        .filter(|t| cldr::annotations_file(&state.cldr.dir, t).is_file())
-                        .cloned()
-                        .collect(),
-                ),
-            },
-        ),
-        Err(_) => (state.categories.clone(), state.cldr.clone()),
-    };
-    MemoryTable::build(state.data.clone(), categories, cldr)
-        .await
-        .map(Arc::new)
-        .map_err(|e| format!("cannot build the in-process table: {e}"))
-}
-
-/// The one timing loop of both sides: slugs `iterations` titles, cycling
-/// through `titles`, one at a time through the same pipeline a request
-/// takes, and times each.
-async fn time_each(
-    slugger: &Slugger,
-    titles: &[String],
-    options: &Options,
-    iterations: usize,
-    table_bytes: u64,
-) -> Result<Stats, String> {
-    let mut samples = Vec::with_capacity(iterations);
-    let started = Instant::now();
-    for title in titles.iter().cycle().take(iterations) {
-        let t = Instant::now();
-        let slug = slugger
-            .slugify(title, options)
-            .await
-            .map_err(|e| e.to_string())?;
-        samples.push(t.elapsed());
-        let _ = std::hint::black_box(slug);
-    }
-    Ok(Stats::from_samples(samples, started.elapsed(), table_bytes))
-}
-
-/// The in-process side, on a blocking thread: it never waits, so it would
-/// hold an async thread for the whole run.
-async fn run_in_process(
-    table: Arc<MemoryTable>,
-    titles: Arc<Vec<String>>,
-    options: Options,
-    iterations: usize,
-) -> Result<Stats, String> {
-    let runtime = tokio::runtime::Handle::current();
-    tokio::task::spawn_blocking(move || {
-        let bytes = table.heap_bytes() as u64;
-        let slugger = Slugger::new(SymbolTable::InProcess(table));
-        runtime.block_on(time_each(&slugger, &titles, &options, iterations, bytes))
-    })
-    .await
-    .map_err(|e| format!("bench task failed: {e}"))?
-}
-
-async fn run_redis(
-    table: &Arc<RedisTable>,
-    titles: &[String],
-    options: &Options,
-    iterations: usize,
-) -> Result<Stats, String> {
-    let bytes = table.version().await.map_err(|e| e.to_string())?.meta.bytes;
-    // Without the fallback: this measures Redis, or says it is down.
-    let slugger = Slugger::new(SymbolTable::Redis(table.clone(), None));
-    time_each(&slugger, titles, options, iterations, bytes).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn percentiles_come_from_the_sorted_samples() {
-        let samples: Vec<Duration> = (1..=100).rev().map(Duration::from_micros).collect();
-        let stats = Stats::from_samples(samples, Duration::from_millis(10), 7);
-        assert_eq!(stats.p50_us, 50.0);
-        assert_eq!(stats.p90_us, 90.0);
-        assert_eq!(stats.p99_us, 99.0);
-        assert_eq!(stats.max_us, 100.0);
-        assert_eq!(stats.slugs_per_sec, 10_000.0);
-        assert_eq!(stats.table_bytes, 7);
-        assert_eq!(stats.cdf_us.len(), 100);
-        assert_eq!((stats.cdf_us[0], stats.cdf_us[49]), (1.0, 50.0));
-    }
 }

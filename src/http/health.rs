@@ -11,7 +11,6 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use super::state::AppState;
-use crate::table::SymbolTable;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -56,23 +55,12 @@ async fn healthz() -> Json<Health> {
         (status = 503, description = "`table_unavailable`: Redis cannot be reached, or no table is loaded (the message says which)", body = ErrorBody),
     ))]
 async fn readyz(State(state): State<AppState>) -> Result<Json<Ready>, ApiError> {
-    let body = match state.slugger.table() {
-        SymbolTable::InProcess(table) => Ready {
-            status: "ready",
-            mode: "in_process",
-            version: None,
-            entries: table.len() as u64,
-        },
-        SymbolTable::Redis(table, _) => {
-            // A round trip, so readiness means Redis answers now.
-            let version = table.refresh().await?;
-            Ready {
-                status: "ready",
-                mode: "redis",
-                version: Some(version.version),
-                entries: version.meta.entries,
-            }
-        }
+    let status = state.slugger.table().status().await?;
+    let body = Ready {
+        status: "ready",
+        mode: status.mode,
+        version: status.version,
+        entries: status.entries,
     };
     Ok(Json(body))
 }

@@ -13,7 +13,6 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use super::state::AppState;
-use crate::table::SymbolTable;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(locales))
@@ -34,9 +33,6 @@ pub struct Locales {
         (status = 503, description = "`table_unavailable`", body = ErrorBody),
     ))]
 async fn locales(State(state): State<AppState>) -> Result<Json<Locales>, ApiError> {
-    let tags = match state.slugger.table() {
-        SymbolTable::InProcess(table) => table.locales().tags().to_vec(),
-        SymbolTable::Redis(table, _) => table.version().await?.meta.cldr.locales.tags().to_vec(),
-    };
+    let tags = state.slugger.table().locales().await?;
     Ok(Json(Locales { locales: tags }))
 }

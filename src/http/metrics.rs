@@ -31,7 +31,6 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::state::AppState;
 use crate::metrics::{RequestCells, RouteCells};
-use crate::table::SymbolTable;
 
 /// The route of `/metrics`.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -161,18 +160,8 @@ fn answered(response: &Response, took: Duration) {
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, description = "Prometheus text format (version 0.0.4): requests by route and status, request duration histograms by route, Redis round trips and failures, the name cache, the table version and locales, Redis reachability, reservations, /bench runs", content_type = "text/plain")))]
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    let live;
-    let (version, locales): (Option<u64>, &[String]) = match state.slugger.table() {
-        SymbolTable::InProcess(table) => (None, table.locales().tags()),
-        SymbolTable::Redis(table, _) => {
-            live = table.live_version();
-            match &live {
-                Some(v) => (Some(v.version), v.meta.cldr.locales.tags()),
-                None => (None, &[]),
-            }
-        }
-    };
-    state.metrics.table_state(version, locales);
+    let (version, locales) = state.slugger.table().live();
+    state.metrics.table_state(version, &locales);
     (
         [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
         state.metrics.render(),

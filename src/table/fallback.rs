@@ -8,52 +8,45 @@
 //! outages it holds nothing. Responses served this way are marked, so
 //! clients and logs can tell.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio::sync::Mutex;
 
+use super::copy::CopySource;
 use super::error::TableError;
+use super::layout::Meta;
 use super::memory::MemoryTable;
-use crate::cldr::CldrSettings;
-use crate::unicode_data::Categories;
 
 /// What the degraded mode needs, and the table while it is in use.
 #[derive(Debug)]
 pub struct Fallback {
-    data: PathBuf,
-    categories: Categories,
-    cldr: CldrSettings,
+    /// What the table is built from: the same copy `/bench` measures.
+    source: CopySource,
     /// Built at the first failure of an outage, dropped at the first
     /// success after it.
     table: Mutex<Option<Arc<MemoryTable>>>,
 }
 
 impl Fallback {
-    /// A fallback that reads `data` for `categories` when needed.
-    pub fn new(data: PathBuf, categories: Categories, cldr: CldrSettings) -> Self {
+    /// A fallback that builds its table from `source` when needed.
+    pub fn new(source: CopySource) -> Self {
         Fallback {
-            data,
-            categories,
-            cldr,
+            source,
             table: Mutex::new(None),
         }
     }
 
-    /// The in-process table, built on first use. `categories` are those of
-    /// the Redis table last seen, if any, so both give the same slugs.
-    pub async fn table(
-        &self,
-        categories: Option<Categories>,
-    ) -> Result<Arc<MemoryTable>, TableError> {
+    /// The in-process table, built on first use: the copy of the Redis
+    /// version last seen (`live`), if any, so both give the same slugs.
+    pub async fn table(&self, live: Option<&Meta>) -> Result<Arc<MemoryTable>, TableError> {
         let mut slot = self.table.lock().await;
         if let Some(table) = slot.as_ref() {
             return Ok(table.clone());
         }
-        let categories = categories.unwrap_or_else(|| self.categories.clone());
-        let table = MemoryTable::build(self.data.clone(), categories, self.cldr.clone())
-            .await
-            .map_err(|e| TableError::Damaged(format!("cannot build the fallback table: {e}")))?;
+        let table =
+            self.source.build(live).await.map_err(|e| {
+                TableError::Damaged(format!("cannot build the fallback table: {e}"))
+            })?;
         tracing::warn!(
             heap_bytes = table.heap_bytes(),
             "Redis is down: answering from an in-process table"

@@ -6,13 +6,15 @@
 //! - [`redis`]: the names in Redis, shared by every instance; the service
 //!   holds only which characters are in the table.
 //! - [`fallback`]: the in-process table of `--on-redis-down memory`, built
-//!   while Redis is down.
+//!   while Redis is down; [`copy`]: the one rule for an in-process copy of
+//!   the Redis table, which the fallback and `/bench` build.
 //! - [`layout`]: the Redis key layout and meta schema both the loader and
 //!   the reader use.
 //! - [`settings`]: what a table is opened from; [`error`]: why it fails.
 //!
 //! The files below this one never import it: arrows run from here down.
 
+mod copy;
 mod error;
 mod fallback;
 pub(crate) mod layout;
@@ -22,8 +24,10 @@ mod settings;
 
 use std::sync::Arc;
 
+use self::layout::Version;
 use crate::metrics::Metrics;
 
+pub use self::copy::CopySource;
 pub use self::error::{OpenError, TableError};
 pub use self::fallback::Fallback;
 pub use self::memory::MemoryTable;
@@ -83,13 +87,8 @@ impl SymbolTable {
             // cannot.
             settings.cldr.resolve()?;
         }
-        let fallback = (settings.on_redis_down == OnRedisDown::Memory).then(|| {
-            Arc::new(Fallback::new(
-                settings.data.clone(),
-                settings.categories.clone(),
-                settings.cldr.clone(),
-            ))
-        });
+        let fallback = (settings.on_redis_down == OnRedisDown::Memory)
+            .then(|| Arc::new(Fallback::new(CopySource::new(settings))));
         Ok(SymbolTable::Redis(table, fallback))
     }
 
@@ -100,4 +99,85 @@ impl SymbolTable {
             SymbolTable::Redis(..) => "redis",
         }
     }
+
+    /// Whether the table answers now, and what it holds: in Redis mode a
+    /// round trip, so that readiness means Redis answers.
+    pub async fn status(&self) -> Result<TableStatus, TableError> {
+        Ok(match self {
+            SymbolTable::InProcess(table) => TableStatus {
+                mode: self.mode(),
+                version: None,
+                entries: table.len() as u64,
+            },
+            SymbolTable::Redis(table, _) => {
+                let version = table.refresh().await?;
+                TableStatus {
+                    mode: self.mode(),
+                    version: Some(version.version),
+                    entries: version.meta.entries,
+                }
+            }
+        })
+    }
+
+    /// The locales whose CLDR names the table holds, English first. In
+    /// Redis mode those of the version in use, asking Redis only if none is
+    /// known yet.
+    pub async fn locales(&self) -> Result<Vec<String>, TableError> {
+        Ok(match self {
+            SymbolTable::InProcess(table) => table.locales().tags().to_vec(),
+            SymbolTable::Redis(table, _) => {
+                table.version().await?.meta.cldr.locales.tags().to_vec()
+            }
+        })
+    }
+
+    /// The version in use (Redis mode, once Redis has answered) and its
+    /// locales, without asking Redis: for a scrape of the metrics.
+    pub fn live(&self) -> (Option<Version>, Vec<String>) {
+        match self {
+            SymbolTable::InProcess(table) => (None, table.locales().tags().to_vec()),
+            SymbolTable::Redis(table, _) => match table.live_version() {
+                Some(v) => (Some(v.version), v.meta.cldr.locales.tags().to_vec()),
+                None => (None, Vec::new()),
+            },
+        }
+    }
+
+    /// The Redis table, in Redis mode.
+    pub fn redis(&self) -> Option<&Arc<RedisTable>> {
+        match self {
+            SymbolTable::InProcess(_) => None,
+            SymbolTable::Redis(table, _) => Some(table),
+        }
+    }
+
+    /// An in-process table that names what this one names: this one in
+    /// in-process mode, else the copy of the Redis version in use built
+    /// from `source` (see [`copy`]).
+    pub async fn in_process_copy(
+        &self,
+        source: &CopySource,
+    ) -> Result<Arc<MemoryTable>, OpenError> {
+        let table = match self {
+            SymbolTable::InProcess(table) => return Ok(table.clone()),
+            SymbolTable::Redis(table, _) => table,
+        };
+        let live = table.version().await.ok();
+        source
+            .build(live.as_ref().map(|v| &v.meta))
+            .await
+            .map(Arc::new)
+    }
+}
+
+/// What `/readyz` reports of a table that answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableStatus {
+    /// `in_process` or `redis`.
+    pub mode: &'static str,
+    /// The version in use (Redis mode).
+    pub version: Option<Version>,
+    /// Characters in the table.
+    pub entries: u64,
 }

@@ -1,0 +1,65 @@
+//! The in-process copy of a Redis table: what `/bench` measures the Redis
+//! table against, and what `--on-redis-down memory` answers from while
+//! Redis is down. One rule for both, so the copy names what the Redis
+//! table names: the categories and locales of the Redis version last seen,
+//! the locales only where the service's `--cldr` directory has their files
+//! (a load from another directory may hold more); before Redis has answered
+//! once, the service's own settings.
+
+use std::path::PathBuf;
+
+use super::error::OpenError;
+use super::layout::Meta;
+use super::memory::MemoryTable;
+use super::settings::TableSettings;
+use crate::cldr::{self, CldrSettings, LocaleSelection};
+use crate::unicode_data::Categories;
+
+/// What a copy is built from besides the Redis version's meta.
+#[derive(Debug, Clone)]
+pub struct CopySource {
+    /// The UnicodeData.txt file.
+    data: PathBuf,
+    /// The service's categories, for the time before Redis has answered.
+    categories: Categories,
+    /// The service's CLDR directory and locales.
+    cldr: CldrSettings,
+}
+
+impl CopySource {
+    /// The source a service with `settings` builds copies from.
+    pub fn new(settings: &TableSettings) -> Self {
+        CopySource {
+            data: settings.data.clone(),
+            categories: settings.categories.clone(),
+            cldr: settings.cldr.clone(),
+        }
+    }
+
+    /// Builds the copy of the version whose meta is `live` (`None`: Redis
+    /// has not answered yet), off the async threads.
+    pub async fn build(&self, live: Option<&Meta>) -> Result<MemoryTable, OpenError> {
+        let (categories, cldr) = match live {
+            Some(meta) => (meta.categories.clone(), self.locales_of(meta)),
+            None => (self.categories.clone(), self.cldr.clone()),
+        };
+        MemoryTable::build(self.data.clone(), categories, cldr).await
+    }
+
+    /// The locales of `meta` that the service's CLDR directory has.
+    fn locales_of(&self, meta: &Meta) -> CldrSettings {
+        let dir = &self.cldr.dir;
+        CldrSettings {
+            dir: dir.clone(),
+            locales: LocaleSelection::List(
+                meta.cldr
+                    .locales
+                    .tags()
+                    .iter()
+                    .filter(|t| cldr::annotations_file(dir, t).is_file())
+                    .cloned()
+                    .collect(),
+            ),
+        }
+    }
+}
