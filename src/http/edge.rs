@@ -16,7 +16,8 @@
 //! into the request's headers and extensions, the larger part), and with
 //! them the service ran at about 0.9 of its throughput without them. This
 //! edge keeps the id beside the request instead, writes one header and
-//! makes one allocation. README's "HTTP over loopback" has the figures.
+//! makes one allocation. docs/figures.md's "Metrics and request ids" has
+//! the figures.
 
 use std::cell::Cell;
 use std::future::Future;

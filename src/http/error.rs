@@ -48,7 +48,7 @@ pub enum ApiError {
     EmptySlug(String),
     /// 404: no such endpoint.
     #[error(
-        "no such endpoint; see GET /openapi.json or README.md for the API (POST /slug, POST /slugs, POST /reservations, GET /locales, GET /bench, GET /healthz, GET /readyz, GET /metrics)"
+        "no such endpoint; see GET /openapi.json or docs/api.md for the API (POST /slug, POST /slugs, POST /reservations, GET /locales, GET /bench, GET /healthz, GET /readyz, GET /metrics)"
     )]
     NotFound,
     /// 404: nobody holds the slug, or the owner holds none.
@@ -58,7 +58,7 @@ pub enum ApiError {
     #[error("{0}")]
     NoFreeSlug(String),
     /// 405: the endpoint exists but not with this method.
-    #[error("this endpoint does not take that method; see README.md for the API")]
+    #[error("this endpoint does not take that method; see docs/api.md for the API")]
     MethodNotAllowed,
     /// 429: a benchmark is already running.
     #[error("a benchmark is already running in this service; try again when it ends")]

@@ -8,9 +8,9 @@
 //! its histogram and counters are atomics both cores fight over (and its
 //! histogram keeps every sample until its next upkeep), where a thread's
 //! own cells stay in its core's cache and the memory is fixed.
-//! `examples/count_race.rs` measures both; README's Metrics section has
-//! the figures. The other metrics, counted once per Redis round trip or less
-//! often, stay with the exporter.
+//! `examples/count_race.rs` measures both; docs/figures.md's "Metrics and
+//! request ids" has the figures. The other metrics, counted once per Redis
+//! round trip or less often, stay with the exporter.
 
 use std::cell::Cell;
 use std::collections::HashMap;

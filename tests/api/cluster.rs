@@ -393,7 +393,7 @@ async fn when_a_primary_dies_its_replica_takes_over_and_the_service_follows() {
 #[tokio::test]
 async fn on_a_cluster_the_documented_acl_users_are_enough() {
     let cluster = RedisCluster::start(3, 1).await;
-    // README: on a cluster both users also need `cluster|slots`, and a
+    // docs/operations.md: on a cluster both users also need `cluster|slots`, and a
     // reader from replicas `readonly` and `role`.
     let reader = format!("{READER} +cluster|slots +readonly +role");
     let loader = format!("{LOADER} +cluster|slots");

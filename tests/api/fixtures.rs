@@ -451,10 +451,10 @@ pub fn config_for_port(port: u16) -> RedisConfig {
     )
 }
 
-/// The ACL rules README.md documents for the service's read-only user, for
+/// The ACL rules docs/operations.md documents for the service's read-only user, for
 /// prefix `slugd:`, with password `reader-pw`.
 pub const READER: &str = "on >reader-pw resetkeys ~slugd:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping";
-/// The ACL rules README.md documents for the loader's user, for prefix
+/// The ACL rules docs/operations.md documents for the loader's user, for prefix
 /// `slugd:`, with password `loader-pw`.
 pub const LOADER: &str = "on >loader-pw resetkeys ~slugd:* resetchannels &slugd:* -@all +publish +get +set +incr +incrby +sadd +smembers +srem +hset +hgetall +unlink +scan +memory|usage +eval +evalsha +script|load +pexpire +del +ping";
 

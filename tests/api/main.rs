@@ -4,6 +4,7 @@
 mod bench;
 mod cli;
 mod cluster;
+mod docs;
 mod errors;
 mod fixtures;
 mod health;

@@ -17,7 +17,7 @@ async fn both_modes() -> (RedisServer, [App; 2]) {
     (redis, apps)
 }
 
-/// What each default rule does, as the README's table shows it.
+/// What each default rule does, as docs/api.md's table of rules shows it.
 const RULES: &[(&str, &str)] = &[
     ("don't panic", "dont-panic"),
     ("Conway’s Law", "conways-law"),

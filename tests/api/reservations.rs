@@ -14,7 +14,7 @@ use slugd::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 use crate::fixtures::{READER, RedisCluster, RedisServer, acl, free_port, load, slugd_command};
 use crate::helpers::{App, assert_says, wait_until_ok};
 
-/// The ACL rules README.md documents for a service that reads the table
+/// The ACL rules docs/reservations.md documents for a service that reads the table
 /// and makes reservations, for prefix `slugd:`, with password `service-pw`.
 const SERVICE: &str = "on >service-pw resetkeys %R~slugd:* ~slugd:r:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping +eval +evalsha +hget +hset +hexists +hdel +wait";
 
