@@ -1,7 +1,7 @@
 //! The edge of the service, around the whole router, in one tower service:
 //! every request gets an id and a span, and its id is echoed in the
 //! response. (Each route counts, times and logs its own requests:
-//! `http::metrics`.)
+//! `http::answered`.)
 //!
 //! The id is the client's `x-request-id` when it is a sane one (1 to 128
 //! of the characters `A-Z a-z 0-9 - _ . : + / = @`), else a new one: this

@@ -11,14 +11,16 @@
 //! - [`home`]: `GET /`, the home page
 //! - [`openapi`]: `GET /openapi.json`, and what the document holds beside
 //!   the handlers' own annotations
-//! - [`metrics`]: `GET /metrics`, and the counting and log line of every
-//!   request
+//! - [`metrics`]: `GET /metrics`
+//! - [`answered`]: what happens to every answered request: counted by
+//!   route and status, timed, logged
 //! - [`edge`]: around the router: request ids and each request's span
 //! - [`state`]: what every handler shares, and the request limits
 //! - [`json`]: the JSON extractor every handler uses
 //! - [`error`]: the one error type
 //! - [`server`]: the accept loop, on a listener the caller bound
 
+mod answered;
 mod bench;
 mod edge;
 mod error;

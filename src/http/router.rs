@@ -11,7 +11,7 @@ use utoipa_axum::router::OpenApiRouter;
 use super::bench::{self, BenchState};
 use super::edge::{self, App};
 use super::state::AppState;
-use super::{health, home, locales, metrics, openapi, reservations, slug};
+use super::{answered, health, home, locales, metrics, openapi, reservations, slug};
 
 /// The whole API, inside its edge (request ids and spans).
 pub fn router(state: AppState, bench: Arc<BenchState>) -> App {
@@ -29,17 +29,17 @@ pub fn router(state: AppState, bench: Arc<BenchState>) -> App {
     let routes = doc.paths.paths.keys().map(String::as_str);
     let requests = state
         .metrics
-        .count_routes(routes.chain([metrics::UNMATCHED]));
+        .count_routes(routes.chain([answered::UNMATCHED]));
     let _ = state.openapi.set(openapi::finish(doc).into());
     // The one layer added to every route; the rest is the edge, around the
     // whole router. The fallbacks read no body and count themselves. The
     // 405 fallback comes after `route_layer`, which would otherwise wrap
     // it too and count a 405 twice.
-    let per_route = metrics::per_route(requests, DefaultBodyLimit::max(body_limit));
+    let per_route = answered::per_route(requests, DefaultBodyLimit::max(body_limit));
     let api = router
         .route_layer(per_route)
-        .fallback(metrics::not_found)
-        .method_not_allowed_fallback(metrics::method_not_allowed)
+        .fallback(answered::not_found)
+        .method_not_allowed_fallback(answered::method_not_allowed)
         .with_state(state);
     edge::edge(api)
 }

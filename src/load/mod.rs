@@ -6,7 +6,7 @@
 //!    two loaders never interleave; see [`lock`].
 //! 2. Take a fresh version id and record it in `{p}versions`.
 //! 3. Stream the file line by line, writing buckets in pipelined batches of
-//!    [`BATCH_FIELDS`] fields. Readers do not see the version yet. Then
+//!    [`BATCH_FIELDS`] fields ([`batch`]). Readers do not see the version yet. Then
 //!    CLDR's names of each locale of `--locales` (their keys were numbered
 //!    in a first pass over the files, before the lock), one locale at a
 //!    time, into buckets of their own.
@@ -25,10 +25,10 @@
 //! [`run`] reads as those steps, each a method of [`Load`]; the lock is a
 //! guard type of its own ([`lock`]) and the errors are in [`error`].
 
+mod batch;
 mod error;
 mod lock;
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::File;
 use std::io::BufReader;
@@ -38,6 +38,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use redis::{AsyncCommands, Script};
 
+pub use self::batch::BATCH_FIELDS;
+use self::batch::Batch;
 pub use self::error::LoadError;
 use self::error::redis_err;
 pub use self::lock::LOCK_TTL;
@@ -46,9 +48,6 @@ use crate::cldr::{self, CldrError, CldrSettings, KeySet, Locales};
 use crate::redis_conn::{Conn, RedisConfig};
 use crate::table::layout::{self, CldrMeta, Keys, LongNames, Membership, Meta, Version};
 use crate::unicode_data::{BadLine, Categories, DataError, LineError, ReadError, Reader};
-
-/// Fields written per pipelined batch.
-pub const BATCH_FIELDS: usize = 512;
 
 /// What `slugd load` needs.
 #[derive(Debug, Clone)]
@@ -252,8 +251,7 @@ impl Load<'_> {
             long: LongNames::default(),
             fields: 0,
         };
-        let mut batch: BTreeMap<u32, Vec<(u32, String)>> = BTreeMap::new();
-        let mut batched = 0usize;
+        let mut batch = Batch::default();
         let reader = Reader::new(BufReader::new(file), settings.categories.clone());
         for item in reader {
             let entry = match item {
@@ -283,19 +281,18 @@ impl Load<'_> {
             if chunks.len() > 1 {
                 written.long.0.insert(entry.ch, chunks.len() as u8);
             }
-            let bucket = batch.entry(layout::bucket_of(entry.ch)).or_default();
-            for (k, chunk) in chunks.iter().enumerate() {
-                bucket.push((layout::field_of(entry.ch, k), (*chunk).to_owned()));
-                batched += 1;
-                written.fields += 1;
-            }
-            if batched >= BATCH_FIELDS {
-                self.flush(version, &mut batch).await?;
-                batched = 0;
+            let key = self.keys.bucket(version, layout::bucket_of(entry.ch));
+            let fields = chunks.iter().enumerate();
+            written.fields += batch.add(
+                key,
+                fields.map(|(k, chunk)| (layout::field_of(entry.ch, k), *chunk)),
+            );
+            if batch.is_full() {
+                self.write(&mut batch).await?;
             }
         }
         bad.finish()?;
-        self.flush(version, &mut batch).await?;
+        self.write(&mut batch).await?;
         if written.members.is_empty() {
             return Err(LoadError::Empty {
                 path: settings.data.display().to_string(),
@@ -326,8 +323,7 @@ impl Load<'_> {
             .await
             .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))?;
             let mut named = Membership::default();
-            let mut batch: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
-            let mut batched = 0usize;
+            let mut batch = Batch::default();
             for (i, name) in names {
                 if name.len() > layout::MAX_NAME_BYTES {
                     // None in CLDR 41; such a key gets the next name along
@@ -345,19 +341,17 @@ impl Load<'_> {
                 if written.buckets.last().is_none_or(|b| *b != bucket) {
                     written.buckets.push(bucket.clone());
                 }
-                let fields = batch.entry(bucket).or_default();
-                for (k, chunk) in chunks.iter().enumerate() {
-                    fields.push((layout::field_of_index(i, k), (*chunk).to_owned()));
-                    batched += 1;
-                    written.fields += 1;
-                }
+                let fields = chunks.iter().enumerate();
+                written.fields += batch.add(
+                    bucket,
+                    fields.map(|(k, chunk)| (layout::field_of_index(i, k), *chunk)),
+                );
                 written.meta.names += 1;
-                if batched >= BATCH_FIELDS {
-                    self.flush_keyed(&mut batch).await?;
-                    batched = 0;
+                if batch.is_full() {
+                    self.write(&mut batch).await?;
                 }
             }
-            self.flush_keyed(&mut batch).await?;
+            self.write(&mut batch).await?;
             written.meta.named.push(named);
         }
         written.meta.locales = Locales::new(tags);
@@ -365,44 +359,17 @@ impl Load<'_> {
         Ok(written)
     }
 
-    /// Writes one batch: an HSET per bucket, in one pipeline.
-    async fn flush(
-        &mut self,
-        version: Version,
-        batch: &mut BTreeMap<u32, Vec<(u32, String)>>,
-    ) -> Result<(), LoadError> {
-        let mut keyed: BTreeMap<String, Vec<(u32, String)>> = std::mem::take(batch)
-            .into_iter()
-            .map(|(bucket, fields)| (self.keys.bucket(version, bucket), fields))
-            .collect();
-        self.flush_keyed(&mut keyed).await
-    }
-
-    /// Writes one batch of hashes by key: an HSET each, in one pipeline.
-    async fn flush_keyed(
-        &mut self,
-        batch: &mut BTreeMap<String, Vec<(u32, String)>>,
-    ) -> Result<(), LoadError> {
-        if batch.is_empty() {
+    /// Writes what `batch` holds, in one pipeline per node, and renews the
+    /// lock.
+    async fn write(&mut self, batch: &mut Batch) -> Result<(), LoadError> {
+        let cmds = batch.take();
+        if cmds.is_empty() {
             return Ok(());
         }
-        let cmds: Vec<(String, redis::Cmd)> = batch
-            .iter()
-            .map(|(key, fields)| {
-                let key = key.clone();
-                let mut cmd = redis::cmd("HSET");
-                cmd.arg(&key);
-                for (field, value) in fields {
-                    cmd.arg(*field).arg(value);
-                }
-                (key, cmd)
-            })
-            .collect();
         self.conn
             .per_node(cmds, false)
             .await
             .map_err(redis_err("writing the table"))?;
-        batch.clear();
         self.lock.renew().await
     }
 
@@ -458,7 +425,7 @@ impl Load<'_> {
         }
         let _: i64 = self
             .conn
-            .hset(&meta_key, Meta::BYTES, meta.bytes)
+            .hset(&meta_key, layout::field::BYTES, meta.bytes)
             .await
             .map_err(redis_err(doing))?;
         Ok((meta, version_keys.len() as u64))

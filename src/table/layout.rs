@@ -243,7 +243,7 @@ pub struct Meta {
     /// When the load finished, in seconds since the Unix epoch.
     pub loaded_at: u64,
     /// Redis memory of the version's keys (MEMORY USAGE), measured after
-    /// the rest is written and stored last under [`Meta::BYTES`].
+    /// the rest is written and stored last under [`field::BYTES`].
     pub bytes: u64,
     /// CLDR's names; empty for a table loaded by a slugd before them.
     pub cldr: CldrMeta,
@@ -295,26 +295,26 @@ impl CldrMeta {
             .map(|((slot, key), n)| format!("{slot:x}:{key:x}:{n}"))
             .collect();
         fields.extend([
-            ("cldr_locales", self.locales.tags().join(",")),
-            ("cldr_keys", self.keys.encode()),
-            ("cldr_named", named.join(";")),
-            ("cldr_long", long.join(",")),
-            ("cldr_names", self.names.to_string()),
+            (field::CLDR_LOCALES, self.locales.tags().join(",")),
+            (field::CLDR_KEYS, self.keys.encode()),
+            (field::CLDR_NAMED, named.join(";")),
+            (field::CLDR_LONG, long.join(",")),
+            (field::CLDR_NAMES, self.names.to_string()),
         ]);
     }
 
     fn from_fields(fields: &HashMap<String, String>) -> Result<Self, String> {
-        let Some(locales) = fields.get("cldr_locales") else {
+        let Some(locales) = fields.get(field::CLDR_LOCALES) else {
             return Ok(CldrMeta::default());
         };
-        let field = |name: &str| {
+        let get = |name: &str| {
             fields
                 .get(name)
                 .map(String::as_str)
                 .ok_or_else(|| format!("no field '{name}'"))
         };
         let locales = Locales::new(locales.split(',').map(str::to_owned).collect());
-        let named = field("cldr_named")?
+        let named = get(field::CLDR_NAMED)?
             .split(';')
             .map(Membership::decode)
             .collect::<Result<Vec<_>, _>>()?;
@@ -326,7 +326,7 @@ impl CldrMeta {
             ));
         }
         let mut long = HashMap::new();
-        for entry in field("cldr_long")?.split(',').filter(|e| !e.is_empty()) {
+        for entry in get(field::CLDR_LONG)?.split(',').filter(|e| !e.is_empty()) {
             let parsed = (|| {
                 let mut parts = entry.split(':');
                 let slot = u16::from_str_radix(parts.next()?, 16).ok()?;
@@ -342,31 +342,59 @@ impl CldrMeta {
         }
         Ok(CldrMeta {
             locales,
-            keys: KeySet::decode(field("cldr_keys")?)?,
+            keys: KeySet::decode(get(field::CLDR_KEYS)?)?,
             named,
             long,
-            names: field("cldr_names")?
+            names: get(field::CLDR_NAMES)?
                 .parse()
                 .map_err(|_| "'cldr_names' is not a number".to_owned())?,
         })
     }
 }
 
-impl Meta {
-    /// The field the loader sets once it has measured the version.
-    pub const BYTES: &'static str = "bytes";
+/// The names of the meta hash's fields: the one list the writer
+/// ([`Meta::to_fields`]) and the reader ([`Meta::from_fields`]) share.
+pub mod field {
+    /// The layout's [`super::FORMAT`].
+    pub const FORMAT: &str = "format";
+    /// Characters in the table.
+    pub const ENTRIES: &str = "entries";
+    /// The categories loaded.
+    pub const CATEGORIES: &str = "categories";
+    /// The membership bitmap.
+    pub const INDEX: &str = "index";
+    /// Names stored in more than one chunk.
+    pub const LONG: &str = "long";
+    /// Where the data came from.
+    pub const SOURCE: &str = "source";
+    /// When, in Unix seconds.
+    pub const LOADED_AT: &str = "loaded_at";
+    /// The version's Redis memory, set once the loader has measured it.
+    pub const BYTES: &str = "bytes";
+    /// CLDR's locales, by slot.
+    pub const CLDR_LOCALES: &str = "cldr_locales";
+    /// CLDR's numbered keys.
+    pub const CLDR_KEYS: &str = "cldr_keys";
+    /// Which keys each locale names.
+    pub const CLDR_NAMED: &str = "cldr_named";
+    /// CLDR names stored in more than one chunk.
+    pub const CLDR_LONG: &str = "cldr_long";
+    /// How many CLDR names.
+    pub const CLDR_NAMES: &str = "cldr_names";
+}
 
+impl Meta {
     /// The hash's fields and values, [`FORMAT`] among them.
     pub fn to_fields(&self) -> Vec<(&'static str, String)> {
         let mut fields = vec![
-            ("format", FORMAT.to_string()),
-            ("entries", self.entries.to_string()),
-            ("categories", self.categories.to_string()),
-            ("index", self.members.encode()),
-            ("long", self.long.encode()),
-            ("source", self.source.clone()),
-            ("loaded_at", self.loaded_at.to_string()),
-            (Self::BYTES, self.bytes.to_string()),
+            (field::FORMAT, FORMAT.to_string()),
+            (field::ENTRIES, self.entries.to_string()),
+            (field::CATEGORIES, self.categories.to_string()),
+            (field::INDEX, self.members.encode()),
+            (field::LONG, self.long.encode()),
+            (field::SOURCE, self.source.clone()),
+            (field::LOADED_AT, self.loaded_at.to_string()),
+            (field::BYTES, self.bytes.to_string()),
         ];
         self.cldr.to_fields(&mut fields);
         fields
@@ -378,33 +406,33 @@ impl Meta {
         if fields.is_empty() {
             return Err("missing".to_owned());
         }
-        let field = |name: &str| {
+        let get = |name: &str| {
             fields
                 .get(name)
                 .map(String::as_str)
                 .ok_or_else(|| format!("no field '{name}'"))
         };
         let number = |name: &str| -> Result<u64, String> {
-            field(name)?
+            get(name)?
                 .parse()
                 .map_err(|_| format!("'{name}' is not a number"))
         };
-        let format = number("format").map_err(|_| "bad format".to_owned())?;
+        let format = number(field::FORMAT).map_err(|_| "bad format".to_owned())?;
         if format != u64::from(FORMAT) {
             return Err(format!(
                 "layout format {format}, this slugd reads format {FORMAT}; run this version's `slugd load`"
             ));
         }
         Ok(Meta {
-            entries: number("entries")?,
-            categories: field("categories")?
+            entries: number(field::ENTRIES)?,
+            categories: get(field::CATEGORIES)?
                 .parse()
                 .map_err(|e| format!("categories: {e}"))?,
-            members: Membership::decode(field("index")?)?,
-            long: LongNames::decode(field("long")?)?,
-            source: field("source").unwrap_or_default().to_owned(),
-            loaded_at: number("loaded_at").unwrap_or(0),
-            bytes: number(Self::BYTES)?,
+            members: Membership::decode(get(field::INDEX)?)?,
+            long: LongNames::decode(get(field::LONG)?)?,
+            source: get(field::SOURCE).unwrap_or_default().to_owned(),
+            loaded_at: number(field::LOADED_AT).unwrap_or(0),
+            bytes: number(field::BYTES)?,
             cldr: CldrMeta::from_fields(fields).map_err(|e| format!("CLDR names: {e}"))?,
         })
     }
@@ -471,10 +499,10 @@ mod tests {
             .map(|(k, v)| (k.to_owned(), v))
             .collect();
         assert_eq!(Meta::from_fields(&fields).unwrap(), meta);
-        fields.insert("format".to_owned(), "99".to_owned());
+        fields.insert(field::FORMAT.to_owned(), "99".to_owned());
         let err = Meta::from_fields(&fields).unwrap_err();
         assert!(err.contains("layout format 99"), "{err}");
-        fields.remove("format");
+        fields.remove(field::FORMAT);
         assert!(Meta::from_fields(&fields).is_err());
         assert!(Meta::from_fields(&HashMap::new()).is_err());
     }
