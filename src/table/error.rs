@@ -1,5 +1,6 @@
 //! Why a table cannot be opened, and why it cannot answer.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::unicode_data::DataError;
@@ -34,6 +35,16 @@ pub enum TableError {
     /// The table in Redis is not what the layout says.
     #[error("the symbol table in Redis is damaged: {0}")]
     Damaged(String),
+    /// Redis cannot be reached, and the in-process table of
+    /// `--on-redis-down memory` cannot be built to answer instead.
+    #[error("{outage}, and the in-process table of --on-redis-down memory cannot be built")]
+    NoFallback {
+        /// Why Redis cannot answer.
+        outage: Box<TableError>,
+        /// Why the fallback cannot be built.
+        #[source]
+        cause: Arc<OpenError>,
+    },
 }
 
 impl TableError {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use tokio::sync::Mutex;
 
-use super::error::TableError;
+use super::error::OpenError;
 use super::memory::MemoryTable;
 use crate::cldr::CldrSettings;
 use crate::unicode_data::Categories;
@@ -45,15 +45,13 @@ impl Fallback {
     pub async fn table(
         &self,
         categories: Option<Categories>,
-    ) -> Result<Arc<MemoryTable>, TableError> {
+    ) -> Result<Arc<MemoryTable>, OpenError> {
         let mut slot = self.table.lock().await;
         if let Some(table) = slot.as_ref() {
             return Ok(table.clone());
         }
         let categories = categories.unwrap_or_else(|| self.categories.clone());
-        let table = MemoryTable::build(self.data.clone(), categories, self.cldr.clone())
-            .await
-            .map_err(|e| TableError::Damaged(format!("cannot build the fallback table: {e}")))?;
+        let table = MemoryTable::build(self.data.clone(), categories, self.cldr.clone()).await?;
         tracing::warn!(
             heap_bytes = table.heap_bytes(),
             "Redis is down: answering from an in-process table"
