@@ -200,7 +200,9 @@ struct ServeArgs {
     /// What to do while Redis cannot answer: `fail` answers 503 for titles
     /// that need the table; `memory` answers from an in-process table built
     /// on demand (about 245 kB while Redis is down) and marks such
-    /// responses with the header `X-Slugd-Degraded: in-process`.
+    /// responses with the header `X-Slugd-Degraded: in-process`; with
+    /// `memory`, `serve` stops at start if --data or CLDR's files cannot
+    /// be read.
     #[arg(long, env = "SLUGD_ON_REDIS_DOWN", value_enum, default_value_t = OnRedisDown::Fail)]
     on_redis_down: OnRedisDown,
 

@@ -14,6 +14,10 @@ pub enum OpenError {
     /// CLDR's files for the in-process table are unusable.
     #[error("cannot read CLDR's names")]
     Cldr(#[from] crate::cldr::CldrError),
+    /// The data file the fallback of `--on-redis-down memory` would build
+    /// its table from during an outage is unusable (checked at start).
+    #[error("--on-redis-down memory cannot build its in-process table from --data")]
+    FallbackData(#[source] DataError),
     /// The Redis table cannot be set up.
     #[error(transparent)]
     Redis(#[from] TableError),

@@ -6,8 +6,11 @@
 //! (about 245 kB of heap for the default categories) and spends one build
 //! (tens of milliseconds, off the async threads) to keep answering; between
 //! outages it holds nothing. Responses served this way are marked, so
-//! clients and logs can tell.
+//! clients and logs can tell. Its files are checked when the service
+//! starts ([`Fallback::check`]), so a wrong `--data` stops `slugd serve`
+//! then rather than at the first outage.
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -16,7 +19,7 @@ use tokio::sync::Mutex;
 use super::error::OpenError;
 use super::memory::MemoryTable;
 use crate::cldr::CldrSettings;
-use crate::unicode_data::Categories;
+use crate::unicode_data::{Categories, DataError};
 
 /// What the degraded mode needs, and the table while it is in use.
 #[derive(Debug)]
@@ -38,6 +41,28 @@ impl Fallback {
             cldr,
             table: Mutex::new(None),
         }
+    }
+
+    /// Says at start, rather than at the first outage, whether the table
+    /// could be built: the data file opens and reads, and CLDR's files of
+    /// the locales asked for are there.
+    pub fn check(&self) -> Result<(), OpenError> {
+        let path = || self.data.clone();
+        let mut file = std::fs::File::open(&self.data)
+            .map_err(|source| DataError::Open {
+                path: path(),
+                source,
+            })
+            .map_err(OpenError::FallbackData)?;
+        // Opening a directory succeeds; reading it does not.
+        file.read(&mut [0; 1])
+            .map_err(|source| DataError::Read {
+                path: path(),
+                source,
+            })
+            .map_err(OpenError::FallbackData)?;
+        self.cldr.resolve()?;
+        Ok(())
     }
 
     /// The in-process table, built on first use. `categories` are those of

@@ -227,6 +227,46 @@ async fn names_fetched_once_are_served_from_the_cache_even_while_redis_is_down()
 }
 
 #[tokio::test]
+async fn on_redis_down_memory_with_a_bad_data_file_stops_serve_at_start_naming_it() {
+    // No Redis needed: a Redis-mode service starts without it, so the data
+    // file is the only thing between it and serving.
+    let missing = "/nonexistent/slugd/UnicodeData.txt";
+    let e = App::builder()
+        .redis_config(config_for_port(free_port()))
+        .on_redis_down(OnRedisDown::Memory)
+        .data(missing)
+        .open()
+        .await
+        .err()
+        .expect("the service refuses to start");
+    let said = chain(&e);
+    assert!(said.contains("--on-redis-down memory"), "{said}");
+    assert!(said.contains(&format!("cannot open {missing}")), "{said}");
+    // A directory is no data file either.
+    let dir = tempfile::tempdir().unwrap();
+    let e = App::builder()
+        .redis_config(config_for_port(free_port()))
+        .on_redis_down(OnRedisDown::Memory)
+        .data(dir.path())
+        .open()
+        .await
+        .err()
+        .expect("the service refuses to start");
+    assert!(
+        chain(&e).contains(&dir.path().display().to_string()),
+        "{}",
+        chain(&e)
+    );
+    // With --on-redis-down fail the file is never read: no change there.
+    App::builder()
+        .redis_config(config_for_port(free_port()))
+        .data(missing)
+        .open()
+        .await
+        .unwrap_or_else(|e| panic!("{}", chain(&e)));
+}
+
+#[tokio::test]
 async fn a_fallback_that_cannot_be_built_says_why_beside_the_outage() {
     let mut redis = RedisServer::start().await;
     load(&redis).await;
