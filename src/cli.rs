@@ -96,7 +96,7 @@ impl ProbeArgs {
     }
 }
 
-/// How to reach Redis.
+/// How to reach Redis: every command that talks to it.
 #[derive(Debug, Args)]
 struct RedisArgs {
     /// Redis URL, redis://[user:password@]host:port[/db] (rediss:// for
@@ -112,11 +112,6 @@ struct RedisArgs {
     #[arg(long, env = "REDIS_CLUSTER")]
     redis_cluster: Option<String>,
 
-    /// With --redis-cluster: send table reads to replicas (at random) when
-    /// the cluster has them. Writes (`slugd load`) always go to primaries.
-    #[arg(long, env = "SLUGD_READ_FROM_REPLICAS")]
-    read_from_replicas: bool,
-
     /// How long one connection attempt to Redis may take, in milliseconds.
     #[arg(long, env = "SLUGD_REDIS_CONNECT_TIMEOUT_MS", default_value_t = 500)]
     redis_connect_timeout_ms: u64,
@@ -126,17 +121,27 @@ struct RedisArgs {
     #[arg(long, env = "SLUGD_REDIS_TIMEOUT_MS", default_value_t = 500)]
     redis_timeout_ms: u64,
 
+    /// For rediss:// URLs: a PEM file with the CA certificate that signed
+    /// the Redis server's certificate (default: the system's roots).
+    #[arg(long, env = "SLUGD_REDIS_CA_CERT")]
+    redis_ca_cert: Option<PathBuf>,
+}
+
+/// How the table is read from Redis: `serve` and `slugify`, not `load`,
+/// which writes it (always to primaries) and caches nothing.
+#[derive(Debug, Args)]
+struct ReadArgs {
+    /// With --redis-cluster: send table reads to replicas (at random) when
+    /// the cluster has them.
+    #[arg(long, env = "SLUGD_READ_FROM_REPLICAS")]
+    read_from_replicas: bool,
+
     /// Most symbol names a Redis-mode process keeps once fetched, so that
     /// popular symbols cost no round trip (0 turns the cache off). A version
     /// never changes once loaded, so cached names are never stale; the cache
     /// empties when the table version changes or when it is full.
     #[arg(long, env = "SLUGD_NAME_CACHE", default_value_t = 1024)]
     name_cache: usize,
-
-    /// For rediss:// URLs: a PEM file with the CA certificate that signed
-    /// the Redis server's certificate (default: the system's roots).
-    #[arg(long, env = "SLUGD_REDIS_CA_CERT")]
-    redis_ca_cert: Option<PathBuf>,
 }
 
 /// Where the table comes from.
@@ -191,6 +196,9 @@ struct ServeArgs {
     redis: RedisArgs,
 
     #[command(flatten)]
+    read: ReadArgs,
+
+    #[command(flatten)]
     table: TableArgs,
 
     /// How often to check Redis for a new table version, in milliseconds.
@@ -200,7 +208,9 @@ struct ServeArgs {
     /// What to do while Redis cannot answer: `fail` answers 503 for titles
     /// that need the table; `memory` answers from an in-process table built
     /// on demand (about 245 kB while Redis is down) and marks such
-    /// responses with the header `X-Slugd-Degraded: in-process`.
+    /// responses with the header `X-Slugd-Degraded: in-process`; with
+    /// `memory`, `serve` stops at start if --data or CLDR's files cannot
+    /// be read.
     #[arg(long, env = "SLUGD_ON_REDIS_DOWN", value_enum, default_value_t = OnRedisDown::Fail)]
     on_redis_down: OnRedisDown,
 
@@ -333,6 +343,9 @@ struct SlugifyArgs {
     redis: RedisArgs,
 
     #[command(flatten)]
+    read: ReadArgs,
+
+    #[command(flatten)]
     table: TableArgs,
 
     #[command(flatten)]
@@ -369,15 +382,17 @@ fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {
 }
 
 impl RedisArgs {
-    fn config(&self) -> anyhow::Result<Option<RedisConfig>> {
-        if self.read_from_replicas && self.redis_cluster.is_none() {
+    /// The Redis to talk to, if any; reading the table from replicas if
+    /// `read_from_replicas` (of a cluster only).
+    fn config(&self, read_from_replicas: bool) -> anyhow::Result<Option<RedisConfig>> {
+        if read_from_replicas && self.redis_cluster.is_none() {
             bail!(
                 "--read-from-replicas needs --redis-cluster; to read from the replica of one server, give its URL as --redis-url"
             );
         }
         let endpoint = match (&self.redis_url, &self.redis_cluster) {
             (Some(url), _) => Endpoint::Single(RedisUrl::parse(url).map_err(anyhow::Error::msg)?),
-            (None, Some(nodes)) => Endpoint::cluster(nodes, self.read_from_replicas)
+            (None, Some(nodes)) => Endpoint::cluster(nodes, read_from_replicas)
                 .map_err(|e| anyhow::anyhow!("--redis-cluster: {e}"))?,
             (None, None) => return Ok(None),
         };
@@ -412,11 +427,16 @@ impl TableArgs {
         Ok(p.clone())
     }
 
-    fn settings(&self, redis: &RedisArgs, refresh_ms: u64) -> anyhow::Result<TableSettings> {
+    fn settings(
+        &self,
+        redis: &RedisArgs,
+        read: &ReadArgs,
+        refresh_ms: u64,
+    ) -> anyhow::Result<TableSettings> {
         Ok(TableSettings {
             on_redis_down: OnRedisDown::Fail,
-            name_cache: redis.name_cache,
-            redis: redis.config()?,
+            name_cache: read.name_cache,
+            redis: redis.config(read.read_from_replicas)?,
             data: self.data.clone(),
             prefix: self.prefix()?,
             categories: self.categories.clone(),
@@ -443,7 +463,9 @@ impl ServeArgs {
             defaults: self.defaults.options()?,
             table: TableSettings {
                 on_redis_down: self.on_redis_down,
-                ..self.table.settings(&self.redis, self.refresh_interval_ms)?
+                ..self
+                    .table
+                    .settings(&self.redis, &self.read, self.refresh_interval_ms)?
             },
             limits: Limits {
                 body_bytes: self.max_body_bytes,
@@ -459,7 +481,8 @@ impl ServeArgs {
 
 impl LoadArgs {
     fn settings(&self) -> anyhow::Result<LoadSettings> {
-        let Some(redis) = self.redis.config()? else {
+        // Writes go to primaries: a cluster's replicas are never asked.
+        let Some(redis) = self.redis.config(false)? else {
             bail!(
                 "slugd load needs Redis: give --redis-url or --redis-cluster, or set REDIS_URL or REDIS_CLUSTER (try scripts/redis.sh for a local one)"
             );
@@ -488,7 +511,7 @@ impl SlugifyArgs {
         .validate_over(&self.defaults.options()?)
         .context("--separator, --max-length or --locale")?;
         Ok(SlugifySettings {
-            table: self.table.settings(&self.redis, 1000)?,
+            table: self.table.settings(&self.redis, &self.read, 1000)?,
             options,
             title: self.title,
         })

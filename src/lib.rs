@@ -65,9 +65,12 @@
 //!   requests are counted in; [`telemetry`]: logs
 //!   (text or JSON); `probe`: `slugd probe`, the container's health check.
 //!
-//! No two files import each other: a `mod.rs` names its parts and
+//! Imports between files run one way: no file imports, directly or
+//! through others, a file that imports it. A `mod.rs` names its parts and
 //! re-exports, and the parts import each other by path, never the
-//! `mod.rs` that names them.
+//! `mod.rs` that names them (a part taking back a name its `mod.rs` only
+//! re-exports is a circle too). `tests/imports.rs` checks this on every
+//! file under `src/`, so CI fails on a circle.
 
 pub mod bench;
 pub mod cldr;

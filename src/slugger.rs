@@ -12,13 +12,15 @@
 //!    name cache.
 //! 3. **Fallback**: while Redis cannot be reached, `--on-redis-down memory`
 //!    names them from an in-process table instead, and the answer is marked
-//!    degraded.
+//!    degraded. If that table cannot be built, the error is the outage with
+//!    the reason as its cause.
 //! 4. **Engine**: [`slug::slugify_rewritten`] turns each rewritten title,
 //!    its options and the names into a slug.
 //!
 //! Storage is below this file ([`crate::table`]), HTTP and the CLI above it.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::slug::{self, EmptySlug, NoSymbols, Options, SymbolNames};
 use crate::table::{MemoryTable, SymbolTable, TableError};
@@ -96,10 +98,15 @@ impl Slugger {
             }
             (Err(e), Some(fallback)) if e.is_outage() => {
                 let live = table.live_version();
+                // The outage is the error; why the fallback failed is its cause.
+                let no_fallback = |cause| TableError::NoFallback {
+                    outage: Box::new(e),
+                    cause: Arc::new(cause),
+                };
                 let memory = fallback
                     .table(live.as_ref().map(|v| &v.meta))
                     .await
-                    .map_err(|_| e)?;
+                    .map_err(no_fallback)?;
                 Ok(Slugs {
                     slugs: in_memory(&memory, &titles, options),
                     degraded: true,

@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn reads_the_shipped_english_names_without_fe0f() {
-        let dir = Path::new(crate::cldr::DEFAULT_DIR);
+        let dir = Path::new(crate::cldr::files::DEFAULT_DIR);
         let mut names = std::collections::HashMap::new();
         let count = for_each_name(dir, "en", |k, n| {
             names.insert(k.to_owned(), n.to_owned());

@@ -199,7 +199,9 @@ impl IntoResponse for ApiError {
         // Per request at debug only: an outage would flood the log. The
         // table's watcher logs each change of state once.
         if let ApiError::Unavailable(e) = &self {
-            tracing::debug!(error = %e, "table unavailable");
+            // As an error value, so the log shows its causes too (why
+            // the fallback could not be built, for one).
+            tracing::debug!(error = e as &dyn std::error::Error, "table unavailable");
         }
         let body = json!({ "error": self.to_string(), "code": self.code() });
         (self.status(), axum::Json(body)).into_response()

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::shape::MAX_SLUG_BYTES;
 use crate::slug::EmptySlug;
 use crate::table::TableError;
 
@@ -51,7 +52,7 @@ pub enum ReserveError {
     /// The title's slug is longer than a reservation may hold.
     #[error(
         "the slug of this title is {0} bytes long; a reservation holds at most {max} bytes: set max_length",
-        max = super::store::MAX_SLUG_BYTES
+        max = MAX_SLUG_BYTES
     )]
     TooLong(usize),
     /// Slugging the title needed the symbol table, which cannot answer.

@@ -13,6 +13,8 @@
 //! - [`reserved`]: the `--reserved-slugs` file: words never handed out.
 //! - [`settings`]: what `slugd serve` configures them with; [`error`]: why
 //!   a reservation fails.
+//! - [`shape`]: what a reserved slug may be (its length and characters),
+//!   which the others share; it imports nothing.
 //!
 //! # Redis keys (prefix `slugd:` by default)
 //!
@@ -32,6 +34,7 @@ mod names;
 mod reserved;
 mod reserver;
 mod settings;
+mod shape;
 mod store;
 
 pub use self::error::ReserveError;
@@ -39,4 +42,5 @@ pub use self::names::{NameError, Owner, Scope};
 pub use self::reserved::{ReservedSlugs, ReservedSlugsError};
 pub use self::reserver::{Holder, Reservation, Reservations};
 pub use self::settings::{ReservationSettings, WaitReplicas};
-pub use self::store::{MAX_SLUG_BYTES, is_slug_shaped, scope_key};
+pub use self::shape::{MAX_SLUG_BYTES, is_slug_shaped};
+pub use self::store::scope_key;

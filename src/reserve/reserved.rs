@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use super::store::is_slug_shaped;
+use super::shape::{MAX_SLUG_BYTES, SLUG_PUNCTUATION, is_slug_shaped};
 
 /// The reserved words.
 #[derive(Debug, Clone, Default)]
@@ -27,7 +27,7 @@ pub enum ReservedSlugsError {
     Read(PathBuf, #[source] std::io::Error),
     /// A line that is not a slug.
     #[error(
-        "{}:{line}: {word:?} is not a slug (give 1 to 512 ASCII letters, digits or -_.~), so it could never be reserved",
+        "{}:{line}: {word:?} is not a slug (give 1 to {MAX_SLUG_BYTES} ASCII letters, digits or {SLUG_PUNCTUATION}), so it could never be reserved",
         .path.display()
     )]
     NotASlug {

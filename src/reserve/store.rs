@@ -23,19 +23,6 @@ use crate::redis_conn::{Conn, RedisConfig};
 /// The script, which defines the layout of a scope's keys.
 const SCRIPT: &str = include_str!("reservations.lua");
 
-/// The longest slug a reservation holds, in bytes.
-pub const MAX_SLUG_BYTES: usize = 512;
-
-/// Whether `s` could be a slug: 1 to [`MAX_SLUG_BYTES`] of the characters
-/// slugs are made of (ASCII letters, digits and `-_.~`). Anything else is
-/// never reserved, and is never looked up in Redis (where it might match
-/// one of the script's other fields).
-pub fn is_slug_shaped(s: &str) -> bool {
-    (1..=MAX_SLUG_BYTES).contains(&s.len())
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_.~".contains(&b))
-}
-
 /// The key prefix of `scope` under `prefix`: `{p}r:{scope}:`, with `%` and
 /// `}` written `%25` and `%7D`, so the braces are the scope's hash tag and
 /// distinct scopes never share a key.
@@ -287,14 +274,5 @@ mod tests {
         // Distinct scopes, distinct keys.
         assert_ne!(scope_key("p:", "a}b"), scope_key("p:", "a%7Db"));
         assert_ne!(scope_key("p:", "%25"), scope_key("p:", "%"));
-    }
-
-    #[test]
-    fn only_slug_characters_are_slug_shaped() {
-        assert!(is_slug_shaped("hello-world_2.x~y"));
-        for s in ["", "=42", "#hello", "a b", "a:b", "é"] {
-            assert!(!is_slug_shaped(s), "{s:?}");
-        }
-        assert!(!is_slug_shaped(&"a".repeat(MAX_SLUG_BYTES + 1)));
     }
 }

@@ -1,6 +1,8 @@
 //! Unit tests of the engine: each rule with the titles it is for.
 
-use super::*;
+use super::names::{NoSymbols, SymbolNames};
+use super::{EmptySlug, slugify};
+use crate::options::{OptionError, Options, RawOptions, Separator};
 use std::collections::HashMap;
 
 fn table() -> HashMap<char, String> {

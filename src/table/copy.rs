@@ -6,6 +6,7 @@
 //! (a load from another directory may hold more); before Redis has answered
 //! once, the service's own settings.
 
+use std::io::Read;
 use std::path::PathBuf;
 
 use super::error::OpenError;
@@ -13,7 +14,7 @@ use super::layout::Meta;
 use super::memory::MemoryTable;
 use super::settings::TableSettings;
 use crate::cldr::{self, CldrSettings, LocaleSelection};
-use crate::unicode_data::Categories;
+use crate::unicode_data::{Categories, DataError};
 
 /// What a copy is built from besides the Redis version's meta.
 #[derive(Debug, Clone)]
@@ -44,6 +45,29 @@ impl CopySource {
             None => (self.categories.clone(), self.cldr.clone()),
         };
         MemoryTable::build(self.data.clone(), categories, cldr).await
+    }
+
+    /// Whether a copy could be built, without building one: the data file
+    /// opens and reads, and CLDR's files of the service's locales are there.
+    /// For `--on-redis-down memory`, which would otherwise learn it at the
+    /// first outage.
+    pub fn check(&self) -> Result<(), OpenError> {
+        let path = || self.data.clone();
+        let mut file = std::fs::File::open(&self.data)
+            .map_err(|source| DataError::Open {
+                path: path(),
+                source,
+            })
+            .map_err(OpenError::FallbackData)?;
+        // Opening a directory succeeds; reading it does not.
+        file.read(&mut [0; 1])
+            .map_err(|source| DataError::Read {
+                path: path(),
+                source,
+            })
+            .map_err(OpenError::FallbackData)?;
+        self.cldr.resolve()?;
+        Ok(())
     }
 
     /// The locales of `meta` that the service's CLDR directory has.

@@ -1,5 +1,6 @@
 //! Why a table cannot be opened, and why it cannot answer.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::unicode_data::DataError;
@@ -13,6 +14,10 @@ pub enum OpenError {
     /// CLDR's files for the in-process table are unusable.
     #[error("cannot read CLDR's names")]
     Cldr(#[from] crate::cldr::CldrError),
+    /// The data file the fallback of `--on-redis-down memory` would build
+    /// its table from during an outage is unusable (checked at start).
+    #[error("--on-redis-down memory cannot build its in-process table from --data")]
+    FallbackData(#[source] DataError),
     /// The Redis table cannot be set up.
     #[error(transparent)]
     Redis(#[from] TableError),
@@ -34,6 +39,16 @@ pub enum TableError {
     /// The table in Redis is not what the layout says.
     #[error("the symbol table in Redis is damaged: {0}")]
     Damaged(String),
+    /// Redis cannot be reached, and the in-process table of
+    /// `--on-redis-down memory` cannot be built to answer instead.
+    #[error("{outage}, and the in-process table of --on-redis-down memory cannot be built")]
+    NoFallback {
+        /// Why Redis cannot answer.
+        outage: Box<TableError>,
+        /// Why the fallback cannot be built.
+        #[source]
+        cause: Arc<OpenError>,
+    },
 }
 
 impl TableError {

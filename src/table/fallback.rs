@@ -6,14 +6,16 @@
 //! (about 245 kB of heap for the default categories) and spends one build
 //! (tens of milliseconds, off the async threads) to keep answering; between
 //! outages it holds nothing. Responses served this way are marked, so
-//! clients and logs can tell.
+//! clients and logs can tell. Its files are checked when the service
+//! starts ([`Fallback::check`]), so a wrong `--data` stops `slugd serve`
+//! then rather than at the first outage.
 
 use std::sync::Arc;
 
 use tokio::sync::Mutex;
 
 use super::copy::CopySource;
-use super::error::TableError;
+use super::error::OpenError;
 use super::layout::Meta;
 use super::memory::MemoryTable;
 
@@ -36,17 +38,20 @@ impl Fallback {
         }
     }
 
+    /// Says at start, rather than at the first outage, whether the table
+    /// could be built: see [`CopySource::check`].
+    pub fn check(&self) -> Result<(), OpenError> {
+        self.source.check()
+    }
+
     /// The in-process table, built on first use: the copy of the Redis
     /// version last seen (`live`), if any, so both give the same slugs.
-    pub async fn table(&self, live: Option<&Meta>) -> Result<Arc<MemoryTable>, TableError> {
+    pub async fn table(&self, live: Option<&Meta>) -> Result<Arc<MemoryTable>, OpenError> {
         let mut slot = self.table.lock().await;
         if let Some(table) = slot.as_ref() {
             return Ok(table.clone());
         }
-        let table =
-            self.source.build(live).await.map_err(|e| {
-                TableError::Damaged(format!("cannot build the fallback table: {e}"))
-            })?;
+        let table = self.source.build(live).await?;
         tracing::warn!(
             heap_bytes = table.heap_bytes(),
             "Redis is down: answering from an in-process table"

@@ -70,6 +70,16 @@ impl SymbolTable {
             );
             return Ok(SymbolTable::InProcess(Arc::new(table)));
         };
+        let fallback = match settings.on_redis_down {
+            OnRedisDown::Fail => None,
+            OnRedisDown::Memory => {
+                let fallback = Fallback::new(CopySource::new(settings));
+                // It reads its files during an outage: say now, before
+                // Redis is asked, if it cannot.
+                fallback.check()?;
+                Some(Arc::new(fallback))
+            }
+        };
         let table = Arc::new(RedisTable::new(
             config,
             &settings.prefix,
@@ -82,13 +92,6 @@ impl SymbolTable {
         }
         table.spawn_watcher(settings.refresh_interval);
         table.spawn_subscriber(config.clone());
-        if settings.on_redis_down == OnRedisDown::Memory {
-            // The fallback reads them during an outage: say now if it
-            // cannot.
-            settings.cldr.resolve()?;
-        }
-        let fallback = (settings.on_redis_down == OnRedisDown::Memory)
-            .then(|| Arc::new(Fallback::new(CopySource::new(settings))));
         Ok(SymbolTable::Redis(table, fallback))
     }
 

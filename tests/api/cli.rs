@@ -133,6 +133,45 @@ fn help_documents_every_setting() {
 }
 
 #[test]
+fn load_takes_no_flag_of_the_readers() {
+    // The name cache and replica reads are how `serve` and `slugify` read
+    // the table; `load` writes it, to primaries, and would ignore them.
+    let out = slugd(&["load", "--help"], b"");
+    let help = text(&out.stdout);
+    for flag in ["--name-cache", "--read-from-replicas"] {
+        assert!(!help.contains(flag), "load --help lists {flag}:\n{help}");
+        for command in ["serve", "slugify"] {
+            let out = slugd(&[command, "--help"], b"");
+            assert!(
+                text(&out.stdout).contains(flag),
+                "{command} --help lacks {flag}"
+            );
+        }
+    }
+    for (args, flag) in [
+        (&["load", "--name-cache", "5"][..], "--name-cache"),
+        (
+            &[
+                "load",
+                "--redis-cluster",
+                "127.0.0.1:1",
+                "--read-from-replicas",
+            ],
+            "--read-from-replicas",
+        ),
+    ] {
+        let out = slugd(args, b"");
+        // 2: clap's code for a command line it cannot parse.
+        assert_eq!(out.status.code(), Some(2), "{args:?} was accepted");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains(&format!("unexpected argument '{flag}'")),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
 fn redis_settings_that_cannot_work_are_refused_with_a_reason() {
     for (args, want) in [
         (

@@ -93,6 +93,12 @@ impl AppBuilder {
         self
     }
 
+    /// The UnicodeData.txt file of the in-process table and the fallback.
+    pub fn data(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.settings.table.data = path.into();
+        self
+    }
+
     /// The key prefix in Redis.
     pub fn prefix(mut self, prefix: &str) -> Self {
         self.settings.table.prefix = prefix.to_owned();
@@ -111,12 +117,16 @@ impl AppBuilder {
         self
     }
 
+    /// Opens the service as `slugd serve` does, without running it: the
+    /// checks `slugd serve` makes at start.
+    pub async fn open(self) -> Result<slugd::serve::Service, slugd::table::OpenError> {
+        slugd::serve::Service::open(&self.settings).await
+    }
+
     /// Opens the service as `slugd serve` does and runs it on a listener
     /// of its own on 127.0.0.1, port 0.
     pub async fn spawn(self) -> App {
-        let service = slugd::serve::Service::open(&self.settings)
-            .await
-            .expect("the service opens");
+        let service = self.open().await.expect("the service opens");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (tx, rx) = oneshot::channel::<()>();

@@ -6,10 +6,23 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use slugd::table::OnRedisDown;
+use slugd::metrics::Metrics;
+use slugd::slugger::Slugger;
+use slugd::table::{OnRedisDown, SymbolTable};
 
-use crate::fixtures::{RedisServer, config_for_port, free_port, load};
-use crate::helpers::{App, assert_says, post_titles};
+use crate::fixtures::{RedisServer, config_for_port, data_file, free_port, load};
+use crate::helpers::{App, assert_says, post_titles, table_settings};
+
+/// An error and its causes on one line, as `slugd` prints them.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        out.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    out
+}
 
 /// POSTs `body` until the answer is 200, for at most 5 s (recovery
 /// without a restart of slugd); returns that answer's body.
@@ -211,4 +224,78 @@ async fn names_fetched_once_are_served_from_the_cache_even_while_redis_is_down()
     redis.kill();
     assert_eq!(app.slug("❤ again").await, "heavy-heart-again");
     expect_503(&app, "☃ was never asked for").await;
+}
+
+#[tokio::test]
+async fn on_redis_down_memory_with_a_bad_data_file_stops_serve_at_start_naming_it() {
+    // No Redis needed: a Redis-mode service starts without it, so the data
+    // file is the only thing between it and serving.
+    let missing = "/nonexistent/slugd/UnicodeData.txt";
+    let e = App::builder()
+        .redis_config(config_for_port(free_port()))
+        .on_redis_down(OnRedisDown::Memory)
+        .data(missing)
+        .open()
+        .await
+        .err()
+        .expect("the service refuses to start");
+    let said = chain(&e);
+    assert!(said.contains("--on-redis-down memory"), "{said}");
+    assert!(said.contains(&format!("cannot open {missing}")), "{said}");
+    // A directory is no data file either.
+    let dir = tempfile::tempdir().unwrap();
+    let e = App::builder()
+        .redis_config(config_for_port(free_port()))
+        .on_redis_down(OnRedisDown::Memory)
+        .data(dir.path())
+        .open()
+        .await
+        .err()
+        .expect("the service refuses to start");
+    assert!(
+        chain(&e).contains(&dir.path().display().to_string()),
+        "{}",
+        chain(&e)
+    );
+    // With --on-redis-down fail the file is never read: no change there.
+    App::builder()
+        .redis_config(config_for_port(free_port()))
+        .data(missing)
+        .open()
+        .await
+        .unwrap_or_else(|e| panic!("{}", chain(&e)));
+}
+
+#[tokio::test]
+async fn a_fallback_that_cannot_be_built_says_why_beside_the_outage() {
+    let mut redis = RedisServer::start().await;
+    load(&redis).await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("UnicodeData.txt");
+    std::fs::copy(data_file(), &data).unwrap();
+    let settings = slugd::table::TableSettings {
+        on_redis_down: OnRedisDown::Memory,
+        name_cache: 0,
+        data: data.clone(),
+        ..table_settings(Some(redis.config()))
+    };
+    let table = SymbolTable::open(&settings, &Metrics::new())
+        .await
+        .unwrap_or_else(|e| panic!("{}", chain(&e)));
+    let slugger = Slugger::new(table);
+    let options = Default::default();
+    assert_eq!(
+        slugger.slugify("I ❤ Redis", &options).await.unwrap().0,
+        Ok("i-heavy-heart-redis".to_owned())
+    );
+    // The file goes away after the start, then Redis does.
+    std::fs::remove_file(&data).unwrap();
+    redis.kill();
+    let e = slugger.slugify("I ❤ Redis", &options).await.unwrap_err();
+    let said = chain(&e);
+    assert!(said.starts_with("Redis is unavailable"), "{said}");
+    assert!(
+        said.contains(&format!("cannot open {}", data.display())),
+        "{said}"
+    );
 }
