@@ -325,6 +325,28 @@ impl RedisServer {
         RedisServerBuilder::default()
     }
 
+    /// A primary and a replica of it (`--replicaof`), each a server of the
+    /// test's own, returned once the replica's link to the primary is up.
+    pub async fn with_replica() -> (RedisServer, RedisServer) {
+        let primary = RedisServer::start().await;
+        let replica = RedisServer::builder()
+            .args(&["--replicaof", "127.0.0.1", &primary.port.to_string()])
+            .start()
+            .await;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let info: String = replica.query(redis::cmd("INFO").arg("replication")).await;
+            if info.contains("master_link_status:up") {
+                return (primary, replica);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the replica did not connect to its primary:\n{info}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// Saves the data to the server's directory, so that a restart brings
     /// the same keys back.
     pub async fn save(&self) {

@@ -153,12 +153,7 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
 /// after a load on the primary.
 #[tokio::test]
 async fn a_service_reads_from_a_replica_and_follows_reloads() {
-    let primary = RedisServer::start().await;
-    let port = primary.port.to_string();
-    let replica = RedisServer::builder()
-        .args(&["--replicaof", "127.0.0.1", &port])
-        .start()
-        .await;
+    let (primary, replica) = RedisServer::with_replica().await;
     load(&primary).await;
     let app = App::uncached(replica.config()).await;
     app.wait_for("/readyz", 200, Duration::from_secs(10)).await;

@@ -688,12 +688,7 @@ fn urlencode(s: &str) -> String {
 
 #[tokio::test]
 async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
-    let primary = RedisServer::start().await;
-    let port = primary.port.to_string();
-    let replica = RedisServer::builder()
-        .args(&["--replicaof", "127.0.0.1", &port])
-        .start()
-        .await;
+    let (primary, replica) = RedisServer::with_replica().await;
     let wait = |replicas, ms| ReservationSettings {
         wait: Some(WaitReplicas {
             replicas,
