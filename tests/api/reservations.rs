@@ -590,7 +590,13 @@ async fn with_aof_and_appendfsync_always_a_sigkill_loses_no_acknowledged_reserva
             })
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Redis is killed once more than ten reservations are acknowledged,
+    // with the clients still reserving.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while acked.lock().unwrap().len() <= 10 {
+        assert!(Instant::now() < deadline, "the clients got no reservations");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     redis.kill();
     for task in tasks {
         task.await.unwrap();
