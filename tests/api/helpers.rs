@@ -285,24 +285,6 @@ pub async fn post_titles(
         .unwrap()
 }
 
-/// Waits until the server on `addr` (a `slugd serve` process) answers 200
-/// on `path`, for at most 10 s.
-pub async fn wait_until_ok(addr: &str, path: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Ok(r) = reqwest::get(format!("http://{addr}{path}")).await
-            && r.status() == 200
-        {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "slugd on {addr} did not answer 200 on {path}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 /// Clients that ask `POST /slugs` for the same titles again and again, in
 /// the background, until [`Askers::stop`]: every answer must be 200, and
 /// its `slugs` pass a check of the test's.

@@ -20,4 +20,5 @@ mod outage;
 mod properties;
 mod reservations;
 mod security;
+mod serve_process;
 mod slug;

@@ -2,13 +2,13 @@
 //! request has an id that comes back in the response and in its JSON log
 //! lines, and `slugd probe` tells a ready service from a closed port.
 
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::fixtures::{RedisServer, free_port, load, slugd_command, stop_with_sigterm};
+use crate::fixtures::{RedisServer, load, slugd_command};
 use crate::helpers::App;
+use crate::serve_process::ServeProcess;
 
 impl App {
     /// Scrapes `/metrics`: its text, after checking the content type.
@@ -217,27 +217,6 @@ async fn every_response_carries_a_request_id() {
     }
 }
 
-/// `slugd serve` on a free port with `args`, its standard error piped;
-/// returns once `slugd probe` says it is ready.
-fn serve(args: &[&str]) -> (Child, String) {
-    let port = free_port();
-    let listen = format!("127.0.0.1:{port}");
-    let child = slugd_command()
-        .args(["serve", "--listen", &listen])
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let url = format!("http://{listen}");
-    let started = Instant::now();
-    while !probe(&format!("{url}/readyz")).status.success() {
-        assert!(started.elapsed() < Duration::from_secs(20), "not ready");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    (child, url)
-}
-
 fn probe(url: &str) -> std::process::Output {
     slugd_command()
         .args(["probe", "--url", url])
@@ -247,16 +226,20 @@ fn probe(url: &str) -> std::process::Output {
 
 #[tokio::test]
 async fn json_log_lines_of_a_request_carry_its_id() {
-    let (child, url) = serve(&["--log-format", "json", "--log", "info,slugd::http=debug"]);
+    let serve = ServeProcess::builder()
+        .log("info,slugd::http=debug")
+        .args(["--log-format", "json"])
+        .start()
+        .await;
     let r = reqwest::Client::new()
-        .post(format!("{url}/slug"))
+        .post(serve.url("/slug"))
         .header("x-request-id", "trace-me-1234")
         .json(&json!({"title": "I ❤ Redis"}))
         .send()
         .await
         .unwrap();
     assert_eq!(r.headers()["x-request-id"], "trace-me-1234");
-    let stderr = stop_with_sigterm(child);
+    let stderr = serve.stop("TERM").await.log;
     let lines: Vec<Value> = stderr
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
@@ -277,22 +260,24 @@ async fn json_log_lines_of_a_request_carry_its_id() {
     assert_eq!(answered["fields"]["status"], 200);
 }
 
-#[test]
-fn probe_says_ready_or_why_not() {
-    let (child, url) = serve(&[]);
-    let out = probe(&format!("{url}/readyz"));
+#[tokio::test]
+async fn probe_says_ready_or_why_not() {
+    let serve = ServeProcess::builder().start().await;
+    serve.wait_until_ok("/readyz").await;
+    let out = probe(&serve.url("/readyz"));
     assert!(out.status.success());
     let said: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(said["status"], "ready");
     // Answering, but not 200: not ready, with what it said.
-    let out = probe(&format!("{url}/nope"));
+    let out = probe(&serve.url("/nope"));
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("answered 404 Not Found"), "{err}");
-    stop_with_sigterm(child);
+    let addr = serve.addr;
+    assert!(serve.stop("TERM").await.status.success());
 
-    // Nothing listening.
-    let closed = format!("http://127.0.0.1:{}/readyz", free_port());
+    // Nothing listening: the port the service had, now closed.
+    let closed = format!("http://{addr}/readyz");
     let out = probe(&closed);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);

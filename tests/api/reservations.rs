@@ -3,7 +3,6 @@
 //! cluster, a replica, AOF on disk) and real `slugd serve` processes.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -11,8 +10,9 @@ use serde_json::{Value, json};
 use slugd::redis_conn::RedisConfig;
 use slugd::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 
-use crate::fixtures::{READER, RedisCluster, RedisServer, acl, free_port, load, slugd_command};
-use crate::helpers::{App, assert_says, wait_until_ok};
+use crate::fixtures::{READER, RedisCluster, RedisServer, acl, load, slugd_command};
+use crate::helpers::{App, assert_says};
+use crate::serve_process::ServeProcess;
 
 /// The ACL rules README.md documents for a service that reads the table
 /// and makes reservations, for prefix `slugd:`, with password `service-pw`.
@@ -232,21 +232,15 @@ async fn the_binary_reads_reserved_slugs_from_the_file_in_the_environment() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("reserved.txt");
     std::fs::write(&file, "# our routes\nnew\nedit\n").unwrap();
-    let addr = format!("127.0.0.1:{}", free_port());
-    let _serve = Process(
-        slugd_command()
-            .args(["--log", "warn", "serve", "--listen", &addr, "--redis-url"])
-            .arg(redis.url())
-            .env("SLUGD_RESERVED_SLUGS", &file)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    wait_until_ok(&addr, "/healthz").await;
+    let serve = ServeProcess::builder()
+        .log("warn")
+        .args(["--redis-url", &redis.url()])
+        .env("SLUGD_RESERVED_SLUGS", &file)
+        .start()
+        .await;
+    serve.wait_until_ok("/healthz").await;
     let client = reqwest::Client::new();
-    let url = format!("http://{addr}");
-    let (s, b) = reserve(&url, &client, "posts", "1", "New", json!({})).await;
+    let (s, b) = reserve(&serve.url(""), &client, "posts", "1", "New", json!({})).await;
     assert_eq!((s, b["slug"].as_str()), (201, Some("new-2")), "{b}");
 
     std::fs::write(&file, "new\nnot a slug\n").unwrap();
@@ -389,28 +383,16 @@ async fn in_process_the_routes_say_they_need_redis() {
     assert_eq!((s, b["code"].as_str()), (503, Some("needs_redis")));
 }
 
-/// A `slugd serve` process, killed on drop.
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `slugd serve` on `redis`; its address.
-async fn instance(redis: &RedisServer) -> (Process, String) {
-    let addr = format!("127.0.0.1:{}", free_port());
-    let child = slugd_command()
-        .args(["--log", "warn", "serve", "--listen", &addr, "--redis-url"])
-        .arg(redis.url())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    wait_until_ok(&addr, "/readyz").await;
-    (Process(child), format!("http://{addr}"))
+/// `slugd serve` on `redis`, ready; its URL.
+async fn instance(redis: &RedisServer) -> (ServeProcess, String) {
+    let serve = ServeProcess::builder()
+        .log("warn")
+        .args(["--redis-url", &redis.url()])
+        .start()
+        .await;
+    serve.wait_until_ok("/readyz").await;
+    let url = serve.url("");
+    (serve, url)
 }
 
 #[tokio::test]
