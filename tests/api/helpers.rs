@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 use slugd::http::Limits;
 use slugd::options::Options;
@@ -283,6 +284,15 @@ pub async fn post_titles(
         .send()
         .await
         .unwrap()
+}
+
+/// What [`path_segment`] leaves as it is: letters, digits, `-` and `_`;
+/// everything else is escaped, `.` too, so that no segment is `.` or `..`.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_');
+
+/// `s` percent-encoded as one path segment (a reservation's scope).
+pub fn path_segment(s: &str) -> String {
+    utf8_percent_encode(s, SEGMENT).to_string()
 }
 
 /// Clients that ask `POST /slugs` for the same titles again and again, in
