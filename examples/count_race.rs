@@ -1,6 +1,6 @@
 //! What counting one request costs when both cores count at once: the
 //! exporter's histogram and counter (one shared atomic each) against
-//! slugd's per-thread request cells (`src/metrics/hot.rs`), each called in
+//! slugd's per-thread request cells (`src/metrics/cells.rs`), each called in
 //! a tight loop by one thread, then by two at once. The loop is harsher
 //! than a service, where counts are microseconds apart, but it is the
 //! cache line the two cores pass between them that it shows.

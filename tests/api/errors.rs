@@ -1,7 +1,7 @@
 //! Bad input gets a clear JSON error with the right status, never a panic
 //! or a 500, and the service goes on answering.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use slugd::http::Limits;
@@ -16,16 +16,33 @@ fn assert_error(status: u16, body: &Value, want_status: u16, code: &str, says: &
 }
 
 /// Sends `start`, the beginning of a request, and never the rest; returns
-/// what the server answers before it ends the connection, which it must
-/// do within 10 s.
-async fn send_only(app: &App, start: &[u8]) -> std::io::Result<Vec<u8>> {
+/// what the server answers before it ends the connection (or the error
+/// that ended it) and how long after the connection was opened that was.
+/// A server that has not ended it after 10 s fails the test.
+async fn send_only(app: &App, start: &[u8]) -> (std::io::Result<Vec<u8>>, Duration) {
+    let started = Instant::now();
     let mut stream = tokio::net::TcpStream::connect(app.addr).await.unwrap();
     stream.write_all(start).await.unwrap();
     let mut response = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut response))
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut response))
         .await
-        .expect("the server ends the connection instead of waiting for ever")?;
-    Ok(response)
+        .expect("the server ends the connection instead of waiting for ever");
+    (read.map(|_| response), started.elapsed())
+}
+
+/// The limit the slow-client tests set, and how long after it the
+/// connection must be closed: not a speed figure, but slack for a busy
+/// machine, and far enough below the default of 10 s that the test fails
+/// if the setting is not applied.
+const SLOW_LIMIT: Duration = Duration::from_millis(300);
+const SLOW_SLACK: Duration = Duration::from_secs(4);
+
+/// The connection was closed after `SLOW_LIMIT`, not long after.
+fn assert_cut_off_by_the_limit(took: Duration) {
+    assert!(
+        took >= SLOW_LIMIT && took < SLOW_LIMIT + SLOW_SLACK,
+        "closed after {took:?}, with a limit of {SLOW_LIMIT:?}"
+    );
 }
 
 #[tokio::test]
@@ -168,14 +185,15 @@ async fn unknown_paths_and_methods_get_json_errors() {
 async fn a_client_sending_its_body_slowly_gets_408() {
     let app = App::builder()
         .limits(Limits {
-            body_timeout: Duration::from_millis(300),
+            body_timeout: SLOW_LIMIT,
             ..Limits::default()
         })
         .spawn()
         .await;
-    let response = send_only(&app, b"POST /slug HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\": ")
-        .await
-        .unwrap();
+    let (response, took) = send_only(&app, b"POST /slug HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\": ")
+        .await;
+    assert_cut_off_by_the_limit(took);
+    let response = response.unwrap();
     let text = String::from_utf8_lossy(&response);
     assert!(text.starts_with("HTTP/1.1 408"), "{text}");
     assert!(text.contains("\"code\":\"body_timeout\""), "{text}");
@@ -214,14 +232,13 @@ async fn hostile_but_valid_titles_get_correct_slugs() {
 async fn a_client_sending_its_headers_slowly_is_cut_off() {
     let app = App::builder()
         .limits(Limits {
-            header_timeout: Duration::from_millis(300),
+            header_timeout: SLOW_LIMIT,
             ..Limits::default()
         })
         .spawn()
         .await;
     // Closed or reset: either way the server stopped waiting.
-    send_only(&app, b"POST /slug HTTP/1.1\r\nHost: x\r\nContent-Ty")
-        .await
-        .ok();
+    let (_, took) = send_only(&app, b"POST /slug HTTP/1.1\r\nHost: x\r\nContent-Ty").await;
+    assert_cut_off_by_the_limit(took);
     assert_eq!(app.slug("still here").await, "still-here");
 }

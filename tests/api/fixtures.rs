@@ -1,10 +1,10 @@
 //! The world each test owns, apart from the app: the shipped data file, the
 //! real `slugd` binary, a `redis-server` on a free loopback port (killed on
-//! drop, its log shown if it fails to start), a Redis Cluster of them,
-//! test certificates for TLS, the documented ACL users, and the loader.
-//! The app under test and how tests talk to it are in `helpers.rs`.
+//! drop, its log shown if it fails to start), a primary with a replica, a
+//! Redis Cluster of them, test certificates for TLS, the documented ACL
+//! users, and the loader. The app under test and how tests talk to it are
+//! in `helpers.rs`; a `slugd serve` process is in `serve_process.rs`.
 
-use std::io::Read;
 use std::net::TcpListener as StdListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -64,21 +64,6 @@ pub fn send_signal(pid: u32, signal: &str) {
         .status()
         .expect("kill");
     assert!(status.success(), "kill -{signal} {pid} failed");
-}
-
-/// Stops `child` (started with its standard error piped) with SIGTERM,
-/// waits for it, and returns its standard error.
-pub fn stop_with_sigterm(mut child: Child) -> String {
-    send_signal(child.id(), "TERM");
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .expect("the child's standard error is piped")
-        .read_to_string(&mut stderr)
-        .unwrap();
-    child.wait().unwrap();
-    stderr
 }
 
 /// The number after `prefix` in an `INFO` reply (up to a comma or the line's
@@ -323,6 +308,28 @@ impl RedisServer {
     /// A server with options: extra arguments, a reserved port, TLS.
     pub fn builder() -> RedisServerBuilder {
         RedisServerBuilder::default()
+    }
+
+    /// A primary and a replica of it (`--replicaof`), each a server of the
+    /// test's own, returned once the replica's link to the primary is up.
+    pub async fn with_replica() -> (RedisServer, RedisServer) {
+        let primary = RedisServer::start().await;
+        let replica = RedisServer::builder()
+            .args(&["--replicaof", "127.0.0.1", &primary.port.to_string()])
+            .start()
+            .await;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let info: String = replica.query(redis::cmd("INFO").arg("replication")).await;
+            if info.contains("master_link_status:up") {
+                return (primary, replica);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the replica did not connect to its primary:\n{info}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Saves the data to the server's directory, so that a restart brings

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 use slugd::http::Limits;
 use slugd::options::Options;
@@ -295,22 +296,13 @@ pub async fn post_titles(
         .unwrap()
 }
 
-/// Waits until the server on `addr` (a `slugd serve` process) answers 200
-/// on `path`, for at most 10 s.
-pub async fn wait_until_ok(addr: &str, path: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Ok(r) = reqwest::get(format!("http://{addr}{path}")).await
-            && r.status() == 200
-        {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "slugd on {addr} did not answer 200 on {path}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+/// What [`path_segment`] leaves as it is: letters, digits, `-` and `_`;
+/// everything else is escaped, `.` too, so that no segment is `.` or `..`.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_');
+
+/// `s` percent-encoded as one path segment (a reservation's scope).
+pub fn path_segment(s: &str) -> String {
+    utf8_percent_encode(s, SEGMENT).to_string()
 }
 
 /// Clients that ask `POST /slugs` for the same titles again and again, in

@@ -2,20 +2,17 @@
 //! the same slugs, and a new table version reaches all of them without a
 //! restart, with no request failing or mixing versions on the way.
 
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::fixtures::{
-    RedisServer, free_port, load, load_settings, load_snowperson, slugd_command,
-};
-use crate::helpers::{App, Askers, post_titles, wait_until_ok};
+use crate::fixtures::{RedisServer, load, load_settings, load_snowperson};
+use crate::helpers::{App, Askers, post_titles};
+use crate::serve_process::ServeProcess;
 
-/// A `slugd serve` process, killed on drop.
+/// A `slugd serve` process on `redis`.
 struct Instance {
-    child: Child,
-    addr: String,
+    serve: ServeProcess,
 }
 
 impl Instance {
@@ -24,41 +21,22 @@ impl Instance {
     }
 
     async fn start_with(redis: &RedisServer, extra: &[&str]) -> Instance {
-        let addr = format!("127.0.0.1:{}", free_port());
-        let child = slugd_command()
-            .args([
-                "--log",
-                "warn",
-                "serve",
-                "--listen",
-                &addr,
-                "--redis-url",
-                &redis.url(),
-            ])
+        let serve = ServeProcess::builder()
+            .log("warn")
+            .args(["--redis-url", &redis.url()])
             .args(extra)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let instance = Instance { child, addr };
-        wait_until_ok(&instance.addr, "/readyz").await;
-        instance
+            .start()
+            .await;
+        serve.wait_until_ok("/readyz").await;
+        Instance { serve }
     }
 
     /// `POST /slugs`: the status and the `slugs` array.
     async fn slugs(&self, client: &reqwest::Client, titles: &[String]) -> (u16, Value) {
-        let url = format!("http://{}/slugs", self.addr);
-        let r = post_titles(client, &url, titles).await;
+        let r = post_titles(client, &self.serve.url("/slugs"), titles).await;
         let status = r.status().as_u16();
         let body: Value = r.json().await.unwrap_or(Value::Null);
         (status, body["slugs"].clone())
-    }
-}
-
-impl Drop for Instance {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -116,10 +94,7 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
 
     // Clients asking all the time, on every instance, before, during and
     // after the switch.
-    let urls = instances
-        .iter()
-        .map(|i| format!("http://{}/slugs", i.addr))
-        .collect();
+    let urls = instances.iter().map(|i| i.serve.url("/slugs")).collect();
     let askers = Askers::start(&client, urls, &titles, {
         let (old, new) = (old.clone(), new.clone());
         move |slugs| assert!(*slugs == old || *slugs == new, "mixed or wrong: {slugs}")
@@ -139,7 +114,7 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
             assert!(
                 switched.elapsed() < Duration::from_secs(10),
                 "{} still old",
-                instance.addr
+                instance.serve.addr
             );
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
@@ -153,12 +128,7 @@ async fn reload_reaches_three_instances(extra: &[&str]) {
 /// after a load on the primary.
 #[tokio::test]
 async fn a_service_reads_from_a_replica_and_follows_reloads() {
-    let primary = RedisServer::start().await;
-    let port = primary.port.to_string();
-    let replica = RedisServer::builder()
-        .args(&["--replicaof", "127.0.0.1", &port])
-        .start()
-        .await;
+    let (primary, replica) = RedisServer::with_replica().await;
     load(&primary).await;
     let app = App::uncached(replica.config()).await;
     app.wait_for("/readyz", 200, Duration::from_secs(10)).await;

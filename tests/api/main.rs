@@ -21,4 +21,5 @@ mod outage;
 mod properties;
 mod reservations;
 mod security;
+mod serve_process;
 mod slug;

@@ -2,13 +2,14 @@
 //! request has an id that comes back in the response and in its JSON log
 //! lines, and `slugd probe` tells a ready service from a closed port.
 
-use std::process::{Child, Stdio};
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::fixtures::{RedisServer, free_port, load, slugd_command, stop_with_sigterm};
+use crate::fixtures::{RedisServer, load, slugd_command};
 use crate::helpers::App;
+use crate::serve_process::ServeProcess;
 
 impl App {
     /// Scrapes `/metrics`: its text, after checking the content type.
@@ -175,6 +176,95 @@ async fn metrics_count_round_trips_cache_and_reservations_on_redis() {
     assert_eq!(sample(&down, unavailable), 1.0);
 }
 
+/// Every metric family of `text` as a Prometheus text parser reads it:
+/// name, type, label names (sorted); panics with the parser's complaint
+/// and the text if any line does not parse.
+fn families(text: &str) -> BTreeMap<String, (String, Vec<String>)> {
+    let parsed = openmetrics_parser::prometheus::parse_prometheus(text)
+        .unwrap_or_else(|e| panic!("not Prometheus's text format: {e}\n{text}"));
+    parsed
+        .families
+        .into_iter()
+        .map(|(name, family)| {
+            let mut labels = family.get_label_names().to_vec();
+            labels.sort();
+            (name, (family.family_type.to_string(), labels))
+        })
+        .collect()
+}
+
+/// The families README.md's Metrics section documents, with their types
+/// and labels: all of them on Redis once each has been counted.
+const DOCUMENTED: [(&str, &str, &[&str]); 12] = [
+    ("slugd_bench_runs_total", "counter", &[]),
+    (
+        "slugd_http_request_duration_seconds",
+        "histogram",
+        &["route"],
+    ),
+    ("slugd_http_requests_total", "counter", &["route", "status"]),
+    ("slugd_name_cache_hits_total", "counter", &[]),
+    ("slugd_name_cache_misses_total", "counter", &[]),
+    ("slugd_redis_failures_total", "counter", &["component"]),
+    ("slugd_redis_round_trips_total", "counter", &["component"]),
+    ("slugd_redis_up", "gauge", &[]),
+    ("slugd_reservations_total", "counter", &["outcome"]),
+    ("slugd_table_locale", "gauge", &["locale"]),
+    ("slugd_table_locales", "gauge", &[]),
+    ("slugd_table_version", "gauge", &[]),
+];
+
+#[tokio::test]
+async fn metrics_parse_as_prometheus_text_with_the_documented_families() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let app = App::on_redis(&redis).await;
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    let ask = json!({"scope": "posts", "owner": "7", "title": "Hello World"});
+    assert_eq!(app.post("/reservations", &ask).await.0, 201);
+    // A route template with braces in a label value.
+    assert_eq!(app.get("/reservations/posts/hello-world").await.0, 200);
+    assert_eq!(app.get("/no/such/page").await.0, 404);
+    assert_eq!(app.get("/bench?iterations=5").await.0, 200);
+
+    let text = app.scrape().await;
+    let want: BTreeMap<String, (String, Vec<String>)> = DOCUMENTED
+        .iter()
+        .map(|(name, kind, labels)| {
+            let labels = labels.iter().map(|l| l.to_string()).collect();
+            (name.to_string(), (kind.to_string(), labels))
+        })
+        .collect();
+    assert_eq!(families(&text), want, "{text}");
+    let parsed = openmetrics_parser::prometheus::parse_prometheus(&text).unwrap();
+    let routes: BTreeSet<String> = parsed.families["slugd_http_requests_total"]
+        .iter_samples()
+        .map(|s| {
+            let labels = s.get_labelset().unwrap();
+            labels.get_label_value("route").unwrap().to_owned()
+        })
+        .collect();
+    let want = [
+        "/bench",
+        "/reservations",
+        "/reservations/{scope}/{key}",
+        "/slug",
+        "unmatched",
+    ];
+    assert_eq!(routes, want.map(str::to_owned).into(), "{text}");
+
+    // In-process: the text parses too, with no family about Redis.
+    let in_process = App::in_process().await;
+    assert_eq!(in_process.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    let names: BTreeSet<String> = families(&in_process.scrape().await).into_keys().collect();
+    assert!(names.contains("slugd_http_requests_total"), "{names:?}");
+    assert!(
+        names.iter().all(|n| !n.starts_with("slugd_redis_")),
+        "{names:?}"
+    );
+}
+
 #[tokio::test]
 async fn every_response_carries_a_request_id() {
     let app = App::in_process().await;
@@ -217,27 +307,6 @@ async fn every_response_carries_a_request_id() {
     }
 }
 
-/// `slugd serve` on a free port with `args`, its standard error piped;
-/// returns once `slugd probe` says it is ready.
-fn serve(args: &[&str]) -> (Child, String) {
-    let port = free_port();
-    let listen = format!("127.0.0.1:{port}");
-    let child = slugd_command()
-        .args(["serve", "--listen", &listen])
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let url = format!("http://{listen}");
-    let started = Instant::now();
-    while !probe(&format!("{url}/readyz")).status.success() {
-        assert!(started.elapsed() < Duration::from_secs(20), "not ready");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    (child, url)
-}
-
 fn probe(url: &str) -> std::process::Output {
     slugd_command()
         .args(["probe", "--url", url])
@@ -247,16 +316,20 @@ fn probe(url: &str) -> std::process::Output {
 
 #[tokio::test]
 async fn json_log_lines_of_a_request_carry_its_id() {
-    let (child, url) = serve(&["--log-format", "json", "--log", "info,slugd::http=debug"]);
+    let serve = ServeProcess::builder()
+        .log("info,slugd::http=debug")
+        .args(["--log-format", "json"])
+        .start()
+        .await;
     let r = reqwest::Client::new()
-        .post(format!("{url}/slug"))
+        .post(serve.url("/slug"))
         .header("x-request-id", "trace-me-1234")
         .json(&json!({"title": "I ❤ Redis"}))
         .send()
         .await
         .unwrap();
     assert_eq!(r.headers()["x-request-id"], "trace-me-1234");
-    let stderr = stop_with_sigterm(child);
+    let stderr = serve.stop("TERM").await.log;
     let lines: Vec<Value> = stderr
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
@@ -277,22 +350,24 @@ async fn json_log_lines_of_a_request_carry_its_id() {
     assert_eq!(answered["fields"]["status"], 200);
 }
 
-#[test]
-fn probe_says_ready_or_why_not() {
-    let (child, url) = serve(&[]);
-    let out = probe(&format!("{url}/readyz"));
+#[tokio::test]
+async fn probe_says_ready_or_why_not() {
+    let serve = ServeProcess::builder().start().await;
+    serve.wait_until_ok("/readyz").await;
+    let out = probe(&serve.url("/readyz"));
     assert!(out.status.success());
     let said: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(said["status"], "ready");
     // Answering, but not 200: not ready, with what it said.
-    let out = probe(&format!("{url}/nope"));
+    let out = probe(&serve.url("/nope"));
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("answered 404 Not Found"), "{err}");
-    stop_with_sigterm(child);
+    let addr = serve.addr;
+    assert!(serve.stop("TERM").await.status.success());
 
-    // Nothing listening.
-    let closed = format!("http://127.0.0.1:{}/readyz", free_port());
+    // Nothing listening: the port the service had, now closed.
+    let closed = format!("http://{addr}/readyz");
     let out = probe(&closed);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);

@@ -2,6 +2,8 @@
 //! needs Redis, slugs as usual for titles that do not, and recovery without
 //! restarting slugd.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -98,12 +100,15 @@ async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
     let titles: Vec<String> = slugd::corpus::titles().map(|t| format!("{t} ☃")).collect();
     let want = App::in_process().await.slugs(&titles).await;
 
+    // Requests flowing all the time, before, during and after the outage;
+    // their statuses in order.
+    let statuses = Arc::new(Mutex::new(Vec::<u16>::new()));
+    let stop = Arc::new(AtomicBool::new(false));
     let flowing = {
         let (client, url, titles) = (app.client.clone(), app.url("/slugs"), titles.clone());
+        let (statuses, stop) = (statuses.clone(), stop.clone());
         tokio::spawn(async move {
-            let mut statuses = Vec::new();
-            let until = Instant::now() + Duration::from_millis(1500);
-            while Instant::now() < until {
+            while !stop.load(Ordering::Relaxed) {
                 let started = Instant::now();
                 let r = post_titles(&client, &url, &titles).await;
                 assert!(
@@ -111,23 +116,39 @@ async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
                     "a request took {:?}",
                     started.elapsed()
                 );
-                statuses.push(r.status().as_u16());
+                statuses.lock().unwrap().push(r.status().as_u16());
             }
-            statuses
         })
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Each step waits until the flowing requests have seen the one before:
+    // answers, then the outage, then answers again after the restart. (If
+    // they stopped, a request failed: awaiting them below says why.)
+    let seen = async |status: u16, from: usize| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let so_far = statuses.lock().unwrap()[from..].contains(&status);
+            if so_far || flowing.is_finished() {
+                return;
+            }
+            if Instant::now() > deadline {
+                panic!("no {status} after the first {from}: {statuses:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    seen(200, 0).await;
+    let killed_at = statuses.lock().unwrap().len();
     redis.kill();
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    seen(503, killed_at).await;
     redis.restart_after_kill().await;
-    let statuses = flowing.await.unwrap();
+    let back_at = statuses.lock().unwrap().len();
+    seen(200, back_at).await;
+    stop.store(true, Ordering::Relaxed);
+    flowing.await.unwrap();
+    let statuses = statuses.lock().unwrap().clone();
     assert!(
         statuses.iter().all(|s| *s == 200 || *s == 503),
         "{statuses:?}"
-    );
-    assert!(
-        statuses.contains(&503),
-        "the outage was not seen: {statuses:?}"
     );
 
     app.wait_for("/readyz", 200, Duration::from_secs(5)).await;

@@ -3,7 +3,6 @@
 //! cluster, a replica, AOF on disk) and real `slugd serve` processes.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -11,8 +10,9 @@ use serde_json::{Value, json};
 use slugd::redis_conn::RedisConfig;
 use slugd::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 
-use crate::fixtures::{READER, RedisCluster, RedisServer, acl, free_port, load, slugd_command};
-use crate::helpers::{App, assert_says, wait_until_ok};
+use crate::fixtures::{READER, RedisCluster, RedisServer, acl, load, slugd_command};
+use crate::helpers::{App, assert_says, path_segment};
+use crate::serve_process::ServeProcess;
 
 /// The ACL rules docs/reservations.md documents for a service that reads the table
 /// and makes reservations, for prefix `slugd:`, with password `service-pw`.
@@ -232,21 +232,15 @@ async fn the_binary_reads_reserved_slugs_from_the_file_in_the_environment() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("reserved.txt");
     std::fs::write(&file, "# our routes\nnew\nedit\n").unwrap();
-    let addr = format!("127.0.0.1:{}", free_port());
-    let _serve = Process(
-        slugd_command()
-            .args(["--log", "warn", "serve", "--listen", &addr, "--redis-url"])
-            .arg(redis.url())
-            .env("SLUGD_RESERVED_SLUGS", &file)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    wait_until_ok(&addr, "/healthz").await;
+    let serve = ServeProcess::builder()
+        .log("warn")
+        .args(["--redis-url", &redis.url()])
+        .env("SLUGD_RESERVED_SLUGS", &file)
+        .start()
+        .await;
+    serve.wait_until_ok("/healthz").await;
     let client = reqwest::Client::new();
-    let url = format!("http://{addr}");
-    let (s, b) = reserve(&url, &client, "posts", "1", "New", json!({})).await;
+    let (s, b) = reserve(&serve.url(""), &client, "posts", "1", "New", json!({})).await;
     assert_eq!((s, b["slug"].as_str()), (201, Some("new-2")), "{b}");
 
     std::fs::write(&file, "new\nnot a slug\n").unwrap();
@@ -389,28 +383,16 @@ async fn in_process_the_routes_say_they_need_redis() {
     assert_eq!((s, b["code"].as_str()), (503, Some("needs_redis")));
 }
 
-/// A `slugd serve` process, killed on drop.
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `slugd serve` on `redis`; its address.
-async fn instance(redis: &RedisServer) -> (Process, String) {
-    let addr = format!("127.0.0.1:{}", free_port());
-    let child = slugd_command()
-        .args(["--log", "warn", "serve", "--listen", &addr, "--redis-url"])
-        .arg(redis.url())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    wait_until_ok(&addr, "/readyz").await;
-    (Process(child), format!("http://{addr}"))
+/// `slugd serve` on `redis`, ready; its URL.
+async fn instance(redis: &RedisServer) -> (ServeProcess, String) {
+    let serve = ServeProcess::builder()
+        .log("warn")
+        .args(["--redis-url", &redis.url()])
+        .start()
+        .await;
+    serve.wait_until_ok("/readyz").await;
+    let url = serve.url("");
+    (serve, url)
 }
 
 #[tokio::test]
@@ -590,7 +572,13 @@ async fn with_aof_and_appendfsync_always_a_sigkill_loses_no_acknowledged_reserva
             })
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Redis is killed once more than ten reservations are acknowledged,
+    // with the clients still reserving.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while acked.lock().unwrap().len() <= 10 {
+        assert!(Instant::now() < deadline, "the clients got no reservations");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     redis.kill();
     for task in tasks {
         task.await.unwrap();
@@ -663,7 +651,7 @@ async fn on_a_cluster_each_scope_lives_on_one_node() {
         }
         assert_eq!(holders.len(), 1, "{scope} is spread: {holders:?}");
         let (s, b) = app
-            .get(&format!("/reservations/{}/title-1-2", urlencode(scope)))
+            .get(&format!("/reservations/{}/title-1-2", path_segment(scope)))
             .await;
         assert_eq!((s, b["owner"].as_str()), (200, Some("4")), "{scope}: {b}");
     }
@@ -677,23 +665,9 @@ async fn on_a_cluster_each_scope_lives_on_one_node() {
     assert_eq!(app.reserve("98", "Title 1 2").await.1["slug"], "title-1-2");
 }
 
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' => (b as char).to_string(),
-            b => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
-    let primary = RedisServer::start().await;
-    let port = primary.port.to_string();
-    let replica = RedisServer::builder()
-        .args(&["--replicaof", "127.0.0.1", &port])
-        .start()
-        .await;
+    let (primary, replica) = RedisServer::with_replica().await;
     let wait = |replicas, ms| ReservationSettings {
         wait: Some(WaitReplicas {
             replicas,

@@ -2,17 +2,16 @@
 //! a writer for the loader, passwords kept out of logs, deployments with
 //! different prefixes side by side, and graceful shutdown of the binary.
 
-use std::process::Stdio;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use slugd::load::LoadSettings;
 use slugd::redis_conn::RedisConfig;
 
 use crate::fixtures::{
-    LOADER, READER, RedisServer, TestCerts, acl, free_port, load, load_settings, send_signal,
-    slugd_command, stop_with_sigterm,
+    LOADER, READER, RedisServer, TestCerts, acl, load, load_settings, slugd_command,
 };
-use crate::helpers::{App, wait_until_ok};
+use crate::helpers::App;
+use crate::serve_process::ServeProcess;
 
 #[tokio::test]
 async fn the_service_reads_as_a_read_only_user_and_the_loader_writes_as_another() {
@@ -76,17 +75,6 @@ async fn deployments_with_different_prefixes_share_one_redis() {
     );
 }
 
-/// `slugd` with `args`, its output piped.
-fn spawn_slugd(args: &[&str]) -> std::process::Child {
-    slugd_command()
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
 #[tokio::test]
 async fn passwords_never_reach_the_log() {
     let redis = RedisServer::builder()
@@ -103,26 +91,22 @@ async fn passwords_never_reach_the_log() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let port = free_port().to_string();
     let wrong = format!("redis://:wrong-secret@127.0.0.1:{}", redis.port);
     for url in [&url, &wrong] {
-        let child = spawn_slugd(&[
-            "serve",
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-            "--redis-url",
-            url,
-        ]);
-        wait_until_ok(&format!("127.0.0.1:{port}"), "/healthz").await;
-        let _ = reqwest::get(format!("http://127.0.0.1:{port}/slug?title=%E2%98%83")).await;
-        let _ = reqwest::get(format!("http://127.0.0.1:{port}/bench?iterations=5")).await;
-        let body = reqwest::get(format!("http://127.0.0.1:{port}/readyz"))
+        let serve = ServeProcess::builder()
+            .args(["--redis-url", url])
+            .start()
+            .await;
+        serve.wait_until_ok("/healthz").await;
+        let _ = reqwest::get(serve.url("/slug?title=%E2%98%83")).await;
+        let _ = reqwest::get(serve.url("/bench?iterations=5")).await;
+        let body = reqwest::get(serve.url("/readyz"))
             .await
             .unwrap()
             .text()
             .await
             .unwrap();
-        let log = stop_with_sigterm(child);
+        let log = serve.stop("TERM").await.log;
         assert!(
             log.contains("***"),
             "the log names the URL, redacted: {log}"
@@ -149,19 +133,29 @@ async fn ctrl_c_lets_requests_in_flight_finish_then_exits_0() {
 async fn drains_then_exits_0_on(signal: &str) {
     let redis = RedisServer::start().await;
     load(&redis).await;
-    let port = free_port();
-    let addr = format!("127.0.0.1:{port}");
-    let mut child = spawn_slugd(&["serve", "--listen", &addr, "--redis-url", &redis.url()]);
+    let serve = ServeProcess::builder()
+        .args(["--redis-url", &redis.url()])
+        .start()
+        .await;
     let client = reqwest::Client::new();
-    wait_until_ok(&addr, "/readyz").await;
+    serve.wait_until_ok("/readyz").await;
     // A slow request: a benchmark of many Redis round trips.
-    let in_flight = tokio::spawn(
-        client
-            .get(format!("http://{addr}/bench?iterations=60000"))
-            .send(),
-    );
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    send_signal(child.id(), signal);
+    let in_flight = tokio::spawn(client.get(serve.url("/bench?iterations=60000")).send());
+    // The signal comes once the benchmark runs, which it counts as it
+    // starts.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let metrics = client.get(serve.url("/metrics")).send().await.unwrap();
+        let metrics = metrics.text().await.unwrap();
+        if metrics.lines().any(|l| l == "slugd_bench_runs_total 1") {
+            break;
+        }
+        assert!(!in_flight.is_finished(), "the slow request ended first");
+        assert!(Instant::now() < deadline, "the slow request never started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let addr = serve.addr;
+    serve.signal(signal);
 
     let response = in_flight
         .await
@@ -170,11 +164,8 @@ async fn drains_then_exits_0_on(signal: &str) {
     assert_eq!(response.status(), 200);
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["iterations"], 60000);
-    let status = tokio::task::spawn_blocking(move || child.wait())
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!(status.code(), Some(0));
+    let stopped = serve.wait().await;
+    assert_eq!(stopped.status.code(), Some(0), "{}", stopped.log);
     assert!(
         client
             .get(format!("http://{addr}/healthz"))
