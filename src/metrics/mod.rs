@@ -189,7 +189,14 @@ impl Metrics {
         }
     }
 
-    /// Everything in Prometheus's text format.
+    /// Everything in Prometheus's text format: the exporter's families,
+    /// then the cells' (requests, durations, the name cache). The two
+    /// write disjoint families, each whole, so the text is one valid
+    /// exposition; `tests/api/operations.rs` parses a real scrape with a
+    /// parser of the format and checks every family is there exactly once.
+    /// (The cells could not go through the exporter: its histograms take
+    /// single samples, not per-thread buckets, and its counters are the
+    /// shared atomics the cells exist to avoid.)
     pub fn render(&self) -> String {
         let Some(inner) = &self.inner else {
             return String::new();
