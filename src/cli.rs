@@ -139,7 +139,8 @@ struct ReadArgs {
     /// Most symbol names a Redis-mode process keeps once fetched, so that
     /// popular symbols cost no round trip (0 turns the cache off). A version
     /// never changes once loaded, so cached names are never stale; the cache
-    /// empties when the table version changes or when it is full.
+    /// empties when the table version changes, and when it is full the
+    /// names used least make room.
     #[arg(long, env = "SLUGD_NAME_CACHE", default_value_t = 1024)]
     name_cache: usize,
 }

@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use icu::experimental::transliterate::Transliterator;
 use icu::list::ListFormatter;
@@ -59,22 +59,20 @@ pub enum LocaleError {
     Unknown(String),
 }
 
-/// Most resolved tags kept: past it the cache starts over.
+/// Most resolved tags kept: past it the tags used least make room.
 const MAX_RESOLVED: usize = 1024;
 
 impl SlugLocale {
-    /// Resolves `tag`, from a process-wide cache after the first time.
+    /// Resolves `tag`, from a process-wide cache after the first time (a
+    /// quick_cache: lookups share a read lock, and a client sending endless
+    /// new tags only evicts the tags used least).
     pub fn resolve(tag: &str) -> Result<SlugLocale, LocaleError> {
-        static CACHE: OnceLock<Mutex<HashMap<String, SlugLocale>>> = OnceLock::new();
-        let cache = CACHE.get_or_init(Mutex::default);
-        if let Some(found) = cache.lock().expect("lock poisoned").get(tag) {
-            return Ok(found.clone());
+        static CACHE: OnceLock<quick_cache::sync::Cache<String, SlugLocale>> = OnceLock::new();
+        let cache = CACHE.get_or_init(|| quick_cache::sync::Cache::new(MAX_RESOLVED));
+        if let Some(found) = cache.get(tag) {
+            return Ok(found);
         }
         let resolved = SlugLocale(Arc::new(resolve(tag)?));
-        let mut cache = cache.lock().expect("lock poisoned");
-        if cache.len() >= MAX_RESOLVED {
-            cache.clear();
-        }
         cache.insert(tag.to_owned(), resolved.clone());
         Ok(resolved)
     }

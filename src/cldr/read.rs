@@ -13,7 +13,8 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
-use quick_xml::events::Event;
+use quick_xml::escape::resolve_xml_entity;
+use quick_xml::events::{BytesRef, Event};
 
 use super::files::{CldrError, annotations_file, derived_file};
 use super::keys::KeySet;
@@ -95,18 +96,7 @@ fn read_file(path: &Path, f: &mut impl FnMut(&str, &str)) -> Result<(), CldrErro
             }
             Event::GeneralRef(r) => {
                 if let Some((_, text)) = &mut open {
-                    let c = match r.resolve_char_ref().map_err(|e| bad(e.to_string()))? {
-                        Some(c) => c,
-                        None => match r.decode().map_err(|e| bad(e.to_string()))?.as_ref() {
-                            "amp" => '&',
-                            "lt" => '<',
-                            "gt" => '>',
-                            "quot" => '"',
-                            "apos" => '\'',
-                            other => return Err(bad(format!("unknown entity &{other};"))),
-                        },
-                    };
-                    text.push(c);
+                    push_reference(text, &r).map_err(bad)?;
                 }
             }
             Event::End(e) if e.name().as_ref() == b"annotation" => {
@@ -128,6 +118,25 @@ fn read_file(path: &Path, f: &mut impl FnMut(&str, &str)) -> Result<(), CldrErro
         return Err(bad("no <annotation> element found".to_owned()));
     }
     Ok(())
+}
+
+/// Appends what the reference `&...;` in a name's text stands for, by
+/// quick-xml's own rules: a character reference (`&#38;`, `&#x26;`) or one
+/// of XML's five predefined entities. CLDR declares no other entity, so any
+/// other is an error, not text.
+fn push_reference(text: &mut String, r: &BytesRef<'_>) -> Result<(), String> {
+    if let Some(c) = r.resolve_char_ref().map_err(|e| e.to_string())? {
+        text.push(c);
+        return Ok(());
+    }
+    let name = r.decode().map_err(|e| e.to_string())?;
+    match resolve_xml_entity(&name) {
+        Some(s) => {
+            text.push_str(s);
+            Ok(())
+        }
+        None => Err(format!("unknown entity &{name};")),
+    }
 }
 
 /// Every key named in any of `tags`, numbered: the first pass of a load,
@@ -224,5 +233,46 @@ mod tests {
             Some("goryachiy napitok")
         );
         assert_eq!(slug_name("…", "en"), None);
+    }
+
+    /// Reads the tts names of one annotations file written from `body`.
+    fn names_of(body: &str) -> Result<Vec<(String, String)>, CldrError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("xx.xml");
+        std::fs::write(
+            &path,
+            format!("<ldml><annotations>{body}</annotations></ldml>"),
+        )
+        .unwrap();
+        let mut names = Vec::new();
+        read_file(&path, &mut |k, n| names.push((k.to_owned(), n.to_owned())))?;
+        Ok(names)
+    }
+
+    #[test]
+    fn entities_and_character_references_are_resolved() {
+        let names = names_of(concat!(
+            r#"<annotation cp="&#x2603;" type="tts">snow&amp;man &lt;&gt; &quot;x&quot; it&apos;s</annotation>"#,
+            r#"<annotation cp="☕" type="tts">hot&#32;&#x62;everage&#38;</annotation>"#,
+            r#"<annotation cp="&amp;" type="tts">ampersand</annotation>"#,
+            r#"<annotation cp="&lt;&gt;" type="tts">less &#x26; more</annotation>"#,
+        ))
+        .unwrap();
+        assert_eq!(
+            names,
+            [
+                ("☃".to_owned(), r#"snow&man <> "x" it's"#.to_owned()),
+                ("☕".to_owned(), "hot beverage&".to_owned()),
+                ("<>".to_owned(), "less & more".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unknown_entity_is_an_error_that_names_it() {
+        let err = names_of(r#"<annotation cp="☃" type="tts">snow&nbsp;man</annotation>"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown entity &nbsp;"), "{err}");
     }
 }

@@ -14,15 +14,32 @@ use redis::Client;
 #[derive(Clone, PartialEq, Eq)]
 pub struct RedisUrl(String);
 
+/// What a hidden password shows as.
+const HIDDEN: &str = "***";
+
+/// The shape a Redis URL takes, for the errors of [`RedisUrl::parse`].
+const EXPECTED: &str = "expected redis://[user:password@]host:port[/db]";
+
 impl RedisUrl {
     /// Checks that `url` is a Redis URL redis-rs accepts.
     pub fn parse(url: &str) -> Result<Self, String> {
-        let url = RedisUrl(url.trim().to_owned());
-        match Client::open(url.0.as_str()) {
-            Ok(_) => Ok(url),
+        let url = url.trim();
+        // The url crate's errors never quote the input, so a password
+        // cannot leak through them; an '@', '/', '#' or '?' left raw in a
+        // password is the usual reason a Redis URL does not parse.
+        let parsed = url::Url::parse(url).map_err(|e| {
+            format!(
+                "the Redis URL given (not shown: it may hold a password) is not a Redis URL: \
+                 {e}; {EXPECTED}, with '@', '/', '#' and '?' in a password written as %40, \
+                 %2F, %23 and %3F"
+            )
+        })?;
+        match Client::open(url) {
+            Ok(_) => Ok(RedisUrl(url.to_owned())),
             // redis-rs errors may quote the URL: describe it ourselves.
             Err(_) => Err(format!(
-                "'{url}' is not a Redis URL; expected redis://[user:password@]host:port[/db]"
+                "'{}' is not a Redis URL; {EXPECTED}",
+                redact(parsed)
             )),
         }
     }
@@ -32,26 +49,47 @@ impl RedisUrl {
         &self.0
     }
 
-    /// The URL with its password replaced by `***`.
+    /// The URL with its password replaced by `***`, as the url crate
+    /// writes it.
     pub fn redacted(&self) -> String {
-        let url = &self.0;
-        let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-            return url.clone();
-        };
-        let rest = &url[scheme_end..];
-        let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-        let Some(at) = rest[..authority_end].rfind('@') else {
-            return url.clone();
-        };
-        let userinfo = &rest[..at];
-        let user = match userinfo.split_once(':') {
-            Some((user, _)) => format!("{user}:***"),
-            None if userinfo.is_empty() => String::new(),
-            // `redis://secret@host` puts the password in the user slot.
-            None => "***".to_owned(),
-        };
-        format!("{}{}{}", &url[..scheme_end], user, &rest[at..])
+        match url::Url::parse(&self.0) {
+            Ok(url) => redact(url),
+            // Unreachable: `parse` keeps only what parses. Show nothing
+            // rather than risk a password.
+            Err(_) => HIDDEN.to_owned(),
+        }
     }
+}
+
+/// `url` with every place redis-rs reads a password from replaced by
+/// `***`: the password of `user:password@`; a lone `secret@`, which
+/// redis-rs sends as a user name but is where people write a password;
+/// and the `pass` query parameter of a Unix socket URL
+/// (`redis+unix:///run/redis.sock?pass=...`).
+fn redact(mut url: url::Url) -> String {
+    let hidden = if url.password().is_some() {
+        url.set_password(Some(HIDDEN))
+    } else if !url.username().is_empty() {
+        url.set_username(HIDDEN)
+    } else {
+        Ok(())
+    };
+    if hidden.is_err() {
+        // The url crate refuses only URLs without a host, which have no
+        // user info to hide; should one have it all the same, hide all.
+        return HIDDEN.to_owned();
+    }
+    if url.query_pairs().any(|(k, _)| k == "pass") {
+        let pairs: Vec<(String, String)> = url
+            .query_pairs()
+            .map(|(k, v)| {
+                let v = if k == "pass" { HIDDEN.into() } else { v };
+                (k.into_owned(), v.into_owned())
+            })
+            .collect();
+        url.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    url.into()
 }
 
 impl fmt::Display for RedisUrl {
@@ -204,6 +242,80 @@ mod tests {
         assert_eq!(url.to_string(), "redis://:***@localhost");
         let url = RedisUrl::parse("redis://127.0.0.1:6379").unwrap();
         assert_eq!(url.to_string(), "redis://127.0.0.1:6379");
+    }
+
+    #[test]
+    fn every_kind_of_url_keeps_its_shape_with_the_password_hidden() {
+        for (given, shown) in [
+            (
+                "rediss://app:s3cret@redis.example:6380/1",
+                "rediss://app:***@redis.example:6380/1",
+            ),
+            (
+                "rediss://:s3cret@h:7002#insecure",
+                "rediss://:***@h:7002#insecure",
+            ),
+            // A lone user info is taken for a password.
+            ("redis://s3cret@host:6379", "redis://***@host:6379"),
+            (
+                "redis://user:s3cret@host:6379/0?protocol=resp3",
+                "redis://user:***@host:6379/0?protocol=resp3",
+            ),
+            (
+                "redis://host:6379/0?protocol=resp3",
+                "redis://host:6379/0?protocol=resp3",
+            ),
+            (
+                "redis://user:s3cret@[::1]:6379/2",
+                "redis://user:***@[::1]:6379/2",
+            ),
+            (
+                "redis+unix:///run/redis.sock?db=1",
+                "redis+unix:///run/redis.sock?db=1",
+            ),
+            ("unix:///tmp/redis.sock", "unix:///tmp/redis.sock"),
+            // A Unix socket URL carries its password in the query.
+            (
+                "redis+unix:///tmp/redis.sock?db=2&user=u&pass=s3cret",
+                "redis+unix:///tmp/redis.sock?db=2&user=u&pass=***",
+            ),
+        ] {
+            assert_eq!(
+                RedisUrl::parse(given).unwrap().to_string(),
+                shown,
+                "{given}"
+            );
+        }
+    }
+
+    #[test]
+    fn passwords_with_special_characters_never_show() {
+        for given in [
+            // Percent-encoded '@', '/', ':', '#' and a space.
+            "redis://user:p%40s3cret%2Fw%3Ard@host:6379",
+            "redis://user:s3cret%23x@host:6379",
+            "redis://user:s3cret%20x@host:6379",
+            // Raw characters the url crate accepts in user info.
+            "redis://user:p@s3cret@host:6379",
+            "redis://user:pä$s3cret!&=,;+~*'()@host:6379",
+            "redis://user:s3cret x@host:6379",
+        ] {
+            let url = RedisUrl::parse(given).unwrap();
+            assert_eq!(url.to_string(), "redis://user:***@host:6379", "{given}");
+            assert!(!format!("{url:?}").contains("s3cret"), "{given}");
+        }
+        // A raw '/', '#' or '?' ends the user info early: the URL does not
+        // parse, and the error must not quote what it cannot redact.
+        for given in [
+            "redis://user:pa/s3cret@host",
+            "redis://user:pa#s3cret@host",
+            "redis://user:pa?s3cret@host",
+        ] {
+            let err = RedisUrl::parse(given).unwrap_err();
+            assert!(err.contains("is not a Redis URL"), "{err}");
+            assert!(err.contains("%2F, %23 and %3F"), "{err}");
+            assert!(!err.contains("s3cret"), "{err}");
+        }
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! locale names, 0.7 MB more RSS with every locale than with English
 //! only, measured by scripts/locales.sh) and a bounded cache
 //! of the names it has fetched (`--name-cache`, 1,024 names by default, a
-//! few tens of kB at most); the table stays in Redis. A request costs:
+//! few tens of kB at most; a quick_cache, whose reads share a lock and
+//! which evicts the names least used when full); the table stays in
+//! Redis. A request costs:
 //! - no round trip when none of its characters or emoji sequences is in
 //!   the table, or all of their names (in the request locale's chain) are
 //!   in the cache;
@@ -26,7 +28,7 @@
 //! own, so an unreachable or stalled Redis gives a fast error, never a hang.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
+use std::sync::{Arc, OnceLock, RwLock, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -95,10 +97,8 @@ pub struct RedisTable {
     /// Redis has answered once: a title with no character of them needs no
     /// table, so it is slugged even while Redis is down.
     expected: Categories,
-    /// Names already fetched, for the version they came from. A version
-    /// never changes once written, so an entry stays right until the
-    /// version does; the cache is bounded and starts over when full.
-    cache: Mutex<NameCache>,
+    /// Names already fetched, by the version they came from.
+    cache: NameCache,
     /// Round trips and cache lookups, for `GET /metrics`.
     metrics: TableMetrics,
 }
@@ -174,26 +174,33 @@ enum Fetched {
     Missing(NameKey),
 }
 
-/// A bounded map of names of one table version.
-#[derive(Debug, Default)]
-struct NameCache {
-    version: Version,
-    names: Names,
-    capacity: usize,
-}
+/// Names already fetched, keyed by version and [`NameKey`]: a version
+/// never changes once written, so an entry is right for as long as it is
+/// kept, and a lookup for one version never finds another's. It empties
+/// when the live version changes (the old names would only take room).
+///
+/// Bounded to `--name-cache` names and concurrent: quick_cache's shards
+/// take a read lock for a lookup, and when full it evicts the names used
+/// least (CLOCK-Pro) rather than starting over. `None` when the capacity is
+/// 0: no cache.
+struct NameCache(Option<quick_cache::sync::Cache<(Version, NameKey), Arc<str>>>);
 
 impl NameCache {
+    fn new(capacity: usize) -> Self {
+        NameCache((capacity > 0).then(|| quick_cache::sync::Cache::new(capacity)))
+    }
+
     /// Looks up `wanted` for `version`: the hits go into `names`, the misses
     /// are returned.
     fn lookup(&self, version: Version, wanted: Vec<NameKey>, names: &mut Names) -> Vec<NameKey> {
-        if self.version != version || self.names.is_empty() {
+        let Some(cache) = &self.0 else {
             return wanted;
-        }
+        };
         wanted
             .into_iter()
-            .filter(|c| match self.names.get(c) {
+            .filter(|&key| match cache.get(&(version, key)) {
                 Some(name) => {
-                    names.insert(*c, name.clone());
+                    names.insert(key, name);
                     false
                 }
                 None => true,
@@ -201,13 +208,18 @@ impl NameCache {
             .collect()
     }
 
-    fn insert(&mut self, version: Version, fetched: &Names) {
-        if self.version != version || self.names.len() + fetched.len() > self.capacity {
-            self.names.clear();
-            self.version = version;
+    fn insert(&self, version: Version, fetched: &Names) {
+        if let Some(cache) = &self.0 {
+            for (&key, name) in fetched {
+                cache.insert((version, key), name.clone());
+            }
         }
-        for (c, name) in fetched.iter().take(self.capacity) {
-            self.names.insert(*c, name.clone());
+    }
+
+    /// Forgets every name: the live version has changed.
+    fn clear(&self) {
+        if let Some(cache) = &self.0 {
+            cache.clear();
         }
     }
 }
@@ -229,10 +241,7 @@ impl RedisTable {
             timeout: config.response_timeout,
             live: RwLock::new(None),
             expected,
-            cache: Mutex::new(NameCache {
-                capacity: cache_capacity,
-                ..NameCache::default()
-            }),
+            cache: NameCache::new(cache_capacity),
             metrics,
         })
     }
@@ -247,7 +256,7 @@ impl RedisTable {
             timeout: self.timeout,
             live: RwLock::new(self.live_version()),
             expected: self.expected.clone(),
-            cache: Mutex::new(NameCache::default()),
+            cache: NameCache::new(0),
             metrics: self.metrics.clone(),
         }
     }
@@ -275,10 +284,6 @@ impl RedisTable {
             Ok(result) => result.map_err(TableError::from_redis),
             Err(_) => Err(TableError::Timeout(self.timeout)),
         }
-    }
-
-    fn cache(&self) -> std::sync::MutexGuard<'_, NameCache> {
-        self.cache.lock().expect("lock poisoned")
     }
 
     /// The version last seen, without asking Redis.
@@ -318,6 +323,7 @@ impl RedisTable {
             "using symbol table version"
         );
         *self.live.write().expect("lock poisoned") = Some(loaded.clone());
+        self.cache.clear();
         Ok(loaded)
     }
 
@@ -370,7 +376,7 @@ impl RedisTable {
             let wanted = wanted(&version, titles, &chain);
             let mut names = HashMap::with_capacity(wanted.len());
             let asked = wanted.len();
-            let missing = self.cache().lookup(version.version, wanted, &mut names);
+            let missing = self.cache.lookup(version.version, wanted, &mut names);
             self.metrics.cache_lookup(asked, missing.len());
             let done = |names| RequestNames {
                 version: Some(version.clone()),
@@ -387,7 +393,7 @@ impl RedisTable {
             }
             match fetched {
                 Fetched::Names(fetched) => {
-                    self.cache().insert(version.version, &fetched);
+                    self.cache.insert(version.version, &fetched);
                     names.extend(fetched);
                     return Ok(done(names));
                 }
@@ -555,5 +561,49 @@ impl RedisTable {
                 }
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(n: u32) -> (NameKey, Arc<str>) {
+        (NameKey::cldr(0, n), Arc::from(format!("name {n}")))
+    }
+
+    #[test]
+    fn the_cache_answers_only_for_the_version_a_name_came_from() {
+        let cache = NameCache::new(64);
+        cache.insert(1, &Names::from([name(7)]));
+        let mut names = Names::new();
+        let missing = cache.lookup(1, vec![name(7).0, name(8).0], &mut names);
+        assert_eq!(missing, [name(8).0]);
+        assert_eq!(names, Names::from([name(7)]));
+        let mut names = Names::new();
+        assert_eq!(cache.lookup(2, vec![name(7).0], &mut names), [name(7).0]);
+        assert!(names.is_empty());
+    }
+
+    #[test]
+    fn a_full_cache_keeps_the_names_in_use_and_stays_bounded() {
+        let cache = NameCache::new(64);
+        let hot = name(0);
+        cache.insert(1, &Names::from([hot.clone()]));
+        for n in 1..2_000 {
+            cache.insert(1, &Names::from([name(n)]));
+            let mut names = Names::new();
+            assert!(cache.lookup(1, vec![hot.0], &mut names).is_empty(), "{n}");
+        }
+        let held = cache.0.as_ref().unwrap().len();
+        assert!((32..=64).contains(&held), "{held}");
+    }
+
+    #[test]
+    fn a_capacity_of_0_caches_nothing() {
+        let cache = NameCache::new(0);
+        cache.insert(1, &Names::from([name(7)]));
+        let mut names = Names::new();
+        assert_eq!(cache.lookup(1, vec![name(7).0], &mut names), [name(7).0]);
     }
 }

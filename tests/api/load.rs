@@ -4,7 +4,9 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::fixtures::{RedisServer, data_file, load, load_settings, slugd_command};
+use crate::fixtures::{
+    RedisServer, data_file, load, load_settings, load_snowperson, slugd_command,
+};
 use crate::helpers::{App, Askers};
 
 async fn keys(redis: &RedisServer, pattern: &str) -> Vec<String> {
@@ -68,6 +70,21 @@ async fn loading_again_switches_and_removes_the_old_version() {
     assert_eq!(versions, vec![second.version]);
     // The service moves to the new version on its own.
     assert_eq!(app.slug("☃ ⬣").await, "snowman-horizontal-hexagon");
+}
+
+#[tokio::test]
+async fn a_name_cached_from_one_version_is_not_served_from_the_next() {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let app = App::on_redis(&redis).await;
+    // Twice: the second answer comes from the name cache.
+    assert_eq!(app.slug("☃").await, "snowman");
+    assert_eq!(app.slug("☃").await, "snowman");
+    load_snowperson(load_settings(&redis)).await;
+    // A name the cache never had moves the service to the new version
+    // (the old one is gone), whether or not the switch notice came first.
+    assert_eq!(app.slug("⬣").await, "horizontal-hexagon");
+    assert_eq!(app.slug("☃").await, "snowperson");
 }
 
 #[tokio::test]
