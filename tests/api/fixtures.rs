@@ -487,11 +487,23 @@ pub fn load_settings(server: &RedisServer) -> LoadSettings {
     }
 }
 
+/// An error and its causes on one line, as `slugd` prints them.
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
 /// Runs the loader with the shipped data file.
 pub async fn load(server: &RedisServer) -> LoadReport {
     slugd::load::run(&load_settings(server))
         .await
-        .unwrap_or_else(|e| panic!("load failed: {e:#}"))
+        .unwrap_or_else(|e| panic!("load failed: {}", chain(&e)))
 }
 
 /// Runs the loader of `settings` on the shipped data file with one name

@@ -275,7 +275,7 @@ fn the_address_is_read_from_either_log_format() {
 }
 
 #[tokio::test]
-#[should_panic(expected = "'nonsense' is not a Redis URL")]
+#[should_panic(expected = "is not a Redis URL: relative URL without a base")]
 async fn a_process_that_exits_before_listening_fails_with_its_standard_error() {
     ServeProcess::builder()
         .args(["--redis-url", "nonsense"])
