@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use slugd::redis_conn::RedisConfig;
 use slugd::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 
-use crate::fixtures::{READER, RedisCluster, RedisServer, acl, load, slugd_command};
+use crate::fixtures::{READER, RedisCluster, RedisServer, acl, info_number, load, slugd_command};
 use crate::helpers::{App, assert_says, path_segment};
 use crate::serve_process::ServeProcess;
 
@@ -459,6 +459,28 @@ async fn three_instances_and_48_clients_on_the_same_titles_never_share_a_slug() 
         assert_eq!(b["owner"], owner.as_str(), "{b}");
     }
     assert_eq!(check_consistent(&redis, "posts").await.len(), all.len());
+    // The script's first use on this fresh Redis: every EVALSHA Redis
+    // refused is a NOSCRIPT (the clients that asked before the first EVAL
+    // landed, and `slugd load`'s own scripts), none the script's own error,
+    // and the answers above are right with them.
+    let commands: String = redis.query(redis::cmd("INFO").arg("commandstats")).await;
+    let errors: String = redis.query(redis::cmd("INFO").arg("errorstats")).await;
+    let evalsha = commands
+        .lines()
+        .find_map(|l| l.strip_prefix("cmdstat_evalsha:"))
+        .unwrap_or_default();
+    let failed_calls: u64 = evalsha
+        .split(',')
+        .find_map(|f| f.strip_prefix("failed_calls="))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    assert!(failed_calls > 0, "{commands}");
+    assert_eq!(
+        failed_calls,
+        info_number(&errors, "errorstat_NOSCRIPT:count="),
+        "{commands}\n{errors}"
+    );
+    eprintln!("{failed_calls} EVALSHA refused, each a NOSCRIPT");
 }
 
 #[tokio::test]
