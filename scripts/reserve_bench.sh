@@ -84,6 +84,8 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 python3 scripts/lib/medians.py "$WORK/results" "slug reservations" "reservations/slug"
 redis-cli -p "$REDIS_PORT" info commandstats | grep -E '^cmdstat_(evalsha|eval):' | tr -d '\r' | sed 's/^/  /'
+# Failed EVALSHAs are NOSCRIPT on the script's first use (docs/reservations.md).
+redis-cli -p "$REDIS_PORT" info errorstats | grep '^errorstat_' | tr -d '\r' | sed 's/^/  /'
 for round in $(seq 1 "$ROUNDS"); do
   made=$(redis-cli -p "$REDIS_PORT" --raw eval "
     local n = 0

@@ -3,14 +3,15 @@
 //! redis-rs connection ([`ConnectionLike`]); the one operation a cluster
 //! changes, a batch of commands on many keys, has its own method:
 //! [`Conn::per_node`]. The service opens it with [`Conn::for_service`], the
-//! loader with [`Conn::for_loader`].
+//! loader with [`Conn::for_loader`]. [`resend_once`] says which failures
+//! of the service's connection are worth one more try.
 
 use std::time::Duration;
 
 use redis::aio::{
     ConnectionLike, ConnectionManager, ConnectionManagerConfig, MultiplexedConnection,
 };
-use redis::{AsyncConnectionConfig, Cmd, RedisFuture, RedisResult, Value};
+use redis::{AsyncConnectionConfig, Cmd, RedisError, RedisFuture, RedisResult, Value};
 
 use super::cluster::{Cluster, Node};
 use super::config::{Endpoint, RedisConfig};
@@ -153,6 +154,25 @@ impl Conn {
             _ => cmd.query_async(self).await,
         }
     }
+}
+
+/// Whether a call on the service's connection that failed with `e` should
+/// be sent once more (by a caller for whom a second copy is safe): the
+/// connection was found dead, not Redis slow.
+///
+/// redis-rs's `ConnectionManager` hands the error of a dead connection to
+/// the call that met it and only then starts a new connection, in the
+/// background; the next call waits for that one. After Redis restarts, the
+/// first call on each connection therefore fails with "broken pipe": the
+/// connection's reader saw Redis close it, and the call is refused before
+/// anything is written. A connection attempt made while Redis was down
+/// fails the same way once more, as "connection refused", for the first
+/// call after Redis is back. Both are worth one resend, and only one: if
+/// Redis is still down, the new attempt is refused promptly and that is
+/// the answer. A timeout is not resent (a stalled Redis answers no sooner
+/// for being asked twice), nor is any error Redis answered.
+pub fn resend_once(e: &RedisError) -> bool {
+    e.is_connection_dropped()
 }
 
 impl ConnectionLike for Conn {

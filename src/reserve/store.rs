@@ -5,7 +5,9 @@
 //! holds the scope's slot; with [`WaitReplicas`], the script and a `WAIT`
 //! go in one pipeline. Every call is bounded by the response timeout (plus
 //! the `WAIT` time), so a Redis that is down or stalled gives a prompt
-//! error, never a hang.
+//! error, never a hang. A call that meets a dead connection (Redis
+//! restarted) is sent once more on a new one, which the script's
+//! idempotence makes safe.
 //!
 //! The connection is the service's kind ([`Conn::for_service`]): one
 //! multiplexed connection, reconnecting by itself, apart from the table's.
@@ -18,7 +20,7 @@ use super::error::ReserveError;
 use super::names::{Owner, Scope};
 use super::settings::WaitReplicas;
 use crate::metrics::RedisCalls;
-use crate::redis_conn::{Conn, RedisConfig};
+use crate::redis_conn::{Conn, RedisConfig, resend_once};
 
 /// The script, which defines the layout of a scope's keys.
 const SCRIPT: &str = include_str!("reservations.lua");
@@ -200,9 +202,19 @@ impl RedisStore {
         let key = scope_key(&self.prefix, scope.as_str());
         let wait = self.wait.filter(|_| write);
         let call = async {
-            match self.send(&key, args, wait, true).await {
-                Err(e) if e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) => {
-                    self.send(&key, args, wait, false).await
+            match self.send_script(&key, args, wait).await {
+                // Safe: every operation of the script is idempotent. A
+                // look-up only reads. A reservation that did run before
+                // the connection died (its answer lost) finds the owner's
+                // record holding a slug for this base and answers that
+                // slug (`held`, 200) without writing anything new. A
+                // release that did run finds no record and answers 0 (a
+                // 404), as the client's own retry would. After a restart
+                // of Redis the first copy was never sent at all (see
+                // `resend_once`).
+                Err(e) if resend_once(&e) => {
+                    tracing::info!(error = %e, "the connection to Redis was found dead; sending the reservation script again on a new one");
+                    self.send_script(&key, args, wait).await
                 }
                 other => other,
             }
@@ -214,6 +226,22 @@ impl RedisStore {
                 self.calls.failed();
                 Err(ReserveError::Timeout(self.timeout))
             }
+        }
+    }
+
+    /// The script by its hash, and by its text if Redis does not have it
+    /// cached (`NOSCRIPT`: first use since Redis started).
+    async fn send_script(
+        &self,
+        key: &str,
+        args: &[&str],
+        wait: Option<WaitReplicas>,
+    ) -> redis::RedisResult<(Value, Option<i64>)> {
+        match self.send(key, args, wait, true).await {
+            Err(e) if e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) => {
+                self.send(key, args, wait, false).await
+            }
+            other => other,
         }
     }
 

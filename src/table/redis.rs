@@ -26,6 +26,8 @@
 //!
 //! Every call is bounded by the response timeout, on top of the driver's
 //! own, so an unreachable or stalled Redis gives a fast error, never a hang.
+//! A call that meets a dead connection (Redis restarted) is read again once
+//! on a new one.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, OnceLock, RwLock, Weak};
@@ -40,8 +42,7 @@ use crate::cldr::{Chain, KeySet, NameSource, View};
 use crate::locale::SlugLocale;
 use crate::metrics::TableMetrics;
 use crate::named;
-use crate::redis_conn::Conn;
-use crate::redis_conn::RedisConfig;
+use crate::redis_conn::{Conn, RedisConfig, resend_once};
 use crate::unicode_data::Categories;
 
 /// What the service holds of one table version: its id and its meta (the
@@ -262,9 +263,9 @@ impl RedisTable {
     }
 
     /// Runs one Redis call within the response timeout, and counts it.
-    async fn call<T>(
+    async fn call<T, F: Future<Output = redis::RedisResult<T>>>(
         &self,
-        f: impl AsyncFnOnce(Conn) -> redis::RedisResult<T>,
+        f: impl Fn(Conn) -> F,
     ) -> Result<T, TableError> {
         let outcome = self.call_uncounted(f).await;
         match &outcome {
@@ -276,11 +277,24 @@ impl RedisTable {
 
     /// [`RedisTable::call`] for a call that is no round trip on one server
     /// (the cluster's slot map), kept out of the metrics.
-    async fn call_uncounted<T>(
+    ///
+    /// A call that meets a dead connection (Redis restarted) is sent once
+    /// more, on the new connection ([`resend_once`]): every call here is a
+    /// read.
+    async fn call_uncounted<T, F: Future<Output = redis::RedisResult<T>>>(
         &self,
-        f: impl AsyncFnOnce(Conn) -> redis::RedisResult<T>,
+        f: impl Fn(Conn) -> F,
     ) -> Result<T, TableError> {
-        match tokio::time::timeout(self.timeout, f(self.conn.clone())).await {
+        let call = async {
+            match f(self.conn.clone()).await {
+                Err(e) if resend_once(&e) => {
+                    tracing::info!(error = %e, "the connection to Redis was found dead; reading again on a new one");
+                    f(self.conn.clone()).await
+                }
+                other => other,
+            }
+        };
+        match tokio::time::timeout(self.timeout, call).await {
             Ok(result) => result.map_err(TableError::from_redis),
             Err(_) => Err(TableError::Timeout(self.timeout)),
         }
@@ -336,7 +350,10 @@ impl RedisTable {
         let cmd = redis::cmd(command).arg(&key).clone();
         let what = format!("{command} {key}");
         let reply = self
-            .call(async |mut c| c.per_node(vec![(key, cmd)], false).await)
+            .call(|mut c| {
+                let one = vec![(key.clone(), cmd.clone())];
+                async move { c.per_node(one, false).await }
+            })
             .await?
             .pop()
             .unwrap_or(Value::Nil);
@@ -460,7 +477,10 @@ impl RedisTable {
             })
             .collect();
         let replies: Vec<Value> = self
-            .call(async |mut c| c.per_node(cmds, from_replicas).await)
+            .call(|mut c| {
+                let cmds = cmds.clone();
+                async move { c.per_node(cmds, from_replicas).await }
+            })
             .await?;
         let mut names: HashMap<NameKey, String> = HashMap::with_capacity(wanted.len());
         for ((key, fields), reply) in by_bucket.iter().zip(replies) {
@@ -540,7 +560,7 @@ impl RedisTable {
                 // On a cluster, also learn slot moves before they cost a
                 // failed request.
                 if let Err(e) = table
-                    .call_uncounted(async |c| c.refresh_topology().await)
+                    .call_uncounted(|c| async move { c.refresh_topology().await })
                     .await
                 {
                     tracing::debug!(error = %e, "cannot read the cluster's slots");

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use slugd::redis_conn::RedisConfig;
 use slugd::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 
-use crate::fixtures::{READER, RedisCluster, RedisServer, acl, load, slugd_command};
+use crate::fixtures::{READER, RedisCluster, RedisServer, acl, info_number, load, slugd_command};
 use crate::helpers::{App, assert_says, path_segment};
 use crate::serve_process::ServeProcess;
 
@@ -459,6 +459,28 @@ async fn three_instances_and_48_clients_on_the_same_titles_never_share_a_slug() 
         assert_eq!(b["owner"], owner.as_str(), "{b}");
     }
     assert_eq!(check_consistent(&redis, "posts").await.len(), all.len());
+    // The script's first use on this fresh Redis: every EVALSHA Redis
+    // refused is a NOSCRIPT (the clients that asked before the first EVAL
+    // landed, and `slugd load`'s own scripts), none the script's own error,
+    // and the answers above are right with them.
+    let commands: String = redis.query(redis::cmd("INFO").arg("commandstats")).await;
+    let errors: String = redis.query(redis::cmd("INFO").arg("errorstats")).await;
+    let evalsha = commands
+        .lines()
+        .find_map(|l| l.strip_prefix("cmdstat_evalsha:"))
+        .unwrap_or_default();
+    let failed_calls: u64 = evalsha
+        .split(',')
+        .find_map(|f| f.strip_prefix("failed_calls="))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    assert!(failed_calls > 0, "{commands}");
+    assert_eq!(
+        failed_calls,
+        info_number(&errors, "errorstat_NOSCRIPT:count="),
+        "{commands}\n{errors}"
+    );
+    eprintln!("{failed_calls} EVALSHA refused, each a NOSCRIPT");
 }
 
 #[tokio::test]
@@ -616,6 +638,121 @@ async fn with_aof_and_appendfsync_always_a_sigkill_loses_no_acknowledged_reserva
         acked.len()
     );
     check_consistent(&redis, "posts").await;
+}
+
+/// `GET` of `url` (a whole URL): status and JSON body.
+async fn get(client: &reqwest::Client, url: &str) -> (u16, Value) {
+    let r = client.get(url).send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn after_redis_restarts_the_first_request_to_each_instance_is_answered() {
+    let mut redis = RedisServer::builder()
+        .args(&["--appendonly", "yes"])
+        .start()
+        .await;
+    load(&redis).await;
+    // Every write on disk before its answer from here on (the table's
+    // many writes go faster without).
+    let _: () = redis
+        .query(
+            redis::cmd("CONFIG")
+                .arg("SET")
+                .arg("appendfsync")
+                .arg("always"),
+        )
+        .await;
+    // The table's periodic check (once at start, then once a minute) does
+    // not reconnect for the requests: they meet the dead connection first.
+    let mut instances = Vec::new();
+    for _ in 0..3 {
+        let serve = ServeProcess::builder()
+            .log("warn")
+            .args([
+                "--redis-url",
+                &redis.url(),
+                "--refresh-interval-ms",
+                "60000",
+            ])
+            .start()
+            .await;
+        serve.wait_until_ok("/readyz").await;
+        let url = serve.url("");
+        instances.push((serve, url));
+    }
+    let client = reqwest::Client::new();
+    // Each instance reserves, so each has its connections open when Redis
+    // dies.
+    let mut acked = Vec::new();
+    for (i, (_, url)) in instances.iter().enumerate() {
+        for title in ["Hello World", "I ❤ Redis"] {
+            let owner = format!("i{i}-{title}");
+            let (s, b) = reserve(url, &client, "posts", &owner, title, json!({})).await;
+            assert_eq!(s, 201, "{b}");
+            acked.push((owner, b["slug"].as_str().unwrap().to_owned()));
+        }
+    }
+    let lookup = |i: usize, slug: &str| format!("{}/reservations/posts/{slug}", instances[i].1);
+
+    redis.kill();
+    // While Redis is down: a prompt 503, and instance 0 tries to connect
+    // anew and fails; a second later its attempts (two, 50 ms apart) are
+    // surely over, so its first request once Redis is back meets their
+    // "connection refused".
+    let started = Instant::now();
+    let (s, b) = get(&client, &lookup(0, &acked[0].1)).await;
+    assert!(started.elapsed() < PROMPT, "took {:?}", started.elapsed());
+    assert_eq!(
+        (s, b["code"].as_str()),
+        (503, Some("reservations_unavailable")),
+        "{b}"
+    );
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    redis.restart_after_kill().await;
+
+    // The first request to each instance once Redis is back, one of each
+    // kind: a look-up, a retried reservation (200), a new one whose title
+    // needs a name the instance has not fetched yet (201).
+    let (owner, slug) = &acked[0];
+    let (s, b) = get(&client, &lookup(0, slug)).await;
+    assert_eq!((s, b["owner"].as_str()), (200, Some(owner.as_str())), "{b}");
+    let (owner, slug) = &acked[3];
+    let (s, b) = reserve(
+        &instances[1].1,
+        &client,
+        "posts",
+        owner,
+        "I ❤ Redis",
+        json!({}),
+    )
+    .await;
+    assert_eq!((s, b["slug"].as_str()), (200, Some(slug.as_str())), "{b}");
+    let (s, b) = reserve(
+        &instances[2].1,
+        &client,
+        "posts",
+        "new",
+        "Snow ☃ day",
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        (s, b["slug"].as_str()),
+        (201, Some("snow-snowman-day")),
+        "{b}"
+    );
+
+    // Every reservation acknowledged before the kill is there.
+    for (i, (owner, slug)) in acked.iter().enumerate() {
+        let (s, b) = get(&client, &lookup(i % 3, slug)).await;
+        assert_eq!((s, b["owner"].as_str()), (200, Some(owner.as_str())), "{b}");
+    }
+    assert_eq!(
+        check_consistent(&redis, "posts").await.len(),
+        acked.len() + 1
+    );
 }
 
 #[tokio::test]
