@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
-use crate::cldr::{self, CldrSettings, LocaleSelection};
+use crate::cldr::{CldrSettings, LocaleSelection};
 use crate::commands::{self, SlugifySettings, Task};
 use crate::http::Limits;
 use crate::load::LoadSettings;
@@ -164,15 +164,19 @@ struct TableArgs {
     categories: Categories,
 
     /// CLDR's `common/` directory, for the names of symbols and emoji in
-    /// other languages (`annotations/` and `annotationsDerived/`). The
-    /// repository's data/cldr holds English only; Debian's
-    /// unicode-cldr-core package installs every locale under
-    /// /usr/share/unicode/cldr/common.
-    #[arg(long, env = "SLUGD_CLDR", default_value = cldr::DEFAULT_DIR)]
-    cldr: PathBuf,
+    /// other languages (`annotations/` and `annotationsDerived/`). Without
+    /// it: the first that holds the --locales asked for of the
+    /// repository's data/cldr (English only) and unicode/cldr/common under
+    /// each of $XDG_DATA_DIRS (by default /usr/local/share:/usr/share, so
+    /// /usr/share/unicode/cldr/common, where Debian's unicode-cldr-core
+    /// package installs every locale).
+    #[arg(long, env = "SLUGD_CLDR")]
+    cldr: Option<PathBuf>,
 
     /// The locales whose CLDR names the table holds: a comma-separated list
-    /// (de,fr,pt-BR) or `all` (147 in CLDR 41). English is always loaded:
+    /// (de,fr,pt-BR) or `all` (147 in CLDR 41; an error where only English
+    /// is found). A tag CLDR files under another locale loads that one, by
+    /// CLDR's aliases and parents (nb: no, de-AT: de). English is always loaded:
     /// it names emoji sequences (flags, keycaps, families) without a
     /// locale. `load` puts them in Redis; `serve` and `slugify` read them
     /// into the process for the in-process table and the
@@ -446,9 +450,13 @@ impl TableArgs {
     }
 
     fn cldr(&self) -> CldrSettings {
-        CldrSettings {
-            dir: self.cldr.clone(),
-            locales: self.locales.clone(),
+        match &self.cldr {
+            Some(dir) => CldrSettings {
+                dir: dir.clone(),
+                locales: self.locales.clone(),
+                searched: Vec::new(),
+            },
+            None => CldrSettings::search(self.locales.clone()),
         }
     }
 }
