@@ -58,6 +58,7 @@ fn corpus(c: &mut Criterion) {
     let cldr = CldrSettings {
         dir: DEBIAN_DIR.into(),
         locales: "de".parse().expect("a locale list"),
+        searched: Vec::new(),
     };
     german_table.read_cldr(&cldr).unwrap_or_else(|e| {
         panic!("{e}: the locale benchmark needs CLDR (apt-get install unicode-cldr-core)")

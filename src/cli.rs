@@ -13,11 +13,11 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
-use crate::cldr::{self, CldrSettings, LocaleSelection};
+use crate::cldr::{CldrSettings, LocaleSelection};
 use crate::commands::{self, SlugifySettings, Task};
 use crate::http::Limits;
 use crate::load::LoadSettings;
-use crate::options::{Options, RawOptions};
+use crate::options::{OptionError, Options, RawOptions};
 use crate::probe::{self, ProbeSettings};
 use crate::redis_conn::{Endpoint, RedisConfig, RedisUrl};
 use crate::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
@@ -165,15 +165,19 @@ struct TableArgs {
     categories: Categories,
 
     /// CLDR's `common/` directory, for the names of symbols and emoji in
-    /// other languages (`annotations/` and `annotationsDerived/`). The
-    /// repository's data/cldr holds English only; Debian's
-    /// unicode-cldr-core package installs every locale under
-    /// /usr/share/unicode/cldr/common.
-    #[arg(long, env = "SLUGD_CLDR", default_value = cldr::DEFAULT_DIR)]
-    cldr: PathBuf,
+    /// other languages (`annotations/` and `annotationsDerived/`). Without
+    /// it: the first that holds the --locales asked for of the
+    /// repository's data/cldr (English only) and unicode/cldr/common under
+    /// each of $XDG_DATA_DIRS (by default /usr/local/share:/usr/share, so
+    /// /usr/share/unicode/cldr/common, where Debian's unicode-cldr-core
+    /// package installs every locale).
+    #[arg(long, env = "SLUGD_CLDR")]
+    cldr: Option<PathBuf>,
 
     /// The locales whose CLDR names the table holds: a comma-separated list
-    /// (de,fr,pt-BR) or `all` (147 in CLDR 41). English is always loaded:
+    /// (de,fr,pt-BR) or `all` (147 in CLDR 41; an error where only English
+    /// is found). A tag CLDR files under another locale loads that one, by
+    /// CLDR's aliases and parents (nb: no, de-AT: de). English is always loaded:
     /// it names emoji sequences (flags, keycaps, families) without a
     /// locale. `load` puts them in Redis; `serve` and `slugify` read them
     /// into the process for the in-process table and the
@@ -373,6 +377,45 @@ struct SlugifyArgs {
     /// language and name symbols in it (with --locales loading its names).
     #[arg(long)]
     locale: Option<String>,
+
+    /// Words dropped from the slug, separated by commas (a stopword is one
+    /// word, so it never holds one); may be given again to add more.
+    /// `--stopwords ""` drops none, over a --defaults file's.
+    #[arg(long, value_name = "WORD,WORD...")]
+    stopwords: Vec<String>,
+
+    /// Replace FROM by TO in the title before anything else, in one pass;
+    /// two arguments, so either may hold any character (`=`, `,`, spaces)
+    /// and TO may be "": --replace % " percent". May be given again: at
+    /// each place the first pair given whose FROM is there applies.
+    #[arg(
+        long,
+        num_args = 2,
+        value_names = ["FROM", "TO"],
+        allow_hyphen_values = true,
+        action = clap::ArgAction::Append
+    )]
+    replace: Vec<String>,
+
+    /// Characters of `._~` kept between letters and digits (v1.2.3 with
+    /// `.`: v1.2.3).
+    #[arg(long, value_name = "CHARS")]
+    preserve: Option<String>,
+
+    /// The title slugged instead when the slug would be empty.
+    #[arg(long, value_name = "TITLE")]
+    fallback: Option<String>,
+
+    /// Split words at case changes (fooBar: foo-bar); `--decamelize=false`
+    /// turns off a --defaults file's.
+    #[arg(
+        long,
+        value_name = "BOOL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    decamelize: Option<bool>,
 }
 
 fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {
@@ -447,9 +490,13 @@ impl TableArgs {
     }
 
     fn cldr(&self) -> CldrSettings {
-        CldrSettings {
-            dir: self.cldr.clone(),
-            locales: self.locales.clone(),
+        match &self.cldr {
+            Some(dir) => CldrSettings {
+                dir: dir.clone(),
+                locales: self.locales.clone(),
+                searched: Vec::new(),
+            },
+            None => CldrSettings::search(self.locales.clone()),
         }
     }
 }
@@ -500,22 +547,63 @@ impl LoadArgs {
 }
 
 impl SlugifyArgs {
-    fn settings(self) -> anyhow::Result<SlugifySettings> {
-        let options = RawOptions {
-            separator: self.separator,
+    /// The options of the flags, checked as a request's are (the same
+    /// messages), over the --defaults file's.
+    fn raw_options(&self) -> RawOptions {
+        let stopwords = (!self.stopwords.is_empty()).then(|| {
+            self.stopwords
+                .iter()
+                .flat_map(|list| list.split(','))
+                .map(str::trim)
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect()
+        });
+        let replacements = (!self.replace.is_empty()).then(|| {
+            self.replace
+                .chunks_exact(2)
+                .map(|pair| (pair[0].clone(), pair[1].clone()))
+                .collect()
+        });
+        RawOptions {
+            separator: self.separator.clone(),
             lowercase: self.keep_case.then_some(false),
             max_length: self.max_length,
             symbols: self.no_symbols.then_some(false),
-            locale: self.locale,
-            ..RawOptions::default()
+            stopwords,
+            replacements,
+            preserve: self.preserve.clone(),
+            fallback: self.fallback.clone(),
+            decamelize: self.decamelize,
+            locale: self.locale.clone(),
         }
-        .validate_over(&self.defaults.options()?)
-        .context("--separator, --max-length or --locale")?;
+    }
+
+    fn settings(self) -> anyhow::Result<SlugifySettings> {
+        let options = self
+            .raw_options()
+            .validate_over(&self.defaults.options()?)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", flag_of(&e)))?;
         Ok(SlugifySettings {
             table: self.table.settings(&self.redis, &self.read, 1000)?,
             options,
             title: self.title,
         })
+    }
+}
+
+/// The `slugd slugify` flag a slug option's error is about.
+fn flag_of(e: &OptionError) -> &'static str {
+    match e {
+        OptionError::Separator(_) => "--separator",
+        OptionError::ZeroMaxLength => "--max-length",
+        OptionError::TooManyReplacements(_)
+        | OptionError::EmptyReplacement(_)
+        | OptionError::LongReplacement(..) => "--replace",
+        OptionError::TooManyStopwords(_) | OptionError::Stopword(..) => "--stopwords",
+        OptionError::Preserve(_) => "--preserve",
+        OptionError::EmptyFallback(_) | OptionError::LongFallback(_) => "--fallback",
+        OptionError::Locale(_) => "--locale",
     }
 }
 

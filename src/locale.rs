@@ -25,7 +25,7 @@ use icu::list::ListFormatter;
 use icu::list::options::ListFormatterOptions;
 use icu::locale::Locale;
 use icu::locale::fallback::{LocaleFallbackConfig, LocaleFallbacker};
-use icu::locale::{LocaleExpander, TransformResult};
+use icu::locale::{LocaleCanonicalizer, LocaleExpander, TransformResult};
 
 /// A resolved `locale`. Cheap to clone.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,6 +192,24 @@ fn resolve(tag: &str) -> Result<Resolved, LocaleError> {
 /// without resolving the rest; `None` for a tag that does not parse.
 pub fn fallback_chain(tag: &str) -> Option<Vec<String>> {
     tag.parse::<Locale>().ok().map(|l| fallbacks(&l))
+}
+
+/// The tags CLDR may file `tag`'s names under, nearest first: `tag`'s
+/// fallback chain, then that of its canonical form by CLDR's aliases
+/// (ICU4X's canonicalizer: `nob` is `nb`, `iw` is `he`), without `root`
+/// (whose names are no language's). `nb` gives `nb`, `no`: CLDR files
+/// Norwegian Bokmål's names under its parent `no`. Empty for a tag that
+/// does not parse.
+pub fn file_candidates(tag: &str) -> Vec<String> {
+    let Ok(mut locale) = tag.parse::<Locale>() else {
+        return Vec::new();
+    };
+    let mut tags = fallbacks(&locale);
+    LocaleCanonicalizer::new_extended().canonicalize(&mut locale);
+    tags.extend(fallbacks(&locale));
+    let mut seen = std::collections::HashSet::new();
+    tags.retain(|t| t != "root" && seen.insert(t.clone()));
+    tags
 }
 
 /// CLDR's fallback chain of `locale` (its parent locales, then the

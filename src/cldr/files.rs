@@ -1,19 +1,30 @@
 //! Where CLDR's files are and which locales to read: `--cldr` and
-//! `--locales` as [`CldrSettings`], checked against the directory, the
-//! paths of a locale's two files, and why they cannot be used.
+//! `--locales` as [`CldrSettings`], the directories looked in when
+//! `--cldr` is not given, the locale whose files hold a tag's names (by
+//! CLDR's aliases and parents), the paths of a locale's two files, and
+//! why they cannot be used, with a hint that fits where it looked.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::locales::ENGLISH;
+use crate::locale::file_candidates;
 
-/// The CLDR directory used when `--cldr` is not given: the repository's
-/// copy of English.
+/// The repository's copy of CLDR (English only): the first directory
+/// looked in when `--cldr` is not given.
 pub const DEFAULT_DIR: &str = "data/cldr";
 
 /// Where Debian's `unicode-cldr-core` package puts CLDR.
 pub const DEBIAN_DIR: &str = "/usr/share/unicode/cldr/common";
+
+/// Where CLDR's `common/` sits under a system data directory (Debian's
+/// `/usr/share`).
+const SYSTEM_SUBDIR: &str = "unicode/cldr/common";
+
+/// The system data directories when `XDG_DATA_DIRS` is unset, as the XDG
+/// base directory specification says.
+const XDG_DATA_DIRS: &str = "/usr/local/share:/usr/share";
 
 /// Which CLDR names a table holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +33,10 @@ pub struct CldrSettings {
     pub dir: PathBuf,
     /// Which locales.
     pub locales: LocaleSelection,
+    /// When `--cldr` was not given: the directories looked in, in order
+    /// (`dir` is one of them), which an error names. Empty when the
+    /// directory was given.
+    pub searched: Vec<PathBuf>,
 }
 
 impl Default for CldrSettings {
@@ -29,6 +44,7 @@ impl Default for CldrSettings {
         CldrSettings {
             dir: PathBuf::from(DEFAULT_DIR),
             locales: LocaleSelection::default(),
+            searched: Vec::new(),
         }
     }
 }
@@ -88,22 +104,31 @@ impl fmt::Display for LocaleSelection {
 #[derive(Debug, thiserror::Error)]
 pub enum CldrError {
     /// The directory has no annotations at all.
-    #[error(
-        "{dir}: no CLDR annotations here (expected {dir}/annotations/*.xml); point --cldr (SLUGD_CLDR) at CLDR's common/ directory, for example {DEBIAN_DIR} from Debian's unicode-cldr-core package"
-    )]
+    #[error("{dir}: no CLDR annotations here (expected {dir}/annotations/*.xml); {hint}")]
     NoAnnotations {
         /// The directory.
         dir: String,
+        /// Where to get them.
+        hint: String,
     },
-    /// A locale asked for has no annotations file.
-    #[error(
-        "locale {tag}: no {file}; the repository's data/cldr holds English only: install Debian's unicode-cldr-core (apt-get install unicode-cldr-core) and pass --cldr {DEBIAN_DIR}"
-    )]
+    /// A locale asked for has no annotations file, nor has any locale
+    /// CLDR files its names under.
+    #[error("locale {tag}: no {files} in {dir}; {hint}")]
     NoLocale {
         /// The locale.
         tag: String,
-        /// The file looked for.
-        file: String,
+        /// The files looked for (`nb.xml or no.xml`).
+        files: String,
+        /// Where they were looked for.
+        dir: String,
+        /// Where to get them.
+        hint: String,
+    },
+    /// `--locales all`, and English is all there is.
+    #[error("--locales all would load 1 locale: {why}")]
+    EnglishOnly {
+        /// Where it looked, and where to get the others.
+        why: String,
     },
     /// A file cannot be read.
     #[error("{path}: {source}")]
@@ -123,48 +148,179 @@ pub enum CldrError {
     },
 }
 
+/// How to get CLDR when it was looked for in `searched`.
+fn install_hint() -> String {
+    format!(
+        "install Debian's unicode-cldr-core (apt-get install unicode-cldr-core), which puts every locale in {DEBIAN_DIR}, or point --cldr (SLUGD_CLDR) at CLDR's common/ directory"
+    )
+}
+
 impl CldrSettings {
+    /// The settings of `locales` when `--cldr` is not given: the first of
+    /// the repository's `data/cldr` and `unicode/cldr/common` under each
+    /// system data directory (`$XDG_DATA_DIRS`, by default
+    /// `/usr/local/share:/usr/share`, so Debian's unicode-cldr-core) that
+    /// holds them, or for `all` a locale besides English; `data/cldr` when
+    /// none does, and then [`CldrSettings::resolve`] says where it looked.
+    pub fn search(locales: LocaleSelection) -> Self {
+        let xdg = std::env::var("XDG_DATA_DIRS")
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+            .unwrap_or_else(|| XDG_DATA_DIRS.to_owned());
+        let mut searched = vec![PathBuf::from(DEFAULT_DIR)];
+        for base in xdg.split(':').filter(|b| !b.is_empty()) {
+            let dir = Path::new(base).join(SYSTEM_SUBDIR);
+            if !searched.contains(&dir) {
+                searched.push(dir);
+            }
+        }
+        let holds = |dir: &Path| match &locales {
+            LocaleSelection::All => {
+                file_tags(dir).is_some_and(|tags| tags.iter().any(|t| !english_only(t)))
+            }
+            LocaleSelection::List(tags) => std::iter::once(ENGLISH)
+                .chain(tags.iter().map(String::as_str))
+                .all(|t| locate(dir, t).is_some()),
+        };
+        let dir = searched
+            .iter()
+            .find(|d| holds(d))
+            .unwrap_or(&searched[0])
+            .clone();
+        CldrSettings {
+            dir,
+            locales,
+            searched,
+        }
+    }
+
     /// The locales to load, English first, then the others sorted, each
-    /// with its annotations file checked to exist.
+    /// the locale whose annotations file holds the names of a tag asked
+    /// for: the tag's own, else the first along CLDR's aliases and parent
+    /// locales (`nb` is in `no.xml`; `de-AT` in `de.xml`).
     pub fn resolve(&self) -> Result<Vec<String>, CldrError> {
-        let annotations = self.dir.join("annotations");
         let mut tags = match &self.locales {
             LocaleSelection::All => {
-                let entries =
-                    std::fs::read_dir(&annotations).map_err(|_| CldrError::NoAnnotations {
-                        dir: self.dir.display().to_string(),
-                    })?;
-                let mut tags = Vec::new();
-                for entry in entries {
-                    let entry = entry.map_err(|e| CldrError::Io {
-                        path: annotations.display().to_string(),
-                        source: e,
-                    })?;
-                    let name = entry.file_name();
-                    let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".xml")) else {
-                        continue;
+                let tags = file_tags(&self.dir).ok_or_else(|| CldrError::NoAnnotations {
+                    dir: self.dir.display().to_string(),
+                    hint: self.hint(),
+                })?;
+                if tags.iter().all(|t| english_only(t)) {
+                    let why = match self.searched.is_empty() {
+                        true => self.hint(),
+                        false => format!(
+                            "none of {} holds a locale but English; {}",
+                            self.where_looked(),
+                            self.hint()
+                        ),
                     };
-                    tags.push(stem.replace('_', "-"));
+                    return Err(CldrError::EnglishOnly { why });
                 }
                 tags
             }
-            LocaleSelection::List(tags) => tags.clone(),
+            LocaleSelection::List(asked) => {
+                let mut tags = Vec::with_capacity(asked.len());
+                for tag in asked.iter().map(String::as_str).chain([ENGLISH]) {
+                    let Some(found) = locate(&self.dir, tag) else {
+                        return Err(self.no_locale(tag));
+                    };
+                    if found != tag {
+                        tracing::info!("locale {tag}: CLDR files its names under {found}");
+                    }
+                    tags.push(found);
+                }
+                tags
+            }
         };
         tags.retain(|t| t != ENGLISH);
         tags.sort();
         tags.dedup();
         tags.insert(0, ENGLISH.to_owned());
         for tag in &tags {
-            let file = annotations_file(&self.dir, tag);
-            if !file.is_file() {
-                return Err(CldrError::NoLocale {
-                    tag: tag.clone(),
-                    file: file.display().to_string(),
-                });
+            if !annotations_file(&self.dir, tag).is_file() {
+                return Err(self.no_locale(tag));
             }
         }
         Ok(tags)
     }
+
+    fn no_locale(&self, tag: &str) -> CldrError {
+        let mut stems: Vec<String> = std::iter::once(tag.to_owned())
+            .chain(file_candidates(tag))
+            .map(|t| format!("{}.xml", t.replace('-', "_")))
+            .collect();
+        stems.dedup();
+        CldrError::NoLocale {
+            tag: tag.to_owned(),
+            files: format!("annotations/{}", stems.join(" or ")),
+            dir: match self.searched.is_empty() {
+                true => self.where_looked(),
+                false => format!("any of {}", self.where_looked()),
+            },
+            hint: self.hint(),
+        }
+    }
+
+    /// The directory, or the directories searched.
+    fn where_looked(&self) -> String {
+        match self.searched.as_slice() {
+            [] => self.dir.display().to_string(),
+            dirs => {
+                let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+                format!("{} (--cldr not given)", dirs.join(", "))
+            }
+        }
+    }
+
+    /// How to get the files, as fits where it looked.
+    fn hint(&self) -> String {
+        if !self.searched.is_empty() {
+            return install_hint();
+        }
+        let dir = self.dir.display();
+        match file_tags(&self.dir) {
+            None => format!(
+                "point --cldr (SLUGD_CLDR) at CLDR's common/ directory, for example {DEBIAN_DIR} from Debian's unicode-cldr-core package"
+            ),
+            Some(tags) if tags.iter().all(|t| english_only(t)) => format!(
+                "{dir} holds English only: install Debian's unicode-cldr-core (apt-get install unicode-cldr-core) and pass --cldr {DEBIAN_DIR}"
+            ),
+            Some(tags) => format!(
+                "neither it nor a locale it falls back to is among the {} in {dir}/annotations",
+                tags.len()
+            ),
+        }
+    }
+}
+
+/// Whether `tag` adds no language to English: English itself, or `root`.
+fn english_only(tag: &str) -> bool {
+    tag == ENGLISH || tag == "root"
+}
+
+/// The locales with an annotations file in `dir`; `None` when there is no
+/// `annotations/` to list.
+fn file_tags(dir: &Path) -> Option<Vec<String>> {
+    let entries = std::fs::read_dir(dir.join("annotations")).ok()?;
+    Some(
+        entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name();
+                let stem = name.to_str()?.strip_suffix(".xml")?;
+                Some(stem.replace('_', "-"))
+            })
+            .collect(),
+    )
+}
+
+/// The locale whose annotations file in `dir` holds `tag`'s names: `tag`
+/// when it has one, else the first of its CLDR aliases and parents that
+/// has ([`file_candidates`]), never `root`.
+pub fn locate(dir: &Path, tag: &str) -> Option<String> {
+    std::iter::once(tag.to_owned())
+        .chain(file_candidates(tag))
+        .find(|t| annotations_file(dir, t).is_file())
 }
 
 /// `annotations/{stem}.xml` of `tag` (`de-CH` is in `de_CH.xml`).

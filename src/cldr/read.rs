@@ -34,9 +34,11 @@ pub fn for_each_name(
     let mut count = 0;
     let main = annotations_file(dir, tag);
     if !main.is_file() {
-        return Err(CldrError::NoLocale {
-            tag: tag.to_owned(),
-            file: main.display().to_string(),
+        // Resolved locales have this file; another tag is the caller's
+        // mistake, named as the file it lacks.
+        return Err(CldrError::Io {
+            path: main.display().to_string(),
+            source: std::io::ErrorKind::NotFound.into(),
         });
     }
     for path in [main, derived_file(dir, tag)] {

@@ -84,6 +84,7 @@ impl CopySource {
                     .cloned()
                     .collect(),
             ),
+            searched: self.cldr.searched.clone(),
         }
     }
 }

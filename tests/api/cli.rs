@@ -4,7 +4,10 @@
 use std::io::Write;
 use std::process::{Output, Stdio};
 
+use serde_json::json;
+
 use crate::fixtures::{RedisCluster, RedisServer, slugd_command};
+use crate::helpers::App;
 
 fn slugd(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = slugd_command()
@@ -291,4 +294,124 @@ fn a_bad_defaults_file_stops_serve_and_slugify_with_file_and_field_named() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn every_slug_option_has_a_flag() {
+    let help = text(&slugd(&["slugify", "--help"], b"").stdout);
+    for flag in [
+        "--separator",
+        "--max-length",
+        "--keep-case",
+        "--no-symbols",
+        "--stopwords",
+        "--replace <FROM> <TO>",
+        "--preserve",
+        "--fallback",
+        "--decamelize[=<BOOL>]",
+        "--locale",
+    ] {
+        assert!(help.contains(flag), "slugify --help lacks {flag}:\n{help}");
+    }
+    for (args, want) in [
+        (
+            &[
+                "--stopwords",
+                "the,of",
+                "--stopwords",
+                "a",
+                "The Lord of a Ring",
+            ][..],
+            "lord-ring",
+        ),
+        // FROM and TO are two arguments: `=`, `,`, spaces and a leading
+        // `-` are plain text, and TO may be empty.
+        (
+            &[
+                "--replace",
+                "%",
+                " percent",
+                "--replace",
+                "=",
+                " equals ",
+                "--replace",
+                ",",
+                "",
+                "50%=1,000",
+            ],
+            "50-percent-equals-1000",
+        ),
+        (&["--replace", "-", " minus ", "a - b"], "a-minus-b"),
+        (&["--preserve", ".", "Release v1.2.3"], "release-v1.2.3"),
+        (&["--fallback", "untitled", "???"], "untitled"),
+        (
+            &["--decamelize", "fooBar APISection"],
+            "foo-bar-api-section",
+        ),
+    ] {
+        let out = slugd(&[&["slugify"], args].concat(), b"");
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), format!("{want}\n"), "{args:?}");
+    }
+    // Flags override a --defaults file's options, lists and switches too.
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(br#"{"stopwords": ["the"], "decamelize": true}"#)
+        .unwrap();
+    let path = file.path().to_str().unwrap();
+    let out = slugd(
+        &[
+            "slugify",
+            "--defaults",
+            path,
+            "--stopwords",
+            "",
+            "--decamelize=false",
+            "The fooBar",
+        ],
+        b"",
+    );
+    assert_eq!(text(&out.stdout), "the-foobar\n", "{}", text(&out.stderr));
+}
+
+#[tokio::test]
+async fn a_bad_flag_value_fails_with_the_message_http_gives() {
+    let app = App::in_process().await;
+    for (args, field) in [
+        (
+            &["--stopwords", "the,two words"][..],
+            json!({"stopwords": ["the", "two words"]}),
+        ),
+        (
+            &["--replace", "", "x"],
+            json!({"replacements": [["", "x"]]}),
+        ),
+        (
+            &["--replace", "a", &"b".repeat(65)],
+            json!({"replacements": [["a", "b".repeat(65)]]}),
+        ),
+        (&["--preserve", "./"], json!({"preserve": "./"})),
+        (&["--fallback", "!!"], json!({"fallback": "!!"})),
+        (&["--separator", "/"], json!({"separator": "/"})),
+        (&["--max-length", "0"], json!({"max_length": 0})),
+    ] {
+        let mut request = field.clone();
+        request["title"] = json!("x");
+        let (status, body) = app.post("/slug", &request).await;
+        assert_eq!(status, 422, "{body}");
+        let message = body["error"].as_str().unwrap().to_owned();
+        let flag = args[0].to_owned();
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let out = tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            slugd(&[&["slugify"], &args[..], &["x"]].concat(), b"")
+        })
+        .await
+        .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{field}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains(&format!("{flag}: {message}")),
+            "{field}: {err}"
+        );
+    }
 }

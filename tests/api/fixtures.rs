@@ -24,7 +24,7 @@ pub fn data_file() -> PathBuf {
 pub fn shipped_cldr() -> CldrSettings {
     CldrSettings {
         dir: Path::new(env!("CARGO_MANIFEST_DIR")).join(cldr::DEFAULT_DIR),
-        locales: Default::default(),
+        ..Default::default()
     }
 }
 
@@ -40,6 +40,7 @@ pub fn debian_cldr(locales: &str) -> CldrSettings {
     CldrSettings {
         dir,
         locales: locales.parse().unwrap(),
+        searched: Vec::new(),
     }
 }
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
-use slugd::cldr::Locales;
+use slugd::cldr::{self, CldrSettings, Locales};
 use slugd::locale::{SlugLocale, fallback_chain};
 use slugd::options::{Options, RawOptions};
 use slugd::slug::{NoSymbols, slugify};
@@ -334,4 +334,168 @@ fn every_cldr_locale_is_in_its_own_fallback_chain() {
     }
     assert!(unreachable.is_empty(), "{unreachable:#?}");
     assert!(unknown.is_empty(), "tags refused as unknown: {unknown:?}");
+}
+
+/// `slugd` with no `--cldr`: it looks in the checkout's data/cldr, then
+/// under each of `xdg_data_dirs` (Debian's /usr/share by default).
+fn slugd_without_cldr(xdg_data_dirs: Option<&str>, args: &[&str]) -> std::process::Output {
+    let mut command = slugd_command();
+    command.env_remove("SLUGD_CLDR").args(args);
+    match xdg_data_dirs {
+        Some(dirs) => command.env("XDG_DATA_DIRS", dirs),
+        None => command.env_remove("XDG_DATA_DIRS"),
+    };
+    command.output().unwrap()
+}
+
+#[tokio::test]
+async fn locales_all_without_cldr_loads_every_locale_debian_installed() {
+    debian_cldr("all");
+    let redis = RedisServer::start().await;
+    let url = redis.url();
+    let out = tokio::task::spawn_blocking(move || {
+        slugd_without_cldr(None, &["load", "--redis-url", &url, "--locales", "all"])
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(" in 147 locales"), "{stdout}");
+}
+
+#[test]
+fn locales_all_with_only_english_to_be_found_fails_with_the_install_hint() {
+    // No system data directory with CLDR: data/cldr (English) is all there is.
+    for args in [
+        &[
+            "load",
+            "--redis-url",
+            "redis://127.0.0.1:1",
+            "--locales",
+            "all",
+        ][..],
+        &["slugify", "--locales", "all", "x"],
+        &["serve", "--listen", "127.0.0.1:0", "--locales", "all"],
+        &[
+            "load",
+            "--redis-url",
+            "redis://127.0.0.1:1",
+            "--locales",
+            "de",
+        ],
+    ] {
+        let out = slugd_without_cldr(Some("/nonexistent"), args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        for says in [
+            "data/cldr, /nonexistent/unicode/cldr/common (--cldr not given)",
+            "apt-get install unicode-cldr-core",
+        ] {
+            assert!(err.contains(says), "{args:?}: {err}");
+        }
+        assert!(!err.contains("connect"), "{args:?}: {err}");
+    }
+    // A --cldr that holds English only says so, of that directory.
+    let out = slugd_command()
+        .args(["slugify", "--locales", "all", "x"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--locales all would load 1 locale") && err.contains("holds English only"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_named_locale_without_cldr_is_found_where_debian_puts_it() {
+    debian_cldr("de");
+    let out = slugd_without_cldr(
+        None,
+        &["slugify", "--locales", "de", "--locale", "de", "☕"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "heissgetraenk\n");
+}
+
+#[test]
+fn norwegian_bokmal_is_read_from_the_file_cldr_files_it_under() {
+    // CLDR has no nb.xml: Bokmål's names are its parent `no`'s.
+    debian_cldr("no");
+    let out = slugd_command()
+        .args(["slugify", "--cldr", cldr::DEBIAN_DIR])
+        .args(["--locales", "nb", "--locale", "nb", "☕"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "varm-drikke\n");
+    // nb and no are one locale of the table; an alias finds its locale too.
+    let settings = CldrSettings {
+        locales: "nb,no,nob,iw,de-AT".parse().unwrap(),
+        ..debian_cldr("en")
+    };
+    assert_eq!(settings.resolve().unwrap(), ["en", "de", "he", "no"]);
+}
+
+#[test]
+fn a_missing_locale_is_explained_of_the_directory_searched() {
+    let out = slugd_command()
+        .args([
+            "slugify",
+            "--cldr",
+            cldr::DEBIAN_DIR,
+            "--locales",
+            "xx",
+            "x",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "locale xx: no annotations/xx.xml in {}",
+            cldr::DEBIAN_DIR
+        )),
+        "{err}"
+    );
+    assert!(
+        !err.contains("data/cldr") && !err.contains("English only"),
+        "{err}"
+    );
+    // A directory of English only, not the repository's: named as given.
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["annotations", "annotationsDerived"] {
+        std::fs::create_dir(dir.path().join(sub)).unwrap();
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/cldr")
+            .join(sub)
+            .join("en.xml");
+        std::fs::copy(from, dir.path().join(sub).join("en.xml")).unwrap();
+    }
+    let given = dir.path().to_str().unwrap();
+    let out = slugd_command()
+        .args(["slugify", "--cldr", given, "--locales", "nb", "x"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "locale nb: no annotations/nb.xml or no.xml in {given}"
+        )) && err.contains(&format!("{given} holds English only"))
+            && err.contains("apt-get install unicode-cldr-core"),
+        "{err}"
+    );
 }
