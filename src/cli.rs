@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
-use crate::cldr::{self, CldrSettings, LocaleSelection};
+use crate::cldr::{CldrDir, CldrSettings, LocaleSelection};
 use crate::commands::{self, SlugifySettings, Task};
 use crate::http::Limits;
 use crate::load::LoadSettings;
@@ -24,7 +24,7 @@ use crate::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 use crate::serve::ServeSettings;
 use crate::table::{OnRedisDown, TableSettings};
 use crate::telemetry::LogFormat;
-use crate::unicode_data::Categories;
+use crate::unicode_data::{Categories, DataSource};
 
 /// slugd turns titles into URL slugs, spelling symbols out by their Unicode
 /// names ("I ❤ Redis" -> i-heavy-heart-redis) and transliterating other
@@ -148,9 +148,10 @@ struct ReadArgs {
 #[derive(Debug, Args)]
 struct TableArgs {
     /// The UnicodeData.txt file: the source of `load` and of the in-process
-    /// table.
-    #[arg(long, env = "SLUGD_DATA", default_value = "data/UnicodeData.txt")]
-    data: PathBuf,
+    /// table. Without it, the copy built into the binary (Unicode 15.0.0,
+    /// the repository's data/UnicodeData.txt).
+    #[arg(long, env = "SLUGD_DATA")]
+    data: Option<PathBuf>,
 
     /// Prefix of every Redis key, so deployments can share one Redis.
     #[arg(long, env = "SLUGD_KEY_PREFIX", default_value = "slugd:")]
@@ -164,12 +165,12 @@ struct TableArgs {
     categories: Categories,
 
     /// CLDR's `common/` directory, for the names of symbols and emoji in
-    /// other languages (`annotations/` and `annotationsDerived/`). The
-    /// repository's data/cldr holds English only; Debian's
-    /// unicode-cldr-core package installs every locale under
-    /// /usr/share/unicode/cldr/common.
-    #[arg(long, env = "SLUGD_CLDR", default_value = cldr::DEFAULT_DIR)]
-    cldr: PathBuf,
+    /// other languages (`annotations/` and `annotationsDerived/`). Without
+    /// it, CLDR 41's English files built into the binary (the
+    /// repository's data/cldr), English only; Debian's unicode-cldr-core
+    /// package installs every locale under /usr/share/unicode/cldr/common.
+    #[arg(long, env = "SLUGD_CLDR")]
+    cldr: Option<PathBuf>,
 
     /// The locales whose CLDR names the table holds: a comma-separated list
     /// (de,fr,pt-BR) or `all` (147 in CLDR 41). English is always loaded:
@@ -437,7 +438,7 @@ impl TableArgs {
             on_redis_down: OnRedisDown::Fail,
             name_cache: read.name_cache,
             redis: redis.config(read.read_from_replicas)?,
-            data: self.data.clone(),
+            data: self.data(),
             prefix: self.prefix()?,
             categories: self.categories.clone(),
             cldr: self.cldr(),
@@ -445,9 +446,15 @@ impl TableArgs {
         })
     }
 
+    fn data(&self) -> DataSource {
+        self.data
+            .clone()
+            .map_or(DataSource::BuiltIn, DataSource::File)
+    }
+
     fn cldr(&self) -> CldrSettings {
         CldrSettings {
-            dir: self.cldr.clone(),
+            dir: self.cldr.clone().map_or(CldrDir::BuiltIn, CldrDir::Path),
             locales: self.locales.clone(),
         }
     }
@@ -489,7 +496,7 @@ impl LoadArgs {
         };
         Ok(LoadSettings {
             redis,
-            data: self.table.data.clone(),
+            data: self.table.data(),
             prefix: self.table.prefix()?,
             categories: self.table.categories.clone(),
             cldr: self.table.cldr(),

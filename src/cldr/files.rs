@@ -7,29 +7,158 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::locales::ENGLISH;
+use crate::builtin::{self, CLDR_NAME};
 
-/// The CLDR directory used when `--cldr` is not given: the repository's
-/// copy of English.
+/// The repository's copy of CLDR's English files, which the binary has
+/// built in ([`CldrDir::BuiltIn`]) for when `--cldr` is not given.
 pub const DEFAULT_DIR: &str = "data/cldr";
 
 /// Where Debian's `unicode-cldr-core` package puts CLDR.
 pub const DEBIAN_DIR: &str = "/usr/share/unicode/cldr/common";
 
 /// Which CLDR names a table holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CldrSettings {
-    /// A directory laid out as CLDR's `common/`.
-    pub dir: PathBuf,
+    /// Where CLDR's files are.
+    pub dir: CldrDir,
     /// Which locales.
     pub locales: LocaleSelection,
 }
 
-impl Default for CldrSettings {
-    fn default() -> Self {
-        CldrSettings {
-            dir: PathBuf::from(DEFAULT_DIR),
-            locales: LocaleSelection::default(),
+/// Where CLDR's annotation files are read from: the directory of
+/// `--cldr`, or, without one, the English files built into the binary
+/// ([`crate::builtin`]). Both go through the same reader.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CldrDir {
+    /// The repository's `data/cldr` (English only), built in.
+    #[default]
+    BuiltIn,
+    /// A directory laid out as CLDR's `common/`.
+    Path(PathBuf),
+}
+
+/// One annotation file of a locale, to read.
+#[derive(Debug, Clone)]
+pub(crate) enum CldrFile {
+    /// A file on disk.
+    Path(PathBuf),
+    /// A built-in file: its name for errors, and its bytes.
+    BuiltIn(String, &'static [u8]),
+}
+
+impl CldrFile {
+    /// The name errors give it.
+    pub(crate) fn shown(&self) -> String {
+        match self {
+            CldrFile::Path(path) => path.display().to_string(),
+            CldrFile::BuiltIn(name, _) => name.clone(),
         }
+    }
+}
+
+impl CldrDir {
+    /// Whether `tag` has an annotations file here.
+    pub fn has(&self, tag: &str) -> bool {
+        match self {
+            CldrDir::BuiltIn => tag == ENGLISH,
+            CldrDir::Path(dir) => annotations_file(dir, tag).is_file(),
+        }
+    }
+
+    /// The files of `tag` that exist, `annotations/` first, then
+    /// `annotationsDerived/` (not every locale has one); an error if
+    /// there is no `annotations/` file.
+    pub(crate) fn files(&self, tag: &str) -> Result<Vec<CldrFile>, CldrError> {
+        let missing = || CldrError::NoLocale {
+            tag: tag.to_owned(),
+            file: self.annotations_shown(tag),
+        };
+        match self {
+            CldrDir::BuiltIn if tag == ENGLISH => Ok(vec![
+                CldrFile::BuiltIn(
+                    format!("{CLDR_NAME}: annotations/en.xml"),
+                    builtin::CLDR_ANNOTATIONS_EN,
+                ),
+                CldrFile::BuiltIn(
+                    format!("{CLDR_NAME}: annotationsDerived/en.xml"),
+                    builtin::CLDR_DERIVED_EN,
+                ),
+            ]),
+            CldrDir::BuiltIn => Err(missing()),
+            CldrDir::Path(dir) => {
+                let main = annotations_file(dir, tag);
+                if !main.is_file() {
+                    return Err(missing());
+                }
+                let derived = derived_file(dir, tag);
+                let mut files = vec![CldrFile::Path(main)];
+                if derived.is_file() {
+                    files.push(CldrFile::Path(derived));
+                }
+                Ok(files)
+            }
+        }
+    }
+
+    /// Every locale with an annotations file here, for `--locales all`.
+    fn tags(&self) -> Result<Vec<String>, CldrError> {
+        let dir = match self {
+            CldrDir::BuiltIn => return Ok(vec![ENGLISH.to_owned()]),
+            CldrDir::Path(dir) => dir,
+        };
+        let annotations = dir.join("annotations");
+        let entries = std::fs::read_dir(&annotations).map_err(|_| CldrError::NoAnnotations {
+            dir: dir.display().to_string(),
+        })?;
+        let mut tags = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| CldrError::Io {
+                path: annotations.display().to_string(),
+                source: e,
+            })?;
+            let name = entry.file_name();
+            let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".xml")) else {
+                continue;
+            };
+            tags.push(stem.replace('_', "-"));
+        }
+        Ok(tags)
+    }
+
+    /// How an error names the annotations file of `tag`.
+    fn annotations_shown(&self, tag: &str) -> String {
+        match self {
+            CldrDir::BuiltIn => format!("annotations/{}.xml built in", tag.replace('-', "_")),
+            CldrDir::Path(dir) => annotations_file(dir, tag).display().to_string(),
+        }
+    }
+}
+
+/// The directory's path, or the built-in files' name.
+impl fmt::Display for CldrDir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CldrDir::BuiltIn => f.write_str(CLDR_NAME),
+            CldrDir::Path(dir) => dir.display().fmt(f),
+        }
+    }
+}
+
+impl From<PathBuf> for CldrDir {
+    fn from(dir: PathBuf) -> Self {
+        CldrDir::Path(dir)
+    }
+}
+
+impl From<&Path> for CldrDir {
+    fn from(dir: &Path) -> Self {
+        CldrDir::Path(dir.to_owned())
+    }
+}
+
+impl From<&str> for CldrDir {
+    fn from(dir: &str) -> Self {
+        CldrDir::Path(dir.into())
     }
 }
 
@@ -127,27 +256,8 @@ impl CldrSettings {
     /// The locales to load, English first, then the others sorted, each
     /// with its annotations file checked to exist.
     pub fn resolve(&self) -> Result<Vec<String>, CldrError> {
-        let annotations = self.dir.join("annotations");
         let mut tags = match &self.locales {
-            LocaleSelection::All => {
-                let entries =
-                    std::fs::read_dir(&annotations).map_err(|_| CldrError::NoAnnotations {
-                        dir: self.dir.display().to_string(),
-                    })?;
-                let mut tags = Vec::new();
-                for entry in entries {
-                    let entry = entry.map_err(|e| CldrError::Io {
-                        path: annotations.display().to_string(),
-                        source: e,
-                    })?;
-                    let name = entry.file_name();
-                    let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".xml")) else {
-                        continue;
-                    };
-                    tags.push(stem.replace('_', "-"));
-                }
-                tags
-            }
+            LocaleSelection::All => self.dir.tags()?,
             LocaleSelection::List(tags) => tags.clone(),
         };
         tags.retain(|t| t != ENGLISH);
@@ -155,11 +265,10 @@ impl CldrSettings {
         tags.dedup();
         tags.insert(0, ENGLISH.to_owned());
         for tag in &tags {
-            let file = annotations_file(&self.dir, tag);
-            if !file.is_file() {
+            if !self.dir.has(tag) {
                 return Err(CldrError::NoLocale {
                     tag: tag.clone(),
-                    file: file.display().to_string(),
+                    file: self.dir.annotations_shown(tag),
                 });
             }
         }

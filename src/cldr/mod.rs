@@ -28,7 +28,7 @@ mod read;
 mod view;
 
 pub use self::files::{
-    CldrError, CldrSettings, DEBIAN_DIR, DEFAULT_DIR, LocaleSelection, annotations_file,
+    CldrDir, CldrError, CldrSettings, DEBIAN_DIR, DEFAULT_DIR, LocaleSelection, annotations_file,
     derived_file,
 };
 pub use self::keys::KeySet;
