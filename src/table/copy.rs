@@ -4,7 +4,8 @@
 //! table names: the categories and locales of the Redis version last seen,
 //! the locales only where the service's `--cldr` directory has their files
 //! (a load from another directory may hold more); before Redis has answered
-//! once, the service's own settings.
+//! once, the service's own settings. Without `--data` and `--cldr` the
+//! copy is made of the files built into the binary.
 
 use super::error::OpenError;
 use super::layout::Meta;

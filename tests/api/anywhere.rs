@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::json;
+use slugd::table::MemoryTable;
 
 use crate::fixtures::{RedisServer, load, slugd_command};
 use crate::serve_process::ServeProcess;
@@ -112,5 +113,27 @@ async fn load_from_an_empty_directory_loads_what_the_files_hold() {
     .await
     .unwrap();
     assert_eq!(slug, "i-heavy-heart-redis-flag-germany\n");
+
+    // On that Redis, /bench and the fallback's check build their copy of
+    // the table from the built-in data: the copy the files would give.
+    let serve = ServeProcess::builder()
+        .current_dir(empty.path())
+        .env_remove("SLUGD_DATA")
+        .env_remove("SLUGD_CLDR")
+        .args(["--redis-url", &redis.url(), "--on-redis-down", "memory"])
+        .start()
+        .await;
+    let answer = reqwest::get(serve.url("/bench?iterations=10"))
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200, "{}", serve.log());
+    let bench: serde_json::Value = answer.json().await.unwrap();
+    let files = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert_eq!(
+        bench["in_process"]["table_bytes"].as_u64(),
+        Some(files.heap_bytes() as u64),
+        "{bench}"
+    );
+    drop(serve);
     assert_still_empty(empty.path());
 }
