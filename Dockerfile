@@ -16,8 +16,7 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 slugd
 COPY --from=build /src/target/release/slugd /usr/local/bin/slugd
-COPY data/UnicodeData.txt /usr/share/slugd/UnicodeData.txt
-ENV SLUGD_DATA=/usr/share/slugd/UnicodeData.txt
+# UnicodeData.txt and CLDR's English names are built into the binary.
 ENV SLUGD_CLDR=/usr/share/unicode/cldr/common
 USER slugd
 EXPOSE 8080

@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
-use crate::cldr::{CldrSettings, LocaleSelection};
+use crate::cldr::{CldrDir, CldrSettings, LocaleSelection};
 use crate::commands::{self, SlugifySettings, Task};
 use crate::http::Limits;
 use crate::load::LoadSettings;
@@ -24,7 +24,7 @@ use crate::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 use crate::serve::ServeSettings;
 use crate::table::{OnRedisDown, TableSettings};
 use crate::telemetry::LogFormat;
-use crate::unicode_data::Categories;
+use crate::unicode_data::{Categories, DataSource};
 
 /// slugd turns titles into URL slugs, spelling symbols out by their Unicode
 /// names ("I ❤ Redis" -> i-heavy-heart-redis) and transliterating other
@@ -149,9 +149,10 @@ struct ReadArgs {
 #[derive(Debug, Args)]
 struct TableArgs {
     /// The UnicodeData.txt file: the source of `load` and of the in-process
-    /// table.
-    #[arg(long, env = "SLUGD_DATA", default_value = "data/UnicodeData.txt")]
-    data: PathBuf,
+    /// table. Without it, the copy built into the binary (Unicode 15.0.0,
+    /// the repository's data/UnicodeData.txt).
+    #[arg(long, env = "SLUGD_DATA")]
+    data: Option<PathBuf>,
 
     /// Prefix of every Redis key, so deployments can share one Redis.
     #[arg(long, env = "SLUGD_KEY_PREFIX", default_value = "slugd:")]
@@ -166,8 +167,9 @@ struct TableArgs {
 
     /// CLDR's `common/` directory, for the names of symbols and emoji in
     /// other languages (`annotations/` and `annotationsDerived/`). Without
-    /// it: the first that holds the --locales asked for of the
-    /// repository's data/cldr (English only) and unicode/cldr/common under
+    /// it: CLDR 41's English files built into the binary (the repository's
+    /// data/cldr) when only English is asked for; else the first that holds
+    /// the --locales asked for of data/cldr and unicode/cldr/common under
     /// each of $XDG_DATA_DIRS (by default /usr/local/share:/usr/share, so
     /// /usr/share/unicode/cldr/common, where Debian's unicode-cldr-core
     /// package installs every locale).
@@ -481,7 +483,7 @@ impl TableArgs {
             on_redis_down: OnRedisDown::Fail,
             name_cache: read.name_cache,
             redis: redis.config(read.read_from_replicas)?,
-            data: self.data.clone(),
+            data: self.data(),
             prefix: self.prefix()?,
             categories: self.categories.clone(),
             cldr: self.cldr(),
@@ -489,10 +491,16 @@ impl TableArgs {
         })
     }
 
+    fn data(&self) -> DataSource {
+        self.data
+            .clone()
+            .map_or(DataSource::BuiltIn, DataSource::File)
+    }
+
     fn cldr(&self) -> CldrSettings {
         match &self.cldr {
             Some(dir) => CldrSettings {
-                dir: dir.clone(),
+                dir: CldrDir::Path(dir.clone()),
                 locales: self.locales.clone(),
                 searched: Vec::new(),
             },
@@ -537,7 +545,7 @@ impl LoadArgs {
         };
         Ok(LoadSettings {
             redis,
-            data: self.table.data.clone(),
+            data: self.table.data(),
             prefix: self.table.prefix()?,
             categories: self.table.categories.clone(),
             cldr: self.table.cldr(),

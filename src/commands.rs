@@ -51,8 +51,7 @@ pub async fn run(task: Task) -> anyhow::Result<ExitCode> {
             let report = load::run(&settings).await.with_context(|| {
                 format!(
                     "loading {} into {} failed",
-                    settings.data.display(),
-                    settings.redis.endpoint
+                    settings.data, settings.redis.endpoint
                 )
             })?;
             println!("{report}");

@@ -42,6 +42,9 @@
 //!   meta, switch, announce, clean up); its lock is a guard type.
 //! - [`unicode_data`]: the streaming parser of UnicodeData.txt and the name
 //!   trimming rule, shared by the loader and the in-process table.
+//! - [`builtin`]: the data built into the binary, so that it runs from any
+//!   directory: UnicodeData.txt and CLDR's English files, which `--data`
+//!   and `--cldr` default to, and the default table already made.
 //! - [`redis_conn`]: Redis URLs and cluster seed lists (passwords hidden),
 //!   timeouts, TLS, and the one connection type over a server or a
 //!   cluster, which sends a batch as one pipeline per node.
@@ -73,6 +76,7 @@
 //! file under `src/`, so CI fails on a circle.
 
 pub mod bench;
+pub mod builtin;
 pub mod cldr;
 pub mod cli;
 pub(crate) mod commands;

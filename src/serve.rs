@@ -66,7 +66,7 @@ impl Service {
         let table = SymbolTable::open(&settings.table, &metrics).await?;
         let source = match &settings.table.redis {
             Some(redis) => format!("redis {} prefix {}", redis.endpoint, settings.table.prefix),
-            None => format!("in_process {}", settings.table.data.display()),
+            None => format!("in_process {}", settings.table.data),
         };
         let slugger = Slugger::new(table);
         let bench = BenchState::new(

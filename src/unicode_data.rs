@@ -232,6 +232,80 @@ pub enum ReadError {
     Io(#[from] std::io::Error),
 }
 
+/// Where UnicodeData.txt is read from: the file of `--data`, or, without
+/// one, the copy built into the binary ([`crate::builtin`]). Both go
+/// through the same [`Reader`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum DataSource {
+    /// The repository's `data/UnicodeData.txt`, built in.
+    #[default]
+    BuiltIn,
+    /// A file on disk.
+    File(PathBuf),
+}
+
+impl DataSource {
+    /// The name its errors give it: the file's path, or the built-in
+    /// copy's name.
+    pub fn path(&self) -> &Path {
+        match self {
+            DataSource::BuiltIn => Path::new(crate::builtin::UNICODE_DATA_NAME),
+            DataSource::File(path) => path,
+        }
+    }
+
+    /// Opens it for [`Reader`]; only a file can fail to open.
+    pub fn open(&self) -> Result<Box<dyn BufRead + Send>, DataError> {
+        Ok(match self {
+            DataSource::BuiltIn => Box::new(crate::builtin::UNICODE_DATA),
+            DataSource::File(path) => {
+                let file = std::fs::File::open(path).map_err(|e| DataError::open(path, e))?;
+                Box::new(std::io::BufReader::new(file))
+            }
+        })
+    }
+
+    /// Whether it can be read, without reading it: a file that opens and
+    /// is not a directory (opening a directory succeeds; reading it does
+    /// not). The built-in copy always can.
+    pub fn check(&self) -> Result<(), DataError> {
+        let DataSource::File(path) = self else {
+            return Ok(());
+        };
+        let mut file = std::fs::File::open(path).map_err(|e| DataError::open(path, e))?;
+        std::io::Read::read(&mut file, &mut [0; 1]).map_err(|source| DataError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(())
+    }
+}
+
+/// The file's path, or the built-in copy's name.
+impl fmt::Display for DataSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.path().display().fmt(f)
+    }
+}
+
+impl From<PathBuf> for DataSource {
+    fn from(path: PathBuf) -> Self {
+        DataSource::File(path)
+    }
+}
+
+impl From<&Path> for DataSource {
+    fn from(path: &Path) -> Self {
+        DataSource::File(path.to_owned())
+    }
+}
+
+impl From<&str> for DataSource {
+    fn from(path: &str) -> Self {
+        DataSource::File(path.into())
+    }
+}
+
 /// A UnicodeData.txt file that cannot be used, named by path.
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {

@@ -9,10 +9,13 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::locales::ENGLISH;
+use crate::builtin::{self, CLDR_NAME};
 use crate::locale::file_candidates;
 
-/// The repository's copy of CLDR (English only): the first directory
-/// looked in when `--cldr` is not given.
+/// The repository's copy of CLDR's English files, which the binary has
+/// built in ([`CldrDir::BuiltIn`]): what is read when `--cldr` is not
+/// given and only English is asked for, and the first directory looked in
+/// for other locales.
 pub const DEFAULT_DIR: &str = "data/cldr";
 
 /// Where Debian's `unicode-cldr-core` package puts CLDR.
@@ -27,10 +30,10 @@ const SYSTEM_SUBDIR: &str = "unicode/cldr/common";
 const XDG_DATA_DIRS: &str = "/usr/local/share:/usr/share";
 
 /// Which CLDR names a table holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CldrSettings {
-    /// A directory laid out as CLDR's `common/`.
-    pub dir: PathBuf,
+    /// Where CLDR's files are.
+    pub dir: CldrDir,
     /// Which locales.
     pub locales: LocaleSelection,
     /// When `--cldr` was not given: the directories looked in, in order
@@ -39,13 +42,117 @@ pub struct CldrSettings {
     pub searched: Vec<PathBuf>,
 }
 
-impl Default for CldrSettings {
-    fn default() -> Self {
-        CldrSettings {
-            dir: PathBuf::from(DEFAULT_DIR),
-            locales: LocaleSelection::default(),
-            searched: Vec::new(),
+/// Where CLDR's annotation files are read from: the directory of
+/// `--cldr`, or, without one, the English files built into the binary
+/// ([`crate::builtin`]). Both go through the same reader.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CldrDir {
+    /// The repository's `data/cldr` (English only), built in.
+    #[default]
+    BuiltIn,
+    /// A directory laid out as CLDR's `common/`.
+    Path(PathBuf),
+}
+
+/// One annotation file of a locale, to read.
+#[derive(Debug, Clone)]
+pub(crate) enum CldrFile {
+    /// A file on disk.
+    Path(PathBuf),
+    /// A built-in file: its name for errors, and its bytes.
+    BuiltIn(String, &'static [u8]),
+}
+
+impl CldrFile {
+    /// The name errors give it.
+    pub(crate) fn shown(&self) -> String {
+        match self {
+            CldrFile::Path(path) => path.display().to_string(),
+            CldrFile::BuiltIn(name, _) => name.clone(),
         }
+    }
+}
+
+impl CldrDir {
+    /// Whether `tag` has an annotations file here.
+    pub fn has(&self, tag: &str) -> bool {
+        match self {
+            CldrDir::BuiltIn => tag == ENGLISH,
+            CldrDir::Path(dir) => annotations_file(dir, tag).is_file(),
+        }
+    }
+
+    /// The files of `tag` that exist, `annotations/` first, then
+    /// `annotationsDerived/` (not every locale has one); an error if
+    /// there is no `annotations/` file.
+    pub(crate) fn files(&self, tag: &str) -> Result<Vec<CldrFile>, CldrError> {
+        // Resolved locales have this file; another tag is the caller's
+        // mistake, named as the file it lacks.
+        let missing = || CldrError::Io {
+            path: self.annotations_shown(tag),
+            source: std::io::ErrorKind::NotFound.into(),
+        };
+        match self {
+            CldrDir::BuiltIn if tag == ENGLISH => Ok(vec![
+                CldrFile::BuiltIn(
+                    format!("{CLDR_NAME}: annotations/en.xml"),
+                    builtin::CLDR_ANNOTATIONS_EN,
+                ),
+                CldrFile::BuiltIn(
+                    format!("{CLDR_NAME}: annotationsDerived/en.xml"),
+                    builtin::CLDR_DERIVED_EN,
+                ),
+            ]),
+            CldrDir::BuiltIn => Err(missing()),
+            CldrDir::Path(dir) => {
+                let main = annotations_file(dir, tag);
+                if !main.is_file() {
+                    return Err(missing());
+                }
+                let derived = derived_file(dir, tag);
+                let mut files = vec![CldrFile::Path(main)];
+                if derived.is_file() {
+                    files.push(CldrFile::Path(derived));
+                }
+                Ok(files)
+            }
+        }
+    }
+
+    /// How an error names the annotations file of `tag`.
+    fn annotations_shown(&self, tag: &str) -> String {
+        match self {
+            CldrDir::BuiltIn => format!("annotations/{}.xml built in", tag.replace('-', "_")),
+            CldrDir::Path(dir) => annotations_file(dir, tag).display().to_string(),
+        }
+    }
+}
+
+/// The directory's path, or the built-in files' name.
+impl fmt::Display for CldrDir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CldrDir::BuiltIn => f.write_str(CLDR_NAME),
+            CldrDir::Path(dir) => dir.display().fmt(f),
+        }
+    }
+}
+
+impl From<PathBuf> for CldrDir {
+    fn from(dir: PathBuf) -> Self {
+        CldrDir::Path(dir)
+    }
+}
+
+impl From<&Path> for CldrDir {
+    fn from(dir: &Path) -> Self {
+        CldrDir::Path(dir.to_owned())
+    }
+}
+
+impl From<&str> for CldrDir {
+    fn from(dir: &str) -> Self {
+        CldrDir::Path(dir.into())
     }
 }
 
@@ -174,13 +281,22 @@ impl CldrSettings {
                 searched.push(dir);
             }
         }
+        if let LocaleSelection::List(tags) = &locales
+            && tags.iter().all(|t| t == ENGLISH)
+        {
+            // English alone: the built-in files, from any directory.
+            return CldrSettings {
+                dir: CldrDir::BuiltIn,
+                locales,
+                searched: Vec::new(),
+            };
+        }
         let holds = |dir: &Path| match &locales {
-            LocaleSelection::All => {
-                file_tags(dir).is_some_and(|tags| tags.iter().any(|t| !english_only(t)))
-            }
+            LocaleSelection::All => file_tags(&CldrDir::from(dir))
+                .is_some_and(|tags| tags.iter().any(|t| !english_only(t))),
             LocaleSelection::List(tags) => std::iter::once(ENGLISH)
                 .chain(tags.iter().map(String::as_str))
-                .all(|t| locate(dir, t).is_some()),
+                .all(|t| locate(&CldrDir::from(dir), t).is_some()),
         };
         let dir = searched
             .iter()
@@ -188,7 +304,7 @@ impl CldrSettings {
             .unwrap_or(&searched[0])
             .clone();
         CldrSettings {
-            dir,
+            dir: CldrDir::Path(dir),
             locales,
             searched,
         }
@@ -202,7 +318,7 @@ impl CldrSettings {
         let mut tags = match &self.locales {
             LocaleSelection::All => {
                 let tags = file_tags(&self.dir).ok_or_else(|| CldrError::NoAnnotations {
-                    dir: self.dir.display().to_string(),
+                    dir: self.dir.to_string(),
                     hint: self.hint(),
                 })?;
                 if tags.iter().all(|t| english_only(t)) {
@@ -237,7 +353,7 @@ impl CldrSettings {
         tags.dedup();
         tags.insert(0, ENGLISH.to_owned());
         for tag in &tags {
-            if !annotations_file(&self.dir, tag).is_file() {
+            if !self.dir.has(tag) {
                 return Err(self.no_locale(tag));
             }
         }
@@ -264,7 +380,7 @@ impl CldrSettings {
     /// The directory, or the directories searched.
     fn where_looked(&self) -> String {
         match self.searched.as_slice() {
-            [] => self.dir.display().to_string(),
+            [] => self.dir.to_string(),
             dirs => {
                 let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
                 format!("{} (--cldr not given)", dirs.join(", "))
@@ -277,7 +393,7 @@ impl CldrSettings {
         if !self.searched.is_empty() {
             return install_hint();
         }
-        let dir = self.dir.display();
+        let dir = &self.dir;
         match file_tags(&self.dir) {
             None => format!(
                 "point --cldr (SLUGD_CLDR) at CLDR's common/ directory, for example {DEBIAN_DIR} from Debian's unicode-cldr-core package"
@@ -300,7 +416,11 @@ fn english_only(tag: &str) -> bool {
 
 /// The locales with an annotations file in `dir`; `None` when there is no
 /// `annotations/` to list.
-fn file_tags(dir: &Path) -> Option<Vec<String>> {
+fn file_tags(dir: &CldrDir) -> Option<Vec<String>> {
+    let dir = match dir {
+        CldrDir::BuiltIn => return Some(vec![ENGLISH.to_owned()]),
+        CldrDir::Path(dir) => dir,
+    };
     let entries = std::fs::read_dir(dir.join("annotations")).ok()?;
     Some(
         entries
@@ -317,10 +437,10 @@ fn file_tags(dir: &Path) -> Option<Vec<String>> {
 /// The locale whose annotations file in `dir` holds `tag`'s names: `tag`
 /// when it has one, else the first of its CLDR aliases and parents that
 /// has ([`file_candidates`]), never `root`.
-pub fn locate(dir: &Path, tag: &str) -> Option<String> {
+pub fn locate(dir: &CldrDir, tag: &str) -> Option<String> {
     std::iter::once(tag.to_owned())
         .chain(file_candidates(tag))
-        .find(|t| annotations_file(dir, t).is_file())
+        .find(|t| dir.has(t))
 }
 
 /// `annotations/{stem}.xml` of `tag` (`de-CH` is in `de_CH.xml`).

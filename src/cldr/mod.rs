@@ -15,8 +15,9 @@
 //! This file only names the parts; none of them imports it.
 //!
 //! What is loaded is chosen by [`CldrSettings`]: a directory laid out as
-//! CLDR's `common/` (`--cldr`, by default the repository's `data/cldr`,
-//! which ships English only) and a list of locales (`--locales`). English
+//! CLDR's `common/` (`--cldr`; without it, the English files of the
+//! repository's `data/cldr`, built into the binary: [`CldrDir`]) and a
+//! list of locales (`--locales`). English
 //! is always loaded: without a locale, emoji sequences that UnicodeData
 //! cannot name (flags, keycaps, ZWJ and skin-tone sequences) get their
 //! English CLDR names.
@@ -28,7 +29,7 @@ mod read;
 mod view;
 
 pub use self::files::{
-    CldrError, CldrSettings, DEBIAN_DIR, DEFAULT_DIR, LocaleSelection, annotations_file,
+    CldrDir, CldrError, CldrSettings, DEBIAN_DIR, DEFAULT_DIR, LocaleSelection, annotations_file,
     derived_file,
 };
 pub use self::keys::KeySet;

@@ -10,13 +10,12 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::BufReader;
-use std::path::Path;
+use std::io::{BufRead, BufReader};
 
 use quick_xml::escape::resolve_xml_entity;
 use quick_xml::events::{BytesRef, Event};
 
-use super::files::{CldrError, annotations_file, derived_file};
+use super::files::{CldrDir, CldrError, CldrFile};
 use super::keys::KeySet;
 use crate::locale::SlugLocale;
 use crate::options::Options;
@@ -26,43 +25,52 @@ use crate::slug::{self, NoSymbols};
 /// writes it; a key already seen in the locale is skipped. Returns how
 /// many names there were.
 pub fn for_each_name(
-    dir: &Path,
+    dir: &CldrDir,
     tag: &str,
     mut f: impl FnMut(&str, &str),
 ) -> Result<usize, CldrError> {
     let mut seen: HashSet<String> = HashSet::new();
     let mut count = 0;
-    let main = annotations_file(dir, tag);
-    if !main.is_file() {
-        // Resolved locales have this file; another tag is the caller's
-        // mistake, named as the file it lacks.
-        return Err(CldrError::Io {
-            path: main.display().to_string(),
-            source: std::io::ErrorKind::NotFound.into(),
-        });
-    }
-    for path in [main, derived_file(dir, tag)] {
-        if path.is_file() {
-            read_file(&path, &mut |key, name| {
-                if seen.insert(key.to_owned()) {
-                    count += 1;
-                    f(key, name);
-                }
-            })?;
-        }
+    for file in dir.files(tag)? {
+        read_file(&file, &mut |key, name| {
+            if seen.insert(key.to_owned()) {
+                count += 1;
+                f(key, name);
+            }
+        })?;
     }
     Ok(count)
 }
 
-/// Reads one annotations file.
-fn read_file(path: &Path, f: &mut impl FnMut(&str, &str)) -> Result<(), CldrError> {
-    let shown = || path.display().to_string();
-    let bad = |why: String| CldrError::BadXml { path: shown(), why };
-    let file = File::open(path).map_err(|e| CldrError::Io {
-        path: shown(),
+/// Reads one annotations file, from disk or built in.
+fn read_file(file: &CldrFile, f: &mut impl FnMut(&str, &str)) -> Result<(), CldrError> {
+    let io = |e| CldrError::Io {
+        path: file.shown(),
         source: e,
-    })?;
-    let mut reader = quick_xml::Reader::from_reader(BufReader::new(file));
+    };
+    match file {
+        CldrFile::Path(path) => {
+            let len = std::fs::metadata(path).map_err(io)?.len();
+            let input = BufReader::new(File::open(path).map_err(io)?);
+            read_xml(input, len, &file.shown(), f)
+        }
+        CldrFile::BuiltIn(name, bytes) => read_xml(*bytes, bytes.len() as u64, name, f),
+    }
+}
+
+/// Reads the annotations XML of `input`, `len` bytes long; `shown` names
+/// it in errors.
+fn read_xml(
+    input: impl BufRead,
+    len: u64,
+    shown: &str,
+    f: &mut impl FnMut(&str, &str),
+) -> Result<(), CldrError> {
+    let bad = |why: String| CldrError::BadXml {
+        path: shown.to_owned(),
+        why,
+    };
+    let mut reader = quick_xml::Reader::from_reader(input);
     let mut buf = Vec::with_capacity(1024);
     // The key of the tts annotation being read, and its text so far.
     let mut open: Option<(String, String)> = None;
@@ -116,7 +124,7 @@ fn read_file(path: &Path, f: &mut impl FnMut(&str, &str)) -> Result<(), CldrErro
         }
         buf.clear();
     }
-    if annotations == 0 && std::fs::metadata(path).is_ok_and(|m| m.len() > 4096) {
+    if annotations == 0 && len > 4096 {
         return Err(bad("no <annotation> element found".to_owned()));
     }
     Ok(())
@@ -143,7 +151,7 @@ fn push_reference(text: &mut String, r: &BytesRef<'_>) -> Result<(), String> {
 
 /// Every key named in any of `tags`, numbered: the first pass of a load,
 /// which reads the files without making slug words of the names.
-pub fn collect_keys(dir: &Path, tags: &[String]) -> Result<KeySet, CldrError> {
+pub fn collect_keys(dir: &CldrDir, tags: &[String]) -> Result<KeySet, CldrError> {
     let mut keys = std::collections::HashSet::new();
     for tag in tags {
         for_each_name(dir, tag, |key, _| {
@@ -167,7 +175,11 @@ pub fn slug_name(name: &str, tag: &str) -> Option<String> {
 /// Every name of `tag` whose key is in `keys`, as slug words, sorted by
 /// key number: what a table stores of one locale, for the loader and the
 /// in-process table alike.
-pub fn locale_names(dir: &Path, tag: &str, keys: &KeySet) -> Result<Vec<(u32, String)>, CldrError> {
+pub fn locale_names(
+    dir: &CldrDir,
+    tag: &str,
+    keys: &KeySet,
+) -> Result<Vec<(u32, String)>, CldrError> {
     let options = name_options(tag);
     let mut names = Vec::new();
     for_each_name(dir, tag, |key, name| {
@@ -202,9 +214,8 @@ mod tests {
 
     #[test]
     fn reads_the_shipped_english_names_without_fe0f() {
-        let dir = Path::new(crate::cldr::files::DEFAULT_DIR);
         let mut names = std::collections::HashMap::new();
-        let count = for_each_name(dir, "en", |k, n| {
+        let count = for_each_name(&CldrDir::BuiltIn, "en", |k, n| {
             names.insert(k.to_owned(), n.to_owned());
         })
         .unwrap();
@@ -247,7 +258,9 @@ mod tests {
         )
         .unwrap();
         let mut names = Vec::new();
-        read_file(&path, &mut |k, n| names.push((k.to_owned(), n.to_owned())))?;
+        read_file(&CldrFile::Path(path), &mut |k, n| {
+            names.push((k.to_owned(), n.to_owned()))
+        })?;
         Ok(names)
     }
 

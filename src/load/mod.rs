@@ -30,9 +30,7 @@ mod error;
 mod lock;
 
 use std::fmt;
-use std::fs::File;
-use std::io::BufReader;
-use std::path::PathBuf;
+use std::io::BufRead;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -47,15 +45,17 @@ use self::lock::LoadLock;
 use crate::cldr::{self, CldrError, CldrSettings, KeySet, Locales};
 use crate::redis_conn::{Conn, RedisConfig};
 use crate::table::layout::{self, CldrMeta, Keys, LongNames, Membership, Meta, Version};
-use crate::unicode_data::{BadLine, Categories, DataError, LineError, ReadError, Reader};
+use crate::unicode_data::{
+    BadLine, Categories, DataError, DataSource, LineError, ReadError, Reader,
+};
 
 /// What `slugd load` needs.
 #[derive(Debug, Clone)]
 pub struct LoadSettings {
     /// Where Redis is.
     pub redis: RedisConfig,
-    /// The UnicodeData.txt file.
-    pub data: PathBuf,
+    /// UnicodeData.txt: `--data`, or the built-in copy.
+    pub data: DataSource,
     /// The key prefix of the deployment.
     pub prefix: String,
     /// Which general categories to keep.
@@ -69,8 +69,8 @@ pub struct LoadSettings {
 /// What a load did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadReport {
-    /// The file loaded.
-    pub data: PathBuf,
+    /// What was loaded.
+    pub data: DataSource,
     /// The version now live.
     pub version: Version,
     /// Characters in the table.
@@ -97,7 +97,7 @@ impl fmt::Display for LoadReport {
         write!(
             f,
             "loaded {} as version {}: {} entries and {} CLDR names in {} locale{}, {} keys, {} fields, {} bytes of Redis memory ({:.1} bytes per name), {:.3} s",
-            self.data.display(),
+            self.data,
             self.version,
             self.entries,
             self.cldr_names,
@@ -129,7 +129,7 @@ return old";
 /// gone; on failure the live table is untouched.
 pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
     let started = Instant::now();
-    let file = File::open(&settings.data).map_err(|e| DataError::open(&settings.data, e))?;
+    let file = settings.data.open()?;
     // Every key numbered before anything is written: a missing or broken
     // CLDR file fails the load here.
     let cldr = settings.cldr.clone();
@@ -184,7 +184,7 @@ impl Load<'_> {
     /// The steps of the module doc, in order.
     async fn steps(
         &mut self,
-        file: File,
+        file: Box<dyn BufRead + Send>,
         (tags, cldr_keys): (Vec<String>, KeySet),
         started: Instant,
     ) -> Result<LoadReport, LoadError> {
@@ -243,16 +243,20 @@ impl Load<'_> {
     }
 
     /// Streams the file into the version's buckets.
-    async fn write_entries(&mut self, file: File, version: Version) -> Result<Written, LoadError> {
+    async fn write_entries(
+        &mut self,
+        file: Box<dyn BufRead + Send>,
+        version: Version,
+    ) -> Result<Written, LoadError> {
         let settings = self.settings;
-        let mut bad = DataError::collector(&settings.data);
+        let mut bad = DataError::collector(settings.data.path());
         let mut written = Written {
             members: Membership::default(),
             long: LongNames::default(),
             fields: 0,
         };
         let mut batch = Batch::default();
-        let reader = Reader::new(BufReader::new(file), settings.categories.clone());
+        let reader = Reader::new(file, settings.categories.clone());
         for item in reader {
             let entry = match item {
                 Ok(entry) => entry,
@@ -295,7 +299,7 @@ impl Load<'_> {
         self.write(&mut batch).await?;
         if written.members.is_empty() {
             return Err(LoadError::Empty {
-                path: settings.data.display().to_string(),
+                path: settings.data.to_string(),
                 categories: settings.categories.to_string(),
             });
         }
@@ -389,7 +393,7 @@ impl Load<'_> {
             categories: self.settings.categories.clone(),
             members,
             long,
-            source: self.settings.data.display().to_string(),
+            source: self.settings.data.to_string(),
             loaded_at: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),

@@ -4,23 +4,21 @@
 //! table names: the categories and locales of the Redis version last seen,
 //! the locales only where the service's `--cldr` directory has their files
 //! (a load from another directory may hold more); before Redis has answered
-//! once, the service's own settings.
-
-use std::io::Read;
-use std::path::PathBuf;
+//! once, the service's own settings. Without `--data` and `--cldr` the
+//! copy is made of the files built into the binary.
 
 use super::error::OpenError;
 use super::layout::Meta;
 use super::memory::MemoryTable;
 use super::settings::TableSettings;
-use crate::cldr::{self, CldrSettings, LocaleSelection};
-use crate::unicode_data::{Categories, DataError};
+use crate::cldr::{CldrSettings, LocaleSelection};
+use crate::unicode_data::{Categories, DataSource};
 
 /// What a copy is built from besides the Redis version's meta.
 #[derive(Debug, Clone)]
 pub struct CopySource {
-    /// The UnicodeData.txt file.
-    data: PathBuf,
+    /// UnicodeData.txt: `--data`, or the built-in copy.
+    data: DataSource,
     /// The service's categories, for the time before Redis has answered.
     categories: Categories,
     /// The service's CLDR directory and locales.
@@ -48,24 +46,11 @@ impl CopySource {
     }
 
     /// Whether a copy could be built, without building one: the data file
-    /// opens and reads, and CLDR's files of the service's locales are there.
-    /// For `--on-redis-down memory`, which would otherwise learn it at the
-    /// first outage.
+    /// opens and reads (the built-in copy always does), and CLDR's files
+    /// of the service's locales are there. For `--on-redis-down memory`,
+    /// which would otherwise learn it at the first outage.
     pub fn check(&self) -> Result<(), OpenError> {
-        let path = || self.data.clone();
-        let mut file = std::fs::File::open(&self.data)
-            .map_err(|source| DataError::Open {
-                path: path(),
-                source,
-            })
-            .map_err(OpenError::FallbackData)?;
-        // Opening a directory succeeds; reading it does not.
-        file.read(&mut [0; 1])
-            .map_err(|source| DataError::Read {
-                path: path(),
-                source,
-            })
-            .map_err(OpenError::FallbackData)?;
+        self.data.check().map_err(OpenError::FallbackData)?;
         self.cldr.resolve()?;
         Ok(())
     }
@@ -80,7 +65,7 @@ impl CopySource {
                     .locales
                     .tags()
                     .iter()
-                    .filter(|t| cldr::annotations_file(dir, t).is_file())
+                    .filter(|t| dir.has(t))
                     .cloned()
                     .collect(),
             ),

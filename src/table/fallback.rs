@@ -1,10 +1,12 @@
 //! The degraded mode of `--on-redis-down memory`: while Redis cannot
 //! answer, the service slugs with an in-process table built on demand from
-//! the data file, and drops it again once Redis answers.
+//! the data files (`--data`, `--cldr`, or those built in), and drops it
+//! again once Redis answers.
 //!
 //! The trade-off: during an outage each instance holds the whole table
 //! (about 245 kB of heap for the default categories) and spends one build
-//! (tens of milliseconds, off the async threads) to keep answering; between
+//! (tens of milliseconds, off the async threads, unless it is the built-in
+//! default table, which is decoded at once) to keep answering; between
 //! outages it holds nothing. Responses served this way are marked, so
 //! clients and logs can tell. Its files are checked when the service
 //! starts ([`Fallback::check`]), so a wrong `--data` stops `slugd serve`

@@ -9,21 +9,31 @@
 //! 240 kB of heap, against several megabytes for a map of owned strings;
 //! CLDR's English names and key set bring it to about 600 kB, every
 //! locale to about 14 MB.
+//!
+//! The default table (UnicodeData's names of So, Sc and Sm and CLDR's
+//! English names, from the built-in files) is built into the binary
+//! already made, in the text form of [`MemoryTable::encode`]:
+//! [`MemoryTable::built_in`] decodes it instead of reading the files,
+//! which is what makes start-up fast (see [`crate::builtin`]).
 
+use std::fmt::Write;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::error::OpenError;
 use super::layout::MAX_NAME_BYTES;
-use crate::cldr::{self, Chain, CldrError, CldrSettings, KeySet, Locales, NameSource, View};
+use crate::builtin;
+use crate::cldr::{
+    self, Chain, CldrDir, CldrError, CldrSettings, ENGLISH, KeySet, Locales, NameSource, View,
+};
 use crate::locale::SlugLocale;
 use crate::membership::Membership;
 use crate::slug::SymbolNames;
-use crate::unicode_data::{Categories, DataError, Entry, Reader};
+use crate::unicode_data::{Categories, DataError, DataSource, Entry, Reader};
 
 /// The whole table in memory.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MemoryTable {
     /// UnicodeData's names, by code point.
     chars: Store,
@@ -32,7 +42,7 @@ pub struct MemoryTable {
 }
 
 /// CLDR's names in memory.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct CldrNames {
     keys: KeySet,
     locales: Locales,
@@ -44,7 +54,7 @@ struct CldrNames {
 /// the membership bitmap of [`super::layout`], a running count of members
 /// per bitmap word, and all names in one string with an end offset per
 /// member. A look-up is a bit test, a popcount and a slice.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Store {
     members: Membership,
     /// Members before each bitmap word, so a member's index is a popcount.
@@ -109,27 +119,114 @@ impl MemoryTable {
         let mut table =
             Self::from_file(&root.join("data/UnicodeData.txt"), &Categories::default())?;
         table.read_cldr(&CldrSettings {
-            dir: root.join(cldr::DEFAULT_DIR),
+            dir: root.join(cldr::DEFAULT_DIR).into(),
             ..CldrSettings::default()
         })?;
         Ok(table)
     }
 
-    /// Reads the table (UnicodeData's names and CLDR's of `cldr`'s
-    /// locales) on a blocking thread, off the async threads: tens of
-    /// milliseconds for the shipped files, seconds for every locale.
+    /// The table of `data`'s names of `categories` and CLDR's of `cldr`'s
+    /// locales. The default table from the built-in files is decoded from
+    /// its built-in form ([`MemoryTable::built_in`]); any other is read
+    /// on a blocking thread, off the async threads: tens of milliseconds
+    /// for the repository's files, seconds for every locale.
     pub async fn build(
-        path: PathBuf,
+        data: DataSource,
         categories: Categories,
         cldr: CldrSettings,
     ) -> Result<Self, OpenError> {
-        tokio::task::spawn_blocking(move || {
-            let mut table = Self::from_file(&path, &categories)?;
-            table.read_cldr(&cldr)?;
-            Ok(table)
+        if data == DataSource::BuiltIn
+            && categories == Categories::default()
+            && cldr.dir == CldrDir::BuiltIn
+            && cldr.resolve()? == [ENGLISH]
+        {
+            return Ok(Self::built_in());
+        }
+        tokio::task::spawn_blocking(move || Self::read(&data, &categories, &cldr))
+            .await
+            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))
+    }
+
+    /// Reads the table from `data` and `cldr`'s files, always: what
+    /// [`MemoryTable::build`] does for any table but the default one.
+    pub fn read(
+        data: &DataSource,
+        categories: &Categories,
+        cldr: &CldrSettings,
+    ) -> Result<Self, OpenError> {
+        let mut table = Self::from_reader(data.path(), data.open()?, categories)?;
+        table.read_cldr(cldr)?;
+        Ok(table)
+    }
+
+    /// The default table, decoded from its built-in form: the same table
+    /// [`MemoryTable::read`] makes of the built-in files with the default
+    /// categories and English, as a unit test checks.
+    pub fn built_in() -> Self {
+        Self::decode(builtin::DEFAULT_TABLE).unwrap_or_else(|why| {
+            panic!(
+                "the built-in {} cannot be read: {why}",
+                builtin::DEFAULT_TABLE_PATH
+            )
         })
-        .await
-        .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))
+    }
+
+    /// The table as text, the form [`builtin::DEFAULT_TABLE`] is in: a
+    /// comment line, then `[chars]` and a line per character (hexadecimal
+    /// code point, tab, name), `[keys]` and CLDR's keys in number order
+    /// ([`KeySet::encode`]), and for each locale in slot order `[names
+    /// {tag}]` and a line per name (key number, tab, name).
+    pub fn encode(&self) -> String {
+        let mut out = String::from(ENCODED_HEADER);
+        out.push_str("[chars]\n");
+        for (c, name) in self.entries() {
+            let _ = writeln!(out, "{:X}\t{name}", c as u32);
+        }
+        out.push_str("[keys]\n");
+        out.push_str(&self.cldr.keys.encode());
+        for (tag, store) in self.cldr.locales.tags().iter().zip(&self.cldr.names) {
+            let _ = writeln!(out, "[names {tag}]");
+            for i in store.members.indexes() {
+                let _ = writeln!(out, "{i}\t{}", store.name_of_member(i));
+            }
+        }
+        out
+    }
+
+    /// Reads [`MemoryTable::encode`]'s form.
+    pub fn decode(text: &str) -> Result<Self, String> {
+        let body = text
+            .strip_prefix(ENCODED_HEADER)
+            .ok_or("it does not start with the header slugd writes")?;
+        let body = body.strip_prefix("[chars]\n").ok_or("no [chars] section")?;
+        let (chars, rest) = body.split_once("[keys]\n").ok_or("no [keys] section")?;
+        let mut sections = rest.split("[names ");
+        let keys = KeySet::decode(sections.next().unwrap_or_default())?;
+        let chars = decode_names(chars, |hex| {
+            let cp = u32::from_str_radix(hex, 16).ok()?;
+            char::from_u32(cp).map(|c| c as u32)
+        })?;
+        let mut tags = Vec::new();
+        let mut names = Vec::new();
+        for section in sections {
+            let (tag, lines) = section
+                .split_once("]\n")
+                .ok_or("a [names] line without ]")?;
+            let store = decode_names(lines, |n| {
+                n.parse().ok().filter(|&i| (i as usize) < keys.len())
+            })
+            .map_err(|why| format!("[names {tag}]: {why}"))?;
+            tags.push(tag.to_owned());
+            names.push(store);
+        }
+        Ok(MemoryTable {
+            chars,
+            cldr: CldrNames {
+                keys,
+                locales: Locales::new(tags),
+                names,
+            },
+        })
     }
 
     /// Reads UnicodeData.txt text; `path` names it in errors.
@@ -239,6 +336,26 @@ impl NameSource for MemoryTable {
     }
 }
 
+/// The first line of [`MemoryTable::encode`]'s form.
+const ENCODED_HEADER: &str = "# slugd's default in-process table, made by slugd from data/UnicodeData.txt (So,Sc,Sm) and data/cldr (en); do not edit: see src/builtin.rs\n";
+
+/// A store of lines `{number}\t{name}` in increasing number order, the
+/// number read by `number`.
+fn decode_names(lines: &str, number: impl Fn(&str) -> Option<u32>) -> Result<Store, String> {
+    let mut entries = Vec::new();
+    for line in lines.lines() {
+        let (n, name) = line
+            .split_once('\t')
+            .ok_or_else(|| format!("{line:?} is not a number, a tab and a name"))?;
+        let n = number(n).ok_or_else(|| format!("{line:?} does not start with a valid number"))?;
+        if entries.last().is_some_and(|&(last, _)| last >= n) || name.is_empty() {
+            return Err(format!("{line:?} is out of order or has no name"));
+        }
+        entries.push((n, name));
+    }
+    Ok(Store::from_sorted(entries.into_iter()))
+}
+
 /// The table without a locale: UnicodeData's names, and English CLDR
 /// names for emoji sequences.
 impl SymbolNames for MemoryTable {
@@ -286,6 +403,63 @@ mod tests {
                 ('🦄', "unicorn face")
             ]
         );
+    }
+
+    /// The built-in default table is what the readers make of the
+    /// built-in files; `SLUGD_WRITE_DEFAULT_TABLE=1` rewrites it after a
+    /// change to the files or to how names are made (then rebuild, and
+    /// commit the file).
+    #[test]
+    fn the_built_in_default_table_is_the_data_files() {
+        let read = MemoryTable::read(
+            &DataSource::BuiltIn,
+            &Categories::default(),
+            &CldrSettings::default(),
+        )
+        .unwrap();
+        let encoded = read.encode();
+        if std::env::var_os("SLUGD_WRITE_DEFAULT_TABLE").is_some() {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(builtin::DEFAULT_TABLE_PATH);
+            std::fs::write(&path, &encoded).unwrap();
+            eprintln!("wrote {}: rebuild and commit it", path.display());
+            return;
+        }
+        assert!(
+            encoded == builtin::DEFAULT_TABLE,
+            "{} is not what the data files give: run `SLUGD_WRITE_DEFAULT_TABLE=1 cargo test --lib built_in_default_table`, then rebuild and commit it",
+            builtin::DEFAULT_TABLE_PATH
+        );
+        let decoded = MemoryTable::built_in();
+        assert!(decoded == read, "decoding gives another table");
+        assert_eq!(decoded.len(), 7616);
+        assert_eq!(decoded.name('☃'), Some("snowman"));
+        assert_eq!(decoded.sequence("🇩🇪"), Some(("🇩🇪".len(), "flag germany")));
+        // The files themselves are the repository's.
+        let file = |p: &str| std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(p)).unwrap();
+        assert!(file("data/UnicodeData.txt") == builtin::UNICODE_DATA);
+        assert!(file("data/cldr/annotations/en.xml") == builtin::CLDR_ANNOTATIONS_EN);
+        assert!(file("data/cldr/annotationsDerived/en.xml") == builtin::CLDR_DERIVED_EN);
+    }
+
+    #[test]
+    fn the_encoded_form_reads_back_and_bad_forms_are_refused() {
+        let text = "2622;RADIOACTIVE SIGN;So;0;ON;;;;;N;;;;;\n2603;SNOWMAN;So;0;ON;;;;;N;;;;;\n";
+        let table =
+            MemoryTable::from_reader(Path::new("t.txt"), text.as_bytes(), &Categories::default())
+                .unwrap();
+        let encoded = table.encode();
+        assert!(encoded.ends_with("[chars]\n2603\tsnowman\n2622\tradioactive\n[keys]\n"));
+        assert!(MemoryTable::decode(&encoded).unwrap() == table);
+        let swapped = encoded.replace(
+            "2603\tsnowman\n2622\tradioactive",
+            "2622\tradioactive\n2603\tsnowman",
+        );
+        assert!(
+            MemoryTable::decode(&swapped)
+                .unwrap_err()
+                .contains("out of order")
+        );
+        assert!(MemoryTable::decode("[chars]\n").is_err());
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! table is opened. Where a title becomes a slug with these names is
 //! [`crate::slugger`].
 //!
-//! - [`memory`]: every name in the service's memory, read from the data file.
+//! - [`memory`]: every name in the service's memory, read from the data
+//!   files (the default table comes built in, already made).
 //! - [`redis`]: the names in Redis, shared by every instance; the service
 //!   holds only which characters are in the table.
 //! - [`fallback`]: the in-process table of `--on-redis-down memory`, built
@@ -45,7 +46,7 @@ pub enum SymbolTable {
 }
 
 impl SymbolTable {
-    /// Opens the table. In-process: reads the data file. Redis: sets up the
+    /// Opens the table. In-process: builds it ([`MemoryTable::build`]). Redis: sets up the
     /// connection and a watcher for new versions without waiting for Redis,
     /// so a service starts whether or not Redis is up.
     /// The Redis table counts its round trips and cache lookups in

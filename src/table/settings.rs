@@ -1,20 +1,20 @@
 //! What a table is opened from: `slugd serve`'s and `slugd slugify`'s
 //! validated table settings.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cldr::CldrSettings;
 use crate::redis_conn::RedisConfig;
-use crate::unicode_data::Categories;
+use crate::unicode_data::{Categories, DataSource};
 
 /// Where the table comes from.
 #[derive(Debug, Clone)]
 pub struct TableSettings {
     /// Redis, or `None` for the in-process table.
     pub redis: Option<RedisConfig>,
-    /// The UnicodeData.txt file for the in-process table (and `/bench`).
-    pub data: PathBuf,
+    /// UnicodeData.txt for the in-process table (and `/bench`): `--data`,
+    /// or the built-in copy.
+    pub data: DataSource,
     /// CLDR's names for the in-process table (and `/bench`, and the
     /// fallback): where, and which locales. A Redis table holds the
     /// locales its loader loaded.

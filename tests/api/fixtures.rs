@@ -23,9 +23,14 @@ pub fn data_file() -> PathBuf {
 /// The shipped CLDR names (English only), as `--cldr` defaults to.
 pub fn shipped_cldr() -> CldrSettings {
     CldrSettings {
-        dir: Path::new(env!("CARGO_MANIFEST_DIR")).join(cldr::DEFAULT_DIR),
+        dir: shipped_cldr_dir().into(),
         ..Default::default()
     }
+}
+
+/// The repository's CLDR directory (English only).
+pub fn shipped_cldr_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(cldr::DEFAULT_DIR)
 }
 
 /// CLDR's names of `locales` (`de,fr` or `all`) from Debian's
@@ -38,7 +43,7 @@ pub fn debian_cldr(locales: &str) -> CldrSettings {
         dir.display()
     );
     CldrSettings {
-        dir,
+        dir: dir.into(),
         locales: locales.parse().unwrap(),
         searched: Vec::new(),
     }
@@ -53,7 +58,7 @@ pub fn slugd_command() -> Command {
         .env_remove("REDIS_URL")
         .env_remove("REDIS_CLUSTER")
         .env("SLUGD_DATA", data_file())
-        .env("SLUGD_CLDR", shipped_cldr().dir);
+        .env("SLUGD_CLDR", shipped_cldr_dir());
     command
 }
 
@@ -480,7 +485,7 @@ pub async fn acl(redis: &RedisServer, user: &str, rules: &str) {
 pub fn load_settings(server: &RedisServer) -> LoadSettings {
     LoadSettings {
         redis: server.config(),
-        data: data_file(),
+        data: data_file().into(),
         prefix: "slugd:".to_owned(),
         categories: Categories::default(),
         cldr: shipped_cldr(),
@@ -516,7 +521,7 @@ pub async fn load_snowperson(settings: LoadSettings) -> LoadReport {
     let mut file = tempfile::NamedTempFile::new().unwrap();
     std::io::Write::write_all(&mut file, changed.as_bytes()).unwrap();
     let settings = LoadSettings {
-        data: file.path().to_owned(),
+        data: file.path().into(),
         ..settings
     };
     slugd::load::run(&settings)

@@ -27,7 +27,7 @@ use crate::fixtures::{RedisServer, data_file, shipped_cldr};
 pub fn table_settings(config: Option<RedisConfig>) -> TableSettings {
     TableSettings {
         redis: config,
-        data: data_file(),
+        data: data_file().into(),
         prefix: "slugd:".to_owned(),
         categories: Categories::default(),
         cldr: shipped_cldr(),
@@ -96,7 +96,7 @@ impl AppBuilder {
 
     /// The UnicodeData.txt file of the in-process table and the fallback.
     pub fn data(mut self, path: impl Into<std::path::PathBuf>) -> Self {
-        self.settings.table.data = path.into();
+        self.settings.table.data = path.into().into();
         self
     }
 

@@ -121,7 +121,7 @@ async fn a_file_with_bad_lines_is_refused_and_the_live_table_stays() {
     let mut bad = tempfile::NamedTempFile::new().unwrap();
     bad.write_all(lines.join("\n").as_bytes()).unwrap();
     let mut settings = load_settings(&redis);
-    settings.data = bad.path().to_owned();
+    settings.data = bad.path().into();
     let err = slugd::load::run(&settings).await.unwrap_err().to_string();
     let path = bad.path().display().to_string();
     assert!(
@@ -193,7 +193,7 @@ async fn crlf_and_a_byte_order_mark_load_the_same_table() {
     file.write_all(format!("\u{FEFF}{}", text.replace('\n', "\r\n")).as_bytes())
         .unwrap();
     let mut settings = load_settings(&redis);
-    settings.data = file.path().to_owned();
+    settings.data = file.path().into();
     let report = slugd::load::run(&settings).await.unwrap();
     assert_eq!(report.entries, 7616);
     let app = App::on_redis(&redis).await;

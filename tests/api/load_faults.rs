@@ -93,7 +93,7 @@ async fn a_loader_that_loses_redis_half_way_fails_clearly_and_changes_nothing() 
     redis.save().await;
     let big = big_data_file();
     let mut settings = load_settings(&redis);
-    settings.data = big.path().to_owned();
+    settings.data = big.path().into();
     let loading = tokio::spawn(async move { slugd::load::run(&settings).await });
     wait_for_partial(&redis, good.version + 1).await;
     redis.kill();

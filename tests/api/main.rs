@@ -1,6 +1,7 @@
 //! Integration tests: one binary, each test with its own redis-server and
 //! its own app on port 0, talking real HTTP.
 
+mod anywhere;
 mod bench;
 mod cli;
 mod cluster;

@@ -297,7 +297,7 @@ async fn a_fallback_that_cannot_be_built_says_why_beside_the_outage() {
     let settings = slugd::table::TableSettings {
         on_redis_down: OnRedisDown::Memory,
         name_cache: 0,
-        data: data.clone(),
+        data: data.clone().into(),
         ..table_settings(Some(redis.config()))
     };
     let table = SymbolTable::open(&settings, &Metrics::new())

@@ -6,6 +6,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -22,10 +23,15 @@ const START_WITHIN: Duration = Duration::from_secs(30);
 const EXIT_WITHIN: Duration = Duration::from_secs(30);
 
 /// How a [`ServeProcess`] starts: [`ServeProcess::builder`], the test's
-/// arguments, environment and log filter, then [`ServeBuilder::start`].
+/// arguments, environment, working directory and log filter, then
+/// [`ServeBuilder::start`].
 pub struct ServeBuilder {
     args: Vec<String>,
     envs: Vec<(String, String)>,
+    /// Variables of [`slugd_command`] the process does not get.
+    removed: Vec<String>,
+    /// Its working directory; the test's own unless given.
+    dir: Option<PathBuf>,
     log: String,
 }
 
@@ -43,6 +49,19 @@ impl ServeBuilder {
     pub fn env(mut self, key: &str, value: impl AsRef<std::ffi::OsStr>) -> Self {
         let value = value.as_ref().to_string_lossy().into_owned();
         self.envs.push((key.to_owned(), value));
+        self
+    }
+
+    /// Leaves `key` out of the process's environment, one that
+    /// [`slugd_command`] sets (`SLUGD_DATA`, `SLUGD_CLDR`).
+    pub fn env_remove(mut self, key: &str) -> Self {
+        self.removed.push(key.to_owned());
+        self
+    }
+
+    /// Runs the process in `dir`.
+    pub fn current_dir(mut self, dir: &Path) -> Self {
+        self.dir = Some(dir.to_owned());
         self
     }
 
@@ -71,6 +90,12 @@ impl ServeBuilder {
             .stderr(Stdio::piped());
         for (key, value) in &self.envs {
             command.env(key, value);
+        }
+        for key in &self.removed {
+            command.env_remove(key);
+        }
+        if let Some(dir) = &self.dir {
+            command.current_dir(dir);
         }
         let mut child = command.spawn().expect("the slugd binary starts");
         let log = Arc::new(Mutex::new(String::new()));
@@ -174,6 +199,8 @@ impl ServeProcess {
         ServeBuilder {
             args: Vec::new(),
             envs: Vec::new(),
+            removed: Vec::new(),
+            dir: None,
             log: "info".to_owned(),
         }
     }
