@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Records the slugs a rules-1 `slugd` gives, into tests/data/rules1/.
+
+Rules 1 are the slugs of the release before rule versions existed, byte for
+byte; the test `rules_1_gives_the_recorded_slugs` (tests/api/rules.rs) holds
+every later build's `rules: 1` to this record. The record was made once,
+with the binary of commit b2cc903 (main before rule versions), by
+
+    cargo build --bin slugd && SLUGD=target/debug/slugd scripts/record_rules1.py
+
+and must never be made again by a later build: that would record the later
+build's slugs, not the release's.
+
+Each file is one option set: a first line `# flags: [...]` (the JSON list
+of `slugd slugify` flags it was made with), then `key<TAB>slug` a title,
+where the key is the title itself or, in characters.tsv, `U+XXXX` for the
+title `x` + that character + `y`. An empty slug is a title refused as
+empty.
+
+The titles come from data nobody here wrote, plus every character:
+- data/corpus.txt (titles in many scripts, symbols, emoji);
+- the source words of CLDR's own transform test files for every script CLDR
+  romanizes to Latin (`common/testData/transforms/*-Latn-t-*.txt`, CLDR 41
+  as Debian's unicode-cldr-core installs it);
+- every assigned character of Unicode 15.0 but controls, surrogates and
+  private use, written between two letters (`x` + c + `y`), so the record
+  shows both what a character becomes and whether it splits a word.
+
+Each option set below runs over the corpus and a sample of the CLDR words;
+the default options run over everything. Needs the `slugd` binary
+(`SLUGD`, default target/debug/slugd) and CLDR under
+/usr/share/unicode/cldr/common for the locales.
+"""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "data" / "rules1"
+CLDR = pathlib.Path("/usr/share/unicode/cldr/common")
+SLUGD = os.path.abspath(os.environ.get("SLUGD", str(ROOT / "target" / "debug" / "slugd")))
+
+# name -> flags of `slugd slugify`.
+LOCALES = "de fr es pt tr az uz kk ky ru uk be bg sr mk el ka hy he ar fa ur hi bn ta te ml gu pa th lo km my zh ja ko vi da nb sv fi pl cs hu ro hr is".split()
+OPTION_SETS = {
+    "keep-case": ["--keep-case"],
+    "separator-underscore": ["--separator", "_"],
+    "separator-none": ["--separator", ""],
+    "max-length-24": ["--max-length", "24"],
+    "no-symbols": ["--no-symbols"],
+    "stopwords": ["--stopwords", "a,an,the,and,of,in,to,is"],
+    "replace": ["--replace", "&", " and ", "--replace", "%", " percent", "--replace", "ä", "ae"],
+    "preserve": ["--preserve", "._~"],
+    "decamelize": ["--decamelize"],
+    "fallback": ["--fallback", "untitled"],
+}
+for tag in LOCALES:
+    OPTION_SETS[f"locale-{tag}"] = ["--locale", tag, "--locales", tag, "--cldr", str(CLDR)]
+
+# Titles of their own for the options that look at case and punctuation.
+EXTRA = """fooBar
+APISection
+getHTTPResponse
+XMLHttpRequest
+macOS
+APIs
+IDs and PDFs
+3D printing
+U2F keys
+iPhone 15
+v1.2.3
+release~candidate file_name.tar.gz
+foo &amp; bar
+Tom &#38; Jerry
+&lt;b&gt;bold&lt;/b&gt; &quot;quoted&quot; caf&eacute; &#x2603; &nbsp;
+Rød grød med fløde
+Blåbærsyltetøy
+Ærø
+50% off & free shipping
+Hawaiʻi
+Oʻzbekiston
+Əliyev
+ə
+Қазақстан
+თბილისი
+أحمد
+नमस्ते दुनिया
+தமிழ்
+สวัสดีครับ ยินดีต้อนรับ
+ภาษาไทยง่าย
+北京大学的历史
+状态404页面
+2024年東京
+日本語
+東京タワーへようこそ
+こんにちは世界
+ພາສາລາວ
+ភាសាខ្មែរ
+မြန်မာစာ
+I ❤ Москва""".split("\n")
+
+
+def cldr_words():
+    """Source words of CLDR's X-Latn-t-X test files, by file."""
+    out = {}
+    for path in sorted((CLDR / "testData" / "transforms").glob("*-Latn-t-*.txt")):
+        words = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line or line.startswith("#"):
+                continue
+            source = line.split("\t")[0].strip()
+            if source and "\n" not in source:
+                words.append(source)
+        out[path.name] = words
+    return out
+
+
+def every_character():
+    """(code point, title) for every assigned character but Cc, Cs, Co."""
+    chars = []
+    first = None
+    for line in (ROOT / "data" / "UnicodeData.txt").read_text(encoding="utf-8").splitlines():
+        fields = line.split(";")
+        cp, name, cat = int(fields[0], 16), fields[1], fields[2]
+        if name.endswith(", First>"):
+            first = cp
+            continue
+        start = first if name.endswith(", Last>") else cp
+        first = None
+        if cat in ("Cc", "Cs", "Co"):
+            continue
+        for c in range(start, cp + 1):
+            chars.append(c)
+    return [(f"U+{c:04X}", "x" + chr(c) + "y") for c in chars]
+
+
+def slugs(flags, titles):
+    """`slugd slugify FLAGS` over the titles, one a line: the slug, or ""
+    where it refused the title (its slug would be empty)."""
+    data = "".join(t + "\n" for t in titles).encode("utf-8")
+    run = subprocess.run(
+        [SLUGD, "slugify", "--log", "error", *flags],
+        input=data,
+        capture_output=True,
+        cwd="/",
+        env={k: v for k, v in os.environ.items() if not k.startswith(("SLUGD_", "REDIS_"))},
+    )
+    lines = run.stdout.decode("utf-8").split("\n")
+    assert lines[-1] == "", "output ends with a newline"
+    lines = lines[:-1]
+    assert len(lines) == len(titles), (flags, len(lines), len(titles), run.stderr[-2000:])
+    return lines
+
+
+def records():
+    """file name -> list of (key, title, flags) rows, by option set."""
+    corpus = [
+        line
+        for line in (ROOT / "data" / "corpus.txt").read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    words = cldr_words()
+    sample = [w for ws in words.values() for w in ws[:40]]
+    common = list(dict.fromkeys(corpus + EXTRA + sample))
+    every_word = list(dict.fromkeys(corpus + EXTRA + [w for ws in words.values() for w in ws]))
+    yield "default.tsv", [], [(t, t) for t in every_word]
+    yield "characters.tsv", [], every_character()
+    for name, flags in OPTION_SETS.items():
+        yield f"{name}.tsv", flags, [(t, t) for t in common]
+
+
+def main():
+    OUT.mkdir(parents=True, exist_ok=True)
+    for file, flags, rows in records():
+        got = slugs(flags, [title for _, title in rows])
+        text = "".join(f"{key}\t{slug}\n" for (key, _), slug in zip(rows, got))
+        header = f"# flags: {json.dumps(flags, ensure_ascii=False)}\n"
+        (OUT / file).write_text(header + text, encoding="utf-8")
+        print(f"{file}: {len(rows)} titles", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
