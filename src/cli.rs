@@ -296,8 +296,8 @@ impl ReservationArgs {
 struct DefaultsArg {
     /// A JSON file of default slug options, with the fields of a request
     /// (separator, lowercase, max_length, symbols, stopwords, replacements,
-    /// preserve, fallback, decamelize, locale), for example
-    /// {"stopwords": ["a", "the"], "fallback": "untitled"}. A request's own
+    /// preserve, fallback, decamelize, locale, rules), for example
+    /// {"stopwords": ["a", "the"], "rules": 1}. A request's own
     /// fields (or this command's flags) override them.
     #[arg(long = "defaults", env = "SLUGD_DEFAULTS")]
     file: Option<PathBuf>,
@@ -418,6 +418,12 @@ struct SlugifyArgs {
         default_missing_value = "true"
     )]
     decamelize: Option<bool>,
+
+    /// The rule version that makes the slugs: 1 (the slugs of slugd 0.1,
+    /// kept byte for byte) or 2 (the newest). Default: the newest, or the
+    /// --defaults file's.
+    #[arg(long, value_name = "N")]
+    rules: Option<u64>,
 }
 
 fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {
@@ -584,6 +590,7 @@ impl SlugifyArgs {
             fallback: self.fallback.clone(),
             decamelize: self.decamelize,
             locale: self.locale.clone(),
+            rules: self.rules,
         }
     }
 
@@ -612,6 +619,7 @@ fn flag_of(e: &OptionError) -> &'static str {
         OptionError::Preserve(_) => "--preserve",
         OptionError::EmptyFallback(_) | OptionError::LongFallback(_) => "--fallback",
         OptionError::Locale(_) => "--locale",
+        OptionError::Rules(_) => "--rules",
     }
 }
 

@@ -15,6 +15,10 @@
 //!   leave nothing;
 //! - `max_length`: the slug cut at a word boundary;
 //! - `fallback`: what to answer when the slug would be empty.
+//!
+//! And `rules`, which says which of the engine's rule versions makes the
+//! slug ([`Rules`]): slugs are stored in URLs, so what a title becomes
+//! changes only in a new version, and a deployment may pin an old one.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -208,6 +212,50 @@ impl Preserve {
     }
 }
 
+/// The engine's rule versions. A version, once released, gives the same
+/// slug for the same title and options forever; improvements come as a new
+/// version, and the default is the newest. `rules: 1` pins the slugs of
+/// slugd before versions existed (`tests/data/rules1/` is the record the
+/// tests hold it to).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rules {
+    /// The slugs of slugd 0.1, byte for byte.
+    V1 = 1,
+    /// Issue 19: letters transliteration writes as punctuation stay in
+    /// their word, Indic scripts keep their vowels, scripts written without
+    /// spaces and Chinese are cut into words, HTML entities are decoded,
+    /// `decamelize` keeps acronyms whole, Nordic letters with their locale.
+    #[default]
+    V2 = 2,
+}
+
+impl Rules {
+    /// The newest version: the default.
+    pub const NEWEST: Rules = Rules::V2;
+
+    /// Every version, oldest first.
+    pub const ALL: [Rules; 2] = [Rules::V1, Rules::V2];
+
+    /// The version numbered `n`.
+    pub fn new(n: u64) -> Result<Self, OptionError> {
+        Rules::ALL
+            .into_iter()
+            .find(|r| r.number() == n)
+            .ok_or(OptionError::Rules(n))
+    }
+
+    /// Its number, as requests and answers write it.
+    pub fn number(self) -> u64 {
+        self as u64
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
 /// A slug option that cannot be used. Each message names the field and
 /// what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -253,6 +301,11 @@ pub enum OptionError {
     /// A fallback that is too long.
     #[error("fallback is {0} characters long; at most {MAX_FALLBACK_CHARS} are allowed")]
     LongFallback(usize),
+    /// A rule version that does not exist.
+    #[error(
+        "rules {0} does not exist: give 1 (the slugs of slugd 0.1, kept byte for byte) or 2 (the newest, the default)"
+    )]
+    Rules(u64),
 }
 
 /// Validated slug options. Cheap to clone: the lists are shared.
@@ -282,6 +335,8 @@ pub struct Options {
     /// CLDR's romanization and word for `&` of a language (default none:
     /// deunicode, and `and`).
     pub locale: Option<SlugLocale>,
+    /// Which rule version makes the slug (default the newest).
+    pub rules: Rules,
 }
 
 impl Default for Options {
@@ -297,6 +352,7 @@ impl Default for Options {
             fallback: None,
             decamelize: false,
             locale: None,
+            rules: Rules::NEWEST,
         }
     }
 }
@@ -397,6 +453,8 @@ pub struct RawOptions {
     pub decamelize: Option<bool>,
     /// A BCP 47 tag.
     pub locale: Option<String>,
+    /// A rule version's number.
+    pub rules: Option<u64>,
 }
 
 impl RawOptions {
@@ -448,6 +506,9 @@ impl RawOptions {
         }
         if let Some(tag) = &self.locale {
             options.locale = Some(SlugLocale::resolve(tag)?);
+        }
+        if let Some(n) = self.rules {
+            options.rules = Rules::new(n)?;
         }
         Ok(options)
     }
@@ -585,6 +646,13 @@ mod tests {
                 ..Default::default()
             })
             .starts_with("fallback")
+        );
+        assert!(
+            bad(RawOptions {
+                rules: Some(3),
+                ..Default::default()
+            })
+            .starts_with("rules 3 does not exist")
         );
     }
 

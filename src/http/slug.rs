@@ -60,6 +60,12 @@ pub struct SlugRequest {
     /// A BCP 47 tag (`de`, `pt-BR`): CLDR's names and romanization for
     /// the language; one CLDR has nothing for is a 422 `unknown_locale`.
     locale: Option<String>,
+    /// The rule version that makes the slug: 1 (the slugs of slugd 0.1,
+    /// kept byte for byte) or 2 (the newest, the default). Pin a version
+    /// to keep every slug exactly as it is across upgrades.
+    #[schema(minimum = 1, maximum = 2)]
+    #[param(example = 2)]
+    rules: Option<u64>,
 }
 
 impl SlugRequest {
@@ -83,6 +89,7 @@ impl SlugRequest {
             fallback: self.fallback.take(),
             decamelize: self.decamelize,
             locale: self.locale.take(),
+            rules: self.rules,
         }
     }
 
@@ -118,12 +125,18 @@ impl SlugRequest {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SlugResponse {
     pub slug: String,
+    /// The rule version that made it.
+    #[schema(example = 2)]
+    pub rules: u64,
 }
 
 /// A batch of slugs, in the order of the titles.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SlugsResponse {
     pub slugs: Vec<String>,
+    /// The rule version that made them.
+    #[schema(example = 2)]
+    pub rules: u64,
 }
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -157,7 +170,13 @@ async fn one(
 ) -> Result<Marked<Json<SlugResponse>>, ApiError> {
     let (title, options) = request.title(&state.defaults)?;
     match state.slugger.slugify(&title, &options).await? {
-        (Ok(slug), degraded) => Ok(Marked(Json(SlugResponse { slug }), degraded)),
+        (Ok(slug), degraded) => Ok(Marked(
+            Json(SlugResponse {
+                slug,
+                rules: options.rules.number(),
+            }),
+            degraded,
+        )),
         (Err(empty), _) => Err(ApiError::EmptySlug(empty.to_string())),
     }
 }
@@ -177,10 +196,10 @@ async fn one(
         (status = 200, description = "The slug", body = SlugResponse,
             headers(("x-slugd-degraded" = String, description = "`in-process` when the answer came from the fallback table of `--on-redis-down memory`")),
             examples(
-                ("snowman" = (value = json!({"slug": "this-is-my-snowman-post"}))),
-                ("options" = (value = json!({"slug": "the_quick"}))),
-                ("locale" = (value = json!({"slug": "groesse-und-strasse"}))),
-                ("fallback" = (value = json!({"slug": "untitled"}))),
+                ("snowman" = (value = json!({"slug": "this-is-my-snowman-post", "rules": 2}))),
+                ("options" = (value = json!({"slug": "the_quick", "rules": 2}))),
+                ("locale" = (value = json!({"slug": "groesse-und-strasse", "rules": 2}))),
+                ("fallback" = (value = json!({"slug": "untitled", "rules": 2}))),
             )),
         (status = 400, description = "`malformed_json`: the body is not JSON", body = ErrorBody),
         (status = 408, description = "`body_timeout`: the body came too slowly", body = ErrorBody),
@@ -205,7 +224,7 @@ async fn post_slug(
 #[utoipa::path(get, path = "/slug", tag = "slugs", params(SlugRequest),
     responses(
         (status = 200, description = "The slug", body = SlugResponse,
-            examples(("default" = (value = json!({"slug": "i.heavy.heart.redis"}))))),
+            examples(("default" = (value = json!({"slug": "i.heavy.heart.redis", "rules": 2}))))),
         (status = 400, description = "`bad_query`: a value of the wrong type", body = ErrorBody),
         (status = 422, description = "`invalid_request`, `empty_slug` or `unknown_locale`", body = ErrorBody),
         (status = 503, description = "`table_unavailable`", body = ErrorBody),
@@ -226,7 +245,7 @@ async fn get_slug(
     )),
     responses(
         (status = 200, description = "The slugs, in the order of the titles", body = SlugsResponse,
-            examples(("batch" = (value = json!({"slugs": ["i_heavy_heart_redis", "bei_jing"]}))))),
+            examples(("batch" = (value = json!({"slugs": ["i_heavy_heart_redis", "bei_jing"], "rules": 2}))))),
         (status = 400, description = "`malformed_json`", body = ErrorBody),
         (status = 413, description = "`too_large`", body = ErrorBody),
         (status = 415, description = "`not_json`", body = ErrorBody),
@@ -269,6 +288,7 @@ async fn post_slugs(
     Ok(Marked(
         Json(SlugsResponse {
             slugs: results.slugs.into_iter().flatten().collect(),
+            rules: options.rules.number(),
         }),
         results.degraded,
     ))
@@ -294,6 +314,7 @@ mod tests {
             fallback: Some("none".into()),
             decamelize: Some(true),
             locale: Some("de".into()),
+            rules: Some(1),
         };
         let mut body = serde_json::to_value(&all).unwrap();
         body["title"] = "x".into();

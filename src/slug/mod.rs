@@ -48,16 +48,18 @@
 //!   the cut at a word boundary.
 
 mod builder;
+mod entities;
 mod names;
 mod rules;
+mod scripts;
 #[cfg(test)]
 mod tests;
 
 use std::borrow::Cow;
 
 pub use crate::options::{
-    MAX_SEPARATOR_LEN, OptionError, Options, Preserve, RawOptions, SEPARATOR_CHARS, Separator,
-    StopWords,
+    MAX_SEPARATOR_LEN, OptionError, Options, Preserve, RawOptions, Rules, SEPARATOR_CHARS,
+    Separator, StopWords,
 };
 pub use names::{NoSymbols, SymbolNames};
 pub use rules::AND;
@@ -109,10 +111,29 @@ fn slug_of_fallback(
 }
 
 /// The title as the options rewrite it before its characters are read:
-/// `replacements`, then the `locale`'s romanization. Borrowed when neither
-/// changes it. The pipeline reads it too, to ask the table for what it
-/// holds.
+/// `replacements`, then the `locale`'s romanization; with rules 2, HTML
+/// entities are decoded before anything else, and the scripts the engine
+/// cannot read letter by letter are romanized word by word after
+/// (`scripts`). Borrowed when nothing changes it. The pipeline reads it
+/// too, to ask the table for what it holds.
 pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
+    if options.rules == Rules::V1 {
+        return rewrite_v1(title, options);
+    }
+    let decoded = entities::decode(title);
+    let rewritten = match rewrite_v1(&decoded, options) {
+        Cow::Borrowed(_) => decoded,
+        Cow::Owned(text) => Cow::Owned(text),
+    };
+    match scripts::romanize(&rewritten, options) {
+        Cow::Borrowed(_) => rewritten,
+        Cow::Owned(text) => Cow::Owned(text),
+    }
+}
+
+/// [`rewrite`] by rules 1: `replacements`, then the `locale`'s
+/// romanization.
+fn rewrite_v1<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     let replaced = options.replacements.apply(title);
     let Some(locale) = &options.locale else {
         return replaced;

@@ -63,12 +63,13 @@ fn options() -> impl Strategy<Value = Options> {
             prop::option::of(prop::sample::select(vec![
                 "de", "ru", "uk", "fr", "ja", "sr-Latn",
             ])),
+            prop::sample::select(vec![1u64, 2]),
         ),
     )
         .prop_map(
             |(
                 (sep, lower, max, symbols),
-                (stopwords, replacements, preserve, fallback, decamelize, locale),
+                (stopwords, replacements, preserve, fallback, decamelize, locale, rules),
             )| {
                 RawOptions {
                     separator: Some(sep.to_owned()),
@@ -86,6 +87,7 @@ fn options() -> impl Strategy<Value = Options> {
                     fallback,
                     decamelize: Some(decamelize),
                     locale: locale.map(str::to_owned),
+                    rules: Some(rules),
                 }
                 .validate()
                 .unwrap()

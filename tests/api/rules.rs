@@ -1,0 +1,264 @@
+//! Rule versions: `rules: 1` gives the slugs slugd gave before versions
+//! existed, byte for byte, held to the record in `tests/data/rules1/`
+//! (made once by `scripts/record_rules1.py` with the binary of main before
+//! this change); answers say which rules made them; the version is an
+//! option like the others (request, `--defaults`, `slugify --rules`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use serde_json::json;
+
+use crate::fixtures::{RedisServer, slugd_command};
+use slugd::options::RawOptions;
+
+use crate::helpers::App;
+
+/// One file of the record: the `slugd slugify` flags it was made with, and
+/// (title, slug) rows; an empty slug is a title refused as empty.
+struct Recorded {
+    name: String,
+    flags: Vec<String>,
+    rows: Vec<(String, String)>,
+}
+
+fn record_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rules1")
+}
+
+fn read_record(path: &Path) -> Recorded {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let flags = header
+        .strip_prefix("# flags: ")
+        .unwrap_or_else(|| panic!("{}: no flags line", path.display()));
+    let flags: Vec<String> = serde_json::from_str(flags).unwrap();
+    let characters = path.ends_with("characters.tsv");
+    let rows = lines
+        .map(|line| {
+            let (key, slug) = line.split_once('\t').unwrap();
+            let title = match characters {
+                // `U+XXXX`: that character between two letters.
+                true => {
+                    let c = u32::from_str_radix(&key[2..], 16).unwrap();
+                    format!("x{}y", char::from_u32(c).unwrap())
+                }
+                false => key.to_owned(),
+            };
+            (title, slug.to_owned())
+        })
+        .collect();
+    Recorded {
+        name: path.file_name().unwrap().to_string_lossy().into_owned(),
+        flags,
+        rows,
+    }
+}
+
+fn every_record() -> Vec<Recorded> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(record_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tsv"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 59, "the record has {} files", paths.len());
+    paths.iter().map(|p| read_record(p)).collect()
+}
+
+/// `slugd slugify EXTRA FLAGS` over the record's titles, one a line; the
+/// rows whose slug differs, as lines to show.
+fn differences(record: &Recorded, extra: &[&str]) -> Vec<String> {
+    let mut child = slugd_command()
+        .arg("slugify")
+        .args(["--log", "error"])
+        .args(extra)
+        .args(&record.flags)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = String::new();
+    for (title, _) in &record.rows {
+        input.push_str(title);
+        input.push('\n');
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let got: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        got.len(),
+        record.rows.len(),
+        "{}: slugify answered {} lines for {} titles: {}",
+        record.name,
+        got.len(),
+        record.rows.len(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    record
+        .rows
+        .iter()
+        .zip(got)
+        .filter(|((_, want), got)| want != got)
+        .map(|((title, want), got)| {
+            format!("{}: {title:?}: recorded {want:?}, now {got:?}", record.name)
+        })
+        .collect()
+}
+
+/// Runs every record through `slugd slugify` with `extra` flags, two at a
+/// time, and fails listing the first differences.
+fn check_records(records: &[Recorded], extra: &[&str]) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let all: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(record) = records.get(i) else {
+                            return out;
+                        };
+                        out.extend(differences(record, extra));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    let titles: usize = records.iter().map(|r| r.rows.len()).sum();
+    assert!(
+        all.is_empty(),
+        "{} of {titles} recorded slugs differ with {extra:?}; the first:\n{}",
+        all.len(),
+        all[..all.len().min(30)].join("\n")
+    );
+}
+
+#[test]
+fn rules_1_gives_the_recorded_slugs_in_process() {
+    check_records(&every_record(), &["--rules", "1"]);
+}
+
+#[tokio::test]
+async fn rules_1_gives_the_recorded_slugs_on_redis() {
+    let redis = RedisServer::start().await;
+    let url = redis.url();
+    // The locales of the record's locale sets that the test checks on
+    // Redis too: one of each kind of script, and CLDR's names in them.
+    let locales = "de,ru,el,ka,hi,ja,zh,ar,da,kk";
+    crate::fixtures::debian_cldr("de");
+    let cldr = std::path::PathBuf::from(slugd::cldr::DEBIAN_DIR);
+    let load = {
+        let (url, cldr) = (url.clone(), cldr.clone());
+        tokio::task::spawn_blocking(move || {
+            slugd_command()
+                .args(["load", "--redis-url", &url, "--locales", locales, "--cldr"])
+                .arg(&cldr)
+                .output()
+                .unwrap()
+        })
+        .await
+        .unwrap()
+    };
+    assert!(
+        load.status.success(),
+        "{}",
+        String::from_utf8_lossy(&load.stderr)
+    );
+    let records: Vec<Recorded> = every_record()
+        .into_iter()
+        .filter(|r| match r.name.strip_prefix("locale-") {
+            Some(tag) => locales.split(',').any(|l| format!("{l}.tsv") == tag),
+            None => true,
+        })
+        .map(|mut r| {
+            // On Redis the table holds the loaded locales: the in-process
+            // flags that name CLDR's files go.
+            if let Some(at) = r.flags.iter().position(|f| f == "--locales") {
+                r.flags.drain(at..);
+            }
+            r
+        })
+        .collect();
+    assert_eq!(records.len(), 12 + locales.split(',').count());
+    tokio::task::spawn_blocking(move || {
+        check_records(&records, &["--rules", "1", "--redis-url", &url])
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn answers_say_which_rules_made_them_and_a_version_can_be_pinned() {
+    let app = App::in_process().await;
+    let answer = app.post("/slug", &json!({"title": "Hello World"})).await;
+    assert_eq!(answer, (200, json!({"slug": "hello-world", "rules": 2})));
+    let answer = app
+        .post("/slug", &json!({"title": "Hello World", "rules": 1}))
+        .await;
+    assert_eq!(answer, (200, json!({"slug": "hello-world", "rules": 1})));
+    let answer = app.get("/slug?title=Hello&rules=1").await;
+    assert_eq!(answer, (200, json!({"slug": "hello", "rules": 1})));
+    let answer = app
+        .post("/slugs", &json!({"titles": ["a", "b"], "rules": 1}))
+        .await;
+    assert_eq!(answer, (200, json!({"slugs": ["a", "b"], "rules": 1})));
+
+    let (status, body) = app.post("/slug", &json!({"title": "x", "rules": 3})).await;
+    assert_eq!(status, 422);
+    assert_eq!(body["code"], "invalid_request");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("rules 3 does not exist: give 1"),
+        "{body}"
+    );
+    let (status, body) = app
+        .post("/slug", &json!({"title": "x", "rules": "1"}))
+        .await;
+    assert_eq!(status, 422, "{body}");
+
+    // A deployment pins a version for every request that names none.
+    let pinned = RawOptions {
+        rules: Some(1),
+        ..Default::default()
+    }
+    .validate()
+    .unwrap();
+    let pinned = App::builder().defaults(pinned).spawn().await;
+    let answer = pinned.post("/slug", &json!({"title": "Hello"})).await;
+    assert_eq!(answer, (200, json!({"slug": "hello", "rules": 1})));
+    let (_, body) = pinned
+        .post("/slug", &json!({"title": "Hello", "rules": 2}))
+        .await;
+    assert_eq!(body["rules"], 2);
+}
+
+#[test]
+fn slugify_takes_rules_and_names_the_flag_when_it_is_wrong() {
+    let out = slugd_command()
+        .args(["slugify", "--rules", "1", "Hello World"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "hello-world\n");
+    let out = slugd_command()
+        .args(["slugify", "--rules", "9", "x"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--rules: rules 9 does not exist"), "{err}");
+}
