@@ -17,12 +17,15 @@
 --                 by spaces; each `slug` when it is the base slug it was
 --                 reserved for, `slug/n` when that base is its first n
 --                 bytes (a numbered slug), else `slug:base` (a stem cut
---                 shorter for max_length)
+--                 shorter for max_length); followed by `!r` when rule
+--                 version r (2 or later) made the base, none for rules 1,
+--                 so a record written with rules 1 is what slugd wrote
+--                 before rule versions existed
 --   #<base>    -> the last suffix number handed out for base (a hint where
 --                 to start looking, so a popular title costs no long search),
 --                 in the bucket of <base>, so one HMGET reads both
--- `=`, `#`, `/`, `:` and spaces never occur in a slug, so no field is mistaken
--- for another.
+-- `=`, `#`, `/`, `:`, `!` and spaces never occur in a slug, so no field is
+-- mistaken for another.
 --
 -- Every operation reads first and writes last; the writes are HSET/HDEL on
 -- hashes only this script writes, so a script that fails fails before it
@@ -45,19 +48,26 @@ local function key(field)
   return k
 end
 
--- The entries of an owner's record: {slug, base} pairs, oldest first.
+-- The entries of an owner's record: {slug, base, rules} triples, oldest
+-- first.
 local function entries(record)
   local out = {}
   for entry in string.gmatch(record, '%S+') do
+    local rules = '1'
+    local bang = string.find(entry, '!', 1, true)
+    if bang then
+      rules = string.sub(entry, bang + 1)
+      entry = string.sub(entry, 1, bang - 1)
+    end
     local slash = string.find(entry, '/', 1, true)
     local colon = string.find(entry, ':', 1, true)
     if slash then
       local slug = string.sub(entry, 1, slash - 1)
-      out[#out + 1] = {slug, string.sub(slug, 1, tonumber(string.sub(entry, slash + 1)))}
+      out[#out + 1] = {slug, string.sub(slug, 1, tonumber(string.sub(entry, slash + 1))), rules}
     elseif colon then
-      out[#out + 1] = {string.sub(entry, 1, colon - 1), string.sub(entry, colon + 1)}
+      out[#out + 1] = {string.sub(entry, 1, colon - 1), string.sub(entry, colon + 1), rules}
     else
-      out[#out + 1] = {entry, entry}
+      out[#out + 1] = {entry, entry, rules}
     end
   end
   return out
@@ -66,23 +76,27 @@ end
 local function format(list)
   local parts = {}
   for i, e in ipairs(list) do
+    local part
     if e[1] == e[2] then
-      parts[i] = e[1]
+      part = e[1]
     elseif string.sub(e[1], 1, #e[2]) == e[2] then
-      parts[i] = e[1] .. '/' .. #e[2]
+      part = e[1] .. '/' .. #e[2]
     else
-      parts[i] = e[1] .. ':' .. e[2]
+      part = e[1] .. ':' .. e[2]
     end
+    if e[3] ~= '1' then part = part .. '!' .. e[3] end
+    parts[i] = part
   end
   return table.concat(parts, ' ')
 end
 
 if op == 'reserve' then
   -- ARGV: owner, base, separator, skips (",n,m," suffix numbers that are
-  -- reserved words; 1 stands for the base itself), K, then the stem for
-  -- suffixes of 1..K digits ("" when none fits max_length). K = "*": no
-  -- max_length, every stem is the base.
-  local owner, base, sep, skips, k = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+  -- reserved words; 1 stands for the base itself), the rule version that
+  -- made the base, K, then the stem for suffixes of 1..K digits ("" when
+  -- none fits max_length). K = "*": no max_length, every stem is the base.
+  -- Returns {held or new, slug, the rule version that made its base}.
+  local owner, base, sep, skips, rules, k = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
   local ofield = '=' .. owner
   local okey = key(ofield)
   local record = redis.call('HGET', okey, ofield)
@@ -97,7 +111,7 @@ if op == 'reserve' then
           list[#list + 1] = e
           redis.call('HSET', okey, ofield, format(list))
         end
-        return {'held', e[1]}
+        return {'held', e[1], e[3]}
       end
     end
   end
@@ -120,7 +134,7 @@ if op == 'reserve' then
         if k ~= '*' then
           local digits = string.len(tostring(n))
           if digits > tonumber(k) then return {'need', tostring(digits)} end
-          stem = ARGV[6 + digits]
+          stem = ARGV[7 + digits]
           if stem == '' then return {'full', tostring(n)} end
         end
         local candidate = stem .. sep .. n
@@ -137,19 +151,23 @@ if op == 'reserve' then
   -- The writes, all at the end.
   if hint then redis.call('HSET', hint[1], hint[2], hint[3]) end
   redis.call('HSET', key(chosen), chosen, owner)
-  list[#list + 1] = {chosen, base}
+  list[#list + 1] = {chosen, base, rules}
   redis.call('HSET', okey, ofield, format(list))
-  return {'new', chosen}
+  return {'new', chosen, rules}
 elseif op == 'lookup' then
-  -- ARGV: slug. Returns {owner, current slug}, or {} when nobody holds it.
+  -- ARGV: slug. Returns {owner, current slug, the rule version that made
+  -- the slug's base}, or {} when nobody holds it.
   local slug = ARGV[2]
   local owner = redis.call('HGET', key(slug), slug)
   if not owner then return {} end
   local ofield = '=' .. owner
   local list = entries(redis.call('HGET', key(ofield), ofield) or '')
-  local current = slug
+  local current, rules = slug, '1'
   if #list > 0 then current = list[#list][1] end
-  return {owner, current}
+  for _, e in ipairs(list) do
+    if e[1] == slug then rules = e[3] end
+  end
+  return {owner, current, rules}
 elseif op == 'release' then
   -- ARGV: owner. Frees every slug of the owner; returns how many.
   local ofield = '=' .. ARGV[2]

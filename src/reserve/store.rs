@@ -46,20 +46,24 @@ pub fn scope_key(prefix: &str, scope: &str) -> String {
 /// What the script answered a reservation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Reply {
-    /// The owner already held a slug for this base: that slug.
-    Held(String),
-    /// A new slug, now the owner's.
-    New(String),
+    /// The owner already held a slug for this base: that slug, and the
+    /// rule version that made the base when it was reserved.
+    Held(String, u64),
+    /// A new slug, now the owner's, and the rule version that made it.
+    New(String, u64),
     /// The stems for suffixes of this many digits are needed.
     Need(usize),
     /// No slug fits: the suffix number it stopped at.
     Full(String),
 }
 
-/// What a reservation sends: the base slug, the separator, which suffix
-/// numbers are reserved words and the stem for each suffix width.
+/// What a reservation sends: the base slug and the rule version that made
+/// it, the separator, which suffix numbers are reserved words and the stem
+/// for each suffix width.
 pub(crate) struct Ask<'a> {
     pub base: &'a str,
+    /// Kept with the reservation: `GET /reservations` says it.
+    pub rules: u64,
     pub separator: &'a str,
     /// `,n,m,`: suffix numbers to skip (1: the base itself).
     pub skips: &'a str,
@@ -115,12 +119,14 @@ impl RedisStore {
         owner: &Owner,
         ask: &Ask<'_>,
     ) -> Result<Reply, ReserveError> {
+        let rules = ask.rules.to_string();
         let mut args: Vec<&str> = vec![
             "reserve",
             owner.as_str(),
             ask.base,
             ask.separator,
             ask.skips,
+            &rules,
         ];
         let count;
         match ask.stems {
@@ -134,14 +140,18 @@ impl RedisStore {
         let (value, acked) = self.run(scope, &args, true).await?;
         let reply: Vec<String> = Vec::from_redis_value(value.clone())
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
+        let version = |r: &str| {
+            r.parse()
+                .map_err(|_| ReserveError::Damaged(format!("{reply:?}")))
+        };
         let reply = match reply.as_slice() {
-            [status, slug] if status == "held" => Reply::Held(slug.clone()),
-            [status, slug] if status == "new" => Reply::New(slug.clone()),
+            [status, slug, r] if status == "held" => Reply::Held(slug.clone(), version(r)?),
+            [status, slug, r] if status == "new" => Reply::New(slug.clone(), version(r)?),
             [status, d] if status == "need" => Reply::Need(d.parse().unwrap_or(usize::MAX)),
             [status, n] if status == "full" => Reply::Full(n.clone()),
             _ => return Err(ReserveError::Damaged(format!("{reply:?}"))),
         };
-        if let (Reply::Held(slug) | Reply::New(slug), Some(wait), Some(acked)) =
+        if let (Reply::Held(slug, _) | Reply::New(slug, _), Some(wait), Some(acked)) =
             (&reply, self.wait, acked)
             && acked < i64::from(wait.replicas)
         {
@@ -155,17 +165,23 @@ impl RedisStore {
         Ok(reply)
     }
 
-    /// Who holds `slug` in `scope`, and that owner's current slug.
+    /// Who holds `slug` in `scope`, that owner's current slug, and the
+    /// rule version that made `slug`.
     pub async fn lookup(
         &self,
         scope: &Scope,
         slug: &str,
-    ) -> Result<Option<(String, String)>, ReserveError> {
+    ) -> Result<Option<(String, String, u64)>, ReserveError> {
         let (value, _) = self.run(scope, &["lookup", slug], false).await?;
         let reply: Vec<String> = Vec::from_redis_value(value.clone())
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
-        match <[String; 2]>::try_from(reply) {
-            Ok([owner, current]) => Ok(Some((owner, current))),
+        match <[String; 3]>::try_from(reply) {
+            Ok([owner, current, rules]) => match rules.parse() {
+                Ok(rules) => Ok(Some((owner, current, rules))),
+                Err(_) => Err(ReserveError::Damaged(format!(
+                    "{owner:?} {current:?} {rules:?}"
+                ))),
+            },
             Err(reply) if reply.is_empty() => Ok(None),
             Err(reply) => Err(ReserveError::Damaged(format!("{reply:?}"))),
         }
