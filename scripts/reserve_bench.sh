@@ -152,7 +152,7 @@ def cmd(*args):
 key = "slugd:r:{million}:"
 for i in range(1, n + 1):
     base = bases[i % len(bases)]
-    out.write(cmd("EVALSHA", sha, "1", key, "reserve", str(i), base, "-", ",", "*"))
+    out.write(cmd("EVALSHA", sha, "0", key, "reserve", str(i), base, "-", ",", "*"))
 PY
 after=$(redis-cli -p "$REDIS_PORT" info memory | awk -F: '/^used_memory:/ {print $2}' | tr -d '\r')
 redis-cli -p "$REDIS_PORT" --raw eval "
