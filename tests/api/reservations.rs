@@ -80,7 +80,7 @@ impl App {
 /// Reads every key of `scope` and checks the two sides agree: every slug's
 /// owner lists it, every slug an owner lists is held by that owner. Returns
 /// slug -> owner.
-async fn check_consistent(redis: &RedisServer, scope: &str) -> BTreeMap<String, String> {
+pub(crate) async fn check_consistent(redis: &RedisServer, scope: &str) -> BTreeMap<String, String> {
     let keys: Vec<String> = redis
         .query(redis::cmd("KEYS").arg(format!("slugd:r:{{{scope}}}:*")))
         .await;
