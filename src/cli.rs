@@ -635,8 +635,8 @@ impl Cli {
     }
 }
 
-/// Validates the command line and runs the command; the error carries its
-/// whole cause chain.
-pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    commands::run(cli.task()?).await
+/// Validates the command line and runs the command on the runtime it
+/// needs; the error carries its whole cause chain.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    commands::run(cli.task()?)
 }

@@ -40,8 +40,25 @@ pub struct SlugifySettings {
     pub title: Option<String>,
 }
 
-/// Runs a command to its end.
-pub async fn run(task: Task) -> anyhow::Result<ExitCode> {
+/// Runs a command to its end, on a tokio runtime that fits it: `serve` and
+/// `load` on the multi-thread runtime (a worker thread per core), `slugify`
+/// and `probe` on a current-thread runtime. Those two wait on one thing at
+/// a time; starting worker threads and joining them at exit would be most
+/// of what `slugd slugify x` costs (a title, or each line of standard
+/// input, is slugged on this thread or on one blocking thread).
+pub fn run(task: Task) -> anyhow::Result<ExitCode> {
+    let mut runtime = match &task {
+        Task::Serve(_) | Task::Load(_) => tokio::runtime::Builder::new_multi_thread(),
+        Task::Slugify(_) | Task::Probe(_) => tokio::runtime::Builder::new_current_thread(),
+    };
+    let runtime = runtime
+        .enable_all()
+        .build()
+        .context("cannot start tokio's runtime")?;
+    runtime.block_on(run_task(task))
+}
+
+async fn run_task(task: Task) -> anyhow::Result<ExitCode> {
     match task {
         Task::Serve(settings) => {
             serve::run(settings, serve::shutdown_signal()).await?;

@@ -2,8 +2,10 @@
 //! bits, with ranks: which characters a table holds, which keys a locale
 //! names, and the index of a member among all members. The Redis layout
 //! stores it in a version's meta (see `table::layout`); the in-process
-//! table and the CLDR key set use it in memory.
+//! table and the CLDR key set use it in memory; the built-in default
+//! table's are read in place from the binary ([`Membership::borrowed`]).
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// Bits per word, as a shift: a word is one Redis bucket of 64 numbers.
@@ -17,10 +19,31 @@ const WORD_SIZE: u32 = 1 << WORD_BITS;
 /// up to the highest member.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Membership {
-    words: Vec<u64>,
+    /// Built here, or borrowed from the binary (the built-in table's).
+    words: Cow<'static, [u64]>,
 }
 
 impl Membership {
+    /// The membership whose words are `words`, read in place.
+    pub(crate) const fn borrowed(words: &'static [u64]) -> Self {
+        Membership {
+            words: Cow::Borrowed(words),
+        }
+    }
+
+    /// Its words, for writing the built-in table's source.
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// Drops spare capacity, so that [`Membership::heap_bytes`] is what
+    /// the members take.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        if let Cow::Owned(words) = &mut self.words {
+            words.shrink_to_fit();
+        }
+    }
+
     /// Adds `c`. Returns false if it was already there.
     pub fn insert(&mut self, c: char) -> bool {
         self.insert_index(c as u32)
@@ -29,12 +52,13 @@ impl Membership {
     /// Adds number `i` (a code point, or a CLDR key's number).
     pub fn insert_index(&mut self, i: u32) -> bool {
         let b = (i >> WORD_BITS) as usize;
-        if self.words.len() <= b {
-            self.words.resize(b + 1, 0);
+        let words = self.words.to_mut();
+        if words.len() <= b {
+            words.resize(b + 1, 0);
         }
         let bit = 1u64 << (i & (WORD_SIZE - 1));
-        let fresh = self.words[b] & bit == 0;
-        self.words[b] |= bit;
+        let fresh = words[b] & bit == 0;
+        words[b] |= bit;
         fresh
     }
 
@@ -103,9 +127,14 @@ impl Membership {
             .map(|(b, _)| b as u32)
     }
 
-    /// Heap bytes held.
+    /// Bytes the words take (in the binary for a borrowed one); after
+    /// [`Membership::shrink_to_fit`], the heap bytes held.
     pub fn heap_bytes(&self) -> usize {
-        self.words.capacity() * std::mem::size_of::<u64>()
+        let words = match &self.words {
+            Cow::Borrowed(words) => words.len(),
+            Cow::Owned(words) => words.capacity(),
+        };
+        words * std::mem::size_of::<u64>()
     }
 
     /// The text form stored in `meta` field `index`: `bucket:mask` pairs in
@@ -135,10 +164,11 @@ impl Membership {
                 return Err(format!("bad index entry '{pair}'"));
             };
             let b = b as usize;
-            if m.words.len() <= b {
-                m.words.resize(b + 1, 0);
+            let words = m.words.to_mut();
+            if words.len() <= b {
+                words.resize(b + 1, 0);
             }
-            m.words[b] = w;
+            words[b] = w;
         }
         Ok(m)
     }

@@ -4,11 +4,15 @@
 //! match of a sequence in a title.
 //!
 //! A service holds the whole set in either mode (3,996 keys in CLDR 41,
-//! English's and every other locale's alike): it tells which names a title needs without asking Redis.
-//! Matching ignores U+FE0F, which CLDR's keys leave out and titles often
-//! carry.
+//! English's and every other locale's alike): it tells which names a title
+//! needs without asking Redis. The keys are kept sorted, back to back in
+//! one string, so a key's number is its position and a look-up is a binary
+//! search: nothing is hashed, and the built-in default table's set is read
+//! in place from the binary ([`KeySet::borrowed`]) with nothing to build at
+//! start. Matching ignores U+FE0F, which CLDR's keys leave out and titles
+//! often carry.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 
 use crate::membership::Membership;
 use crate::named::{self, VS16};
@@ -20,10 +24,12 @@ const MAX_KEY_CHARS: usize = 16;
 /// Every key of a table version, numbered.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KeySet {
-    /// Key -> its number.
-    index: HashMap<Box<str>, u32>,
+    /// The keys in sorted order (so in number order), back to back.
+    keys: Cow<'static, str>,
+    /// End offset in `keys` of each key.
+    ends: Cow<'static, [u32]>,
     /// First characters of keys of two characters or more: a title
-    /// position whose character is not one needs no hashing.
+    /// position whose character is not one needs no search.
     starts: Membership,
     /// Characters in the longest key.
     longest: usize,
@@ -34,33 +40,91 @@ impl KeySet {
     pub fn new(mut keys: Vec<String>) -> Self {
         keys.sort_unstable();
         keys.dedup();
-        let mut set = KeySet::default();
-        for (i, key) in keys.into_iter().enumerate() {
+        let mut text = String::with_capacity(keys.iter().map(String::len).sum());
+        let mut ends = Vec::with_capacity(keys.len());
+        let mut starts = Membership::default();
+        let mut longest = 0;
+        for key in &keys {
             let chars = key.chars().count();
             // A longer key keeps its number (numbers are positions) but
             // is never matched.
             if (2..=MAX_KEY_CHARS).contains(&chars) {
-                set.starts.insert(key.chars().next().expect("not empty"));
-                set.longest = set.longest.max(chars);
+                starts.insert(key.chars().next().expect("not empty"));
+                longest = longest.max(chars);
             }
-            set.index.insert(key.into_boxed_str(), i as u32);
+            text.push_str(key);
+            ends.push(text.len() as u32);
         }
-        set
+        starts.shrink_to_fit();
+        KeySet {
+            keys: Cow::Owned(text),
+            ends: Cow::Owned(ends),
+            starts,
+            longest,
+        }
+    }
+
+    /// The set of `keys` sorted and back to back with `ends`, the first
+    /// characters of sequences `starts` and the longest `longest`
+    /// characters, read in place: what [`KeySet::new`] makes, as
+    /// [`KeySet::parts`] gives it.
+    pub(crate) const fn borrowed(
+        keys: &'static str,
+        ends: &'static [u32],
+        starts: &'static [u64],
+        longest: usize,
+    ) -> Self {
+        KeySet {
+            keys: Cow::Borrowed(keys),
+            ends: Cow::Borrowed(ends),
+            starts: Membership::borrowed(starts),
+            longest,
+        }
+    }
+
+    /// What [`KeySet::borrowed`] takes, for writing the built-in table's
+    /// source.
+    pub(crate) fn parts(&self) -> (&str, &[u32], &[u64], usize) {
+        (&self.keys, &self.ends, self.starts.words(), self.longest)
     }
 
     /// How many keys.
     pub fn len(&self) -> usize {
-        self.index.len()
+        self.ends.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.index.is_empty()
+        self.ends.is_empty()
+    }
+
+    /// Key number `i`.
+    #[inline]
+    fn key(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.keys[start..self.ends[i] as usize]
     }
 
     /// The number of `key` (without U+FE0F).
     pub fn get(&self, key: &str) -> Option<u32> {
-        self.index.get(key).copied()
+        let i = self.first_at_least(0, self.len(), key);
+        (i < self.len() && self.key(i) == key).then_some(i as u32)
+    }
+
+    /// The first number in `lo..hi` whose key is not below `key` (`hi` if
+    /// none).
+    #[inline]
+    fn first_at_least(&self, lo: usize, hi: usize, key: &str) -> usize {
+        let (mut lo, mut hi) = (lo, hi);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.key(mid) < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     }
 
     /// The number of the single character `c`.
@@ -81,26 +145,50 @@ impl KeySet {
         self.longest_from(text)
     }
 
+    /// The keys that start with the key so far are a run of numbers, the
+    /// key itself first if it is one: each character narrows the run, and
+    /// the search ends when it is empty.
     #[inline(never)]
     fn longest_from(&self, text: &str) -> Option<(u32, usize)> {
-        // The key so far, and after each character its length there and
-        // in `text`.
         let mut key = String::with_capacity(64);
-        let mut ends: Vec<(usize, usize)> = Vec::with_capacity(self.longest);
+        let mut chars = 0;
+        let (mut lo, mut hi) = (0, self.len());
+        let mut found = None;
         for (at, c) in text.char_indices() {
             if c == VS16 {
                 continue;
             }
-            if ends.len() == self.longest {
+            if chars == self.longest {
                 break;
             }
             key.push(c);
-            ends.push((key.len(), at + c.len_utf8()));
+            chars += 1;
+            lo = self.first_at_least(lo, hi, &key);
+            hi = lo + self.prefixed(lo, hi, &key);
+            if lo == hi {
+                break;
+            }
+            if chars >= 2 && self.key(lo) == key {
+                found = Some((lo as u32, at + c.len_utf8()));
+            }
         }
-        ends.iter()
-            .skip(1)
-            .rev()
-            .find_map(|&(k, t)| Some((self.get(&key[..k])?, t)))
+        found
+    }
+
+    /// How many keys from `lo` on (below `hi`) start with `prefix`, given
+    /// that none from `lo` on is below it.
+    #[inline]
+    fn prefixed(&self, lo: usize, hi: usize, prefix: &str) -> usize {
+        let (mut a, mut b) = (lo, hi);
+        while a < b {
+            let mid = a + (b - a) / 2;
+            if self.key(mid).starts_with(prefix) {
+                a = mid + 1;
+            } else {
+                b = mid;
+            }
+        }
+        a - lo
     }
 
     /// Every match in `text` that the engine may use: wherever a name may
@@ -114,11 +202,9 @@ impl KeySet {
 
     /// The keys in number order, one per line: the form stored in Redis.
     pub fn encode(&self) -> String {
-        let mut keys: Vec<(&u32, &Box<str>)> = self.index.iter().map(|(k, i)| (i, k)).collect();
-        keys.sort_unstable();
-        let mut out = String::with_capacity(keys.iter().map(|(_, k)| k.len() + 1).sum());
-        for (_, key) in keys {
-            out.push_str(key);
+        let mut out = String::with_capacity(self.keys.len() + self.len());
+        for i in 0..self.len() {
+            out.push_str(self.key(i));
             out.push('\n');
         }
         out
@@ -133,11 +219,10 @@ impl KeySet {
         Ok(KeySet::new(keys))
     }
 
-    /// Heap bytes held, roughly: the keys and the map's slots.
+    /// Bytes the set takes: the keys, their ends and the first characters
+    /// (in the binary for the built-in set, else on the heap).
     pub fn heap_bytes(&self) -> usize {
-        self.index.keys().map(|k| k.len()).sum::<usize>()
-            + self.index.capacity() * (std::mem::size_of::<(Box<str>, u32)>() + 1)
-            + self.starts.heap_bytes()
+        self.keys.len() + self.ends.len() * 4 + self.starts.heap_bytes()
     }
 }
 

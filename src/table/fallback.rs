@@ -55,7 +55,7 @@ impl Fallback {
         }
         let table = self.source.build(live).await?;
         tracing::warn!(
-            heap_bytes = table.heap_bytes(),
+            table_bytes = table.heap_bytes(),
             "Redis is down: answering from an in-process table"
         );
         let table = Arc::new(table);

@@ -12,10 +12,13 @@
 //!
 //! The default table (UnicodeData's names of So, Sc and Sm and CLDR's
 //! English names, from the built-in files) is built into the binary
-//! already made, in the text form of [`MemoryTable::encode`]:
-//! [`MemoryTable::built_in`] decodes it instead of reading the files,
-//! which is what makes start-up fast (see [`crate::builtin`]).
+//! already made, as Rust source of its arrays and strings
+//! ([`MemoryTable::to_source`]): [`MemoryTable::built_in`] reads it in
+//! place, with nothing to decode, hash or copy, which is what makes
+//! start-up fast (see [`crate::builtin`]); a process touches only the
+//! pages of the names it looks up.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -53,31 +56,62 @@ struct CldrNames {
 /// Names by number (a code point, or a CLDR key's number), compactly:
 /// the membership bitmap of [`super::layout`], a running count of members
 /// per bitmap word, and all names in one string with an end offset per
-/// member. A look-up is a bit test, a popcount and a slice.
+/// member. A look-up is a bit test, a popcount and a slice. Each part is
+/// built here or borrowed from the binary (the built-in table's).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Store {
     members: Membership,
     /// Members before each bitmap word, so a member's index is a popcount.
-    ranks: Vec<u32>,
+    ranks: Cow<'static, [u32]>,
     /// End offset in `names` of each member's name, in number order.
-    ends: Vec<u32>,
+    ends: Cow<'static, [u32]>,
     /// All names back to back.
-    names: String,
+    names: Cow<'static, str>,
 }
 
 impl Store {
     /// From names sorted by number, without duplicates.
     fn from_sorted<'a>(entries: impl Iterator<Item = (u32, &'a str)>) -> Self {
-        let mut store = Store::default();
+        let mut members = Membership::default();
+        let mut names = String::new();
+        let mut ends = Vec::new();
         for (i, name) in entries {
-            store.members.insert_index(i);
-            store.names.push_str(name);
-            store.ends.push(store.names.len() as u32);
+            members.insert_index(i);
+            names.push_str(name);
+            ends.push(names.len() as u32);
         }
-        store.ranks = store.members.ranks();
-        store.names.shrink_to_fit();
-        store.ends.shrink_to_fit();
-        store
+        members.shrink_to_fit();
+        names.shrink_to_fit();
+        ends.shrink_to_fit();
+        Store {
+            ranks: Cow::Owned(members.ranks()),
+            members,
+            ends: Cow::Owned(ends),
+            names: Cow::Owned(names),
+        }
+    }
+
+    /// The store of `parts`, read in place.
+    const fn borrowed(parts: &builtin::StoreParts) -> Self {
+        Store {
+            members: Membership::borrowed(parts.words),
+            ranks: Cow::Borrowed(parts.ranks),
+            ends: Cow::Borrowed(parts.ends),
+            names: Cow::Borrowed(parts.names),
+        }
+    }
+
+    /// The store as a [`builtin::StoreParts`] expression.
+    fn to_source(&self, out: &mut String) {
+        out.push_str("StoreParts {\n        words: &[");
+        for (i, w) in self.members.words().iter().enumerate() {
+            let _ = write!(out, "{}{w:#x},", if i % 8 == 0 { "\n" } else { " " });
+        }
+        out.push_str("\n],\n        ranks: &");
+        numbers(out, &self.ranks);
+        out.push_str(",\n        ends: &");
+        numbers(out, &self.ends);
+        let _ = write!(out, ",\n        names: {:?},\n    }}", &*self.names);
     }
 
     #[inline]
@@ -97,11 +131,10 @@ impl Store {
         &self.names[start..self.ends[r] as usize]
     }
 
+    /// Bytes the store takes: on the heap (it is built shrunk to fit),
+    /// or in the binary for the built-in table's.
     fn heap_bytes(&self) -> usize {
-        self.members.heap_bytes()
-            + self.ranks.capacity() * 4
-            + self.ends.capacity() * 4
-            + self.names.capacity()
+        self.members.heap_bytes() + self.ranks.len() * 4 + self.ends.len() * 4 + self.names.len()
     }
 }
 
@@ -126,8 +159,8 @@ impl MemoryTable {
     }
 
     /// The table of `data`'s names of `categories` and CLDR's of `cldr`'s
-    /// locales. The default table from the built-in files is decoded from
-    /// its built-in form ([`MemoryTable::built_in`]); any other is read
+    /// locales. The default table from the built-in files is read in place
+    /// from its built-in form ([`MemoryTable::built_in`]); any other is read
     /// on a blocking thread, off the async threads: tens of milliseconds
     /// for the repository's files, seconds for every locale.
     pub async fn build(
@@ -159,74 +192,52 @@ impl MemoryTable {
         Ok(table)
     }
 
-    /// The default table, decoded from its built-in form: the same table
-    /// [`MemoryTable::read`] makes of the built-in files with the default
-    /// categories and English, as a unit test checks.
+    /// The default table, read in place from its built-in form: the
+    /// same table [`MemoryTable::read`] makes of the built-in files with
+    /// the default categories and English, as a unit test checks. Nothing
+    /// is decoded or copied: the arrays and strings are the binary's.
     pub fn built_in() -> Self {
-        Self::decode(builtin::DEFAULT_TABLE).unwrap_or_else(|why| {
-            panic!(
-                "the built-in {} cannot be read: {why}",
-                builtin::DEFAULT_TABLE_PATH
-            )
-        })
-    }
-
-    /// The table as text, the form [`builtin::DEFAULT_TABLE`] is in: a
-    /// comment line, then `[chars]` and a line per character (hexadecimal
-    /// code point, tab, name), `[keys]` and CLDR's keys in number order
-    /// ([`KeySet::encode`]), and for each locale in slot order `[names
-    /// {tag}]` and a line per name (key number, tab, name).
-    pub fn encode(&self) -> String {
-        let mut out = String::from(ENCODED_HEADER);
-        out.push_str("[chars]\n");
-        for (c, name) in self.entries() {
-            let _ = writeln!(out, "{:X}\t{name}", c as u32);
-        }
-        out.push_str("[keys]\n");
-        out.push_str(&self.cldr.keys.encode());
-        for (tag, store) in self.cldr.locales.tags().iter().zip(&self.cldr.names) {
-            let _ = writeln!(out, "[names {tag}]");
-            for i in store.members.indexes() {
-                let _ = writeln!(out, "{i}\t{}", store.name_of_member(i));
-            }
-        }
-        out
-    }
-
-    /// Reads [`MemoryTable::encode`]'s form.
-    pub fn decode(text: &str) -> Result<Self, String> {
-        let body = text
-            .strip_prefix(ENCODED_HEADER)
-            .ok_or("it does not start with the header slugd writes")?;
-        let body = body.strip_prefix("[chars]\n").ok_or("no [chars] section")?;
-        let (chars, rest) = body.split_once("[keys]\n").ok_or("no [keys] section")?;
-        let mut sections = rest.split("[names ");
-        let keys = KeySet::decode(sections.next().unwrap_or_default())?;
-        let chars = decode_names(chars, |hex| {
-            let cp = u32::from_str_radix(hex, 16).ok()?;
-            char::from_u32(cp).map(|c| c as u32)
-        })?;
-        let mut tags = Vec::new();
-        let mut names = Vec::new();
-        for section in sections {
-            let (tag, lines) = section
-                .split_once("]\n")
-                .ok_or("a [names] line without ]")?;
-            let store = decode_names(lines, |n| {
-                n.parse().ok().filter(|&i| (i as usize) < keys.len())
-            })
-            .map_err(|why| format!("[names {tag}]: {why}"))?;
-            tags.push(tag.to_owned());
-            names.push(store);
-        }
-        Ok(MemoryTable {
-            chars,
+        let parts = &builtin::DEFAULT_TABLE;
+        let keys = &parts.keys;
+        MemoryTable {
+            chars: Store::borrowed(&parts.chars),
             cldr: CldrNames {
-                keys,
-                locales: Locales::new(tags),
-                names,
+                keys: KeySet::borrowed(keys.keys, keys.ends, keys.starts, keys.longest),
+                locales: Locales::new(vec![ENGLISH.to_owned()]),
+                names: vec![Store::borrowed(&parts.english)],
             },
-        })
+        }
+    }
+
+    /// The table as the Rust expression of [`builtin::DEFAULT_TABLE`]
+    /// (its arrays and strings), if it is a default table: UnicodeData's
+    /// names and CLDR's in English alone. The unit test
+    /// `the_built_in_default_table_is_the_data_files` writes it.
+    pub fn to_source(&self) -> Option<String> {
+        let [english] = &self.cldr.names[..] else {
+            return None;
+        };
+        if self.cldr.locales.tags() != [ENGLISH] {
+            return None;
+        }
+        let mut out = String::from(SOURCE_HEADER);
+        out.push_str("TableParts {\n    chars: ");
+        self.chars.to_source(&mut out);
+        let (keys, ends, starts, longest) = self.cldr.keys.parts();
+        out.push_str(",\n    keys: KeyParts {\n        keys: ");
+        let _ = write!(out, "{keys:?},\n        ends: &");
+        numbers(&mut out, ends);
+        out.push_str(",\n        starts: &[");
+        for (i, w) in starts.iter().enumerate() {
+            let _ = write!(out, "{}{w:#x},", if i % 8 == 0 { "\n" } else { " " });
+        }
+        let _ = write!(
+            out,
+            "\n],\n        longest: {longest},\n    }},\n    english: "
+        );
+        english.to_source(&mut out);
+        out.push_str(",\n}\n");
+        Some(out)
     }
 
     /// Reads UnicodeData.txt text; `path` names it in errors.
@@ -336,24 +347,16 @@ impl NameSource for MemoryTable {
     }
 }
 
-/// The first line of [`MemoryTable::encode`]'s form.
-const ENCODED_HEADER: &str = "# slugd's default in-process table, made by slugd from data/UnicodeData.txt (So,Sc,Sm) and data/cldr (en); do not edit: see src/builtin.rs\n";
+/// The first lines of [`MemoryTable::to_source`]'s form.
+const SOURCE_HEADER: &str = "// slugd's default in-process table, made by slugd from data/UnicodeData.txt (So,Sc,Sm)\n// and data/cldr (en) as the Rust source of its arrays; do not edit: see src/builtin.rs\n";
 
-/// A store of lines `{number}\t{name}` in increasing number order, the
-/// number read by `number`.
-fn decode_names(lines: &str, number: impl Fn(&str) -> Option<u32>) -> Result<Store, String> {
-    let mut entries = Vec::new();
-    for line in lines.lines() {
-        let (n, name) = line
-            .split_once('\t')
-            .ok_or_else(|| format!("{line:?} is not a number, a tab and a name"))?;
-        let n = number(n).ok_or_else(|| format!("{line:?} does not start with a valid number"))?;
-        if entries.last().is_some_and(|&(last, _)| last >= n) || name.is_empty() {
-            return Err(format!("{line:?} is out of order or has no name"));
-        }
-        entries.push((n, name));
+/// `numbers` as a Rust array expression, 16 a line.
+fn numbers(out: &mut String, numbers: &[u32]) {
+    out.push('[');
+    for (i, n) in numbers.iter().enumerate() {
+        let _ = write!(out, "{}{n},", if i % 16 == 0 { "\n" } else { " " });
     }
-    Ok(Store::from_sorted(entries.into_iter()))
+    out.push_str("\n]");
 }
 
 /// The table without a locale: UnicodeData's names, and English CLDR
@@ -406,9 +409,9 @@ mod tests {
     }
 
     /// The built-in default table is what the readers make of the
-    /// built-in files; `SLUGD_WRITE_DEFAULT_TABLE=1` rewrites it after a
-    /// change to the files or to how names are made (then rebuild, and
-    /// commit the file).
+    /// built-in files; `SLUGD_WRITE_DEFAULT_TABLE=1` rewrites its source
+    /// after a change to the files or to how names are made (then
+    /// rebuild, and commit the file).
     #[test]
     fn the_built_in_default_table_is_the_data_files() {
         let read = MemoryTable::read(
@@ -417,23 +420,36 @@ mod tests {
             &CldrSettings::default(),
         )
         .unwrap();
-        let encoded = read.encode();
+        let source = read
+            .to_source()
+            .expect("the default table has English alone");
         if std::env::var_os("SLUGD_WRITE_DEFAULT_TABLE").is_some() {
             let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(builtin::DEFAULT_TABLE_PATH);
-            std::fs::write(&path, &encoded).unwrap();
+            std::fs::write(&path, &source).unwrap();
             eprintln!("wrote {}: rebuild and commit it", path.display());
             return;
         }
         assert!(
-            encoded == builtin::DEFAULT_TABLE,
+            source == builtin::DEFAULT_TABLE_SOURCE,
             "{} is not what the data files give: run `SLUGD_WRITE_DEFAULT_TABLE=1 cargo test --lib built_in_default_table`, then rebuild and commit it",
             builtin::DEFAULT_TABLE_PATH
         );
-        let decoded = MemoryTable::built_in();
-        assert!(decoded == read, "decoding gives another table");
-        assert_eq!(decoded.len(), 7616);
-        assert_eq!(decoded.name('☃'), Some("snowman"));
-        assert_eq!(decoded.sequence("🇩🇪"), Some(("🇩🇪".len(), "flag germany")));
+        let built_in = MemoryTable::built_in();
+        assert!(built_in == read, "the built-in form gives another table");
+        assert_eq!(built_in.heap_bytes(), read.heap_bytes());
+        assert_eq!(built_in.len(), 7616);
+        assert_eq!(built_in.name('☃'), Some("snowman"));
+        assert_eq!(built_in.sequence("🇩🇪"), Some(("🇩🇪".len(), "flag germany")));
+        // Every name and key the files give, looked up in the built-in form.
+        for (c, name) in read.entries() {
+            assert_eq!(built_in.name(c), Some(name));
+        }
+        let (keys, _, _, _) = read.cldr.keys.parts();
+        assert_eq!(built_in.cldr.keys.parts().0, keys);
+        for (i, key) in read.cldr.keys.encode().lines().enumerate() {
+            assert_eq!(built_in.cldr.keys.get(key), Some(i as u32));
+            assert_eq!(built_in.cldr_name(0, i as u32), read.cldr_name(0, i as u32));
+        }
         // The files themselves are the repository's.
         let file = |p: &str| std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(p)).unwrap();
         assert!(file("data/UnicodeData.txt") == builtin::UNICODE_DATA);
@@ -442,24 +458,13 @@ mod tests {
     }
 
     #[test]
-    fn the_encoded_form_reads_back_and_bad_forms_are_refused() {
+    fn only_a_default_table_has_a_source_form() {
         let text = "2622;RADIOACTIVE SIGN;So;0;ON;;;;;N;;;;;\n2603;SNOWMAN;So;0;ON;;;;;N;;;;;\n";
         let table =
             MemoryTable::from_reader(Path::new("t.txt"), text.as_bytes(), &Categories::default())
                 .unwrap();
-        let encoded = table.encode();
-        assert!(encoded.ends_with("[chars]\n2603\tsnowman\n2622\tradioactive\n[keys]\n"));
-        assert!(MemoryTable::decode(&encoded).unwrap() == table);
-        let swapped = encoded.replace(
-            "2603\tsnowman\n2622\tradioactive",
-            "2622\tradioactive\n2603\tsnowman",
-        );
-        assert!(
-            MemoryTable::decode(&swapped)
-                .unwrap_err()
-                .contains("out of order")
-        );
-        assert!(MemoryTable::decode("[chars]\n").is_err());
+        // No CLDR names at all: not the default table's shape.
+        assert_eq!(table.to_source(), None);
     }
 
     #[test]

@@ -66,7 +66,7 @@ impl SymbolTable {
                 entries = table.len(),
                 locales = table.locales().len(),
                 cldr_names = table.cldr_names(),
-                heap_bytes = table.heap_bytes(),
+                table_bytes = table.heap_bytes(),
                 "in-process symbol table ready"
             );
             return Ok(SymbolTable::InProcess(Arc::new(table)));
