@@ -243,6 +243,15 @@ struct ServeArgs {
     #[arg(long, env = "SLUGD_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
     header_timeout_ms: u64,
 
+    /// Most HTTP connections open at once. Beyond it slugd accepts no more
+    /// until one closes: new connections wait in the kernel's listen
+    /// backlog (no error; once the backlog is full, the kernel drops new
+    /// handshakes and clients retry them), so a flood of connections costs
+    /// memory for this many at most (about 16 kB each while idle). Keep
+    /// the open-files limit (ulimit -n) above it.
+    #[arg(long, env = "SLUGD_MAX_CONNECTIONS", default_value_t = 1024)]
+    max_connections: usize,
+
     #[command(flatten)]
     reservations: ReservationArgs,
 }
@@ -517,8 +526,14 @@ impl TableArgs {
 
 impl ServeArgs {
     fn settings(&self) -> anyhow::Result<ServeSettings> {
-        if self.max_batch == 0 || self.max_body_bytes == 0 || self.max_bench_iterations == 0 {
-            bail!("--max-batch, --max-body-bytes and --max-bench-iterations must be at least 1");
+        if self.max_batch == 0
+            || self.max_body_bytes == 0
+            || self.max_bench_iterations == 0
+            || self.max_connections == 0
+        {
+            bail!(
+                "--max-batch, --max-body-bytes, --max-bench-iterations and --max-connections must be at least 1"
+            );
         }
         Ok(ServeSettings {
             listen: self.listen,
@@ -535,6 +550,7 @@ impl ServeArgs {
                 bench_iterations: self.max_bench_iterations,
                 body_timeout: millis("--body-timeout-ms", self.body_timeout_ms)?,
                 header_timeout: millis("--header-timeout-ms", self.header_timeout_ms)?,
+                max_connections: self.max_connections,
             },
             reservations: self.reservations.settings()?,
         })

@@ -8,6 +8,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use metrics::Gauge;
 use tokio::net::TcpListener;
 
 use crate::http::{self, AppState, BenchState, Limits, Shared};
@@ -55,6 +56,11 @@ pub struct Service {
     router: http::App,
     /// How long a client may take to send its headers.
     header_timeout: Duration,
+    /// Most connections open at once.
+    max_connections: usize,
+    /// The gauge of open connections, registered with the service's
+    /// metrics when it opens so that a scrape shows it from the start.
+    connections_open: Gauge,
     /// Where the names come from, for the log line at start.
     source: String,
 }
@@ -89,6 +95,7 @@ impl Service {
             )),
             None => None,
         };
+        let connections_open = metrics.connections(settings.limits.max_connections);
         let state = AppState::new(Shared {
             slugger,
             defaults: Arc::new(settings.defaults.clone()),
@@ -100,6 +107,8 @@ impl Service {
         Ok(Service {
             router: http::router(state, Arc::new(bench)),
             header_timeout: settings.limits.header_timeout,
+            max_connections: settings.limits.max_connections,
+            connections_open,
             source,
         })
     }
@@ -113,7 +122,12 @@ impl Service {
     ) -> std::io::Result<()> {
         let addr = listener.local_addr()?;
         tracing::info!(%addr, names = %self.source, "slugd listening");
-        http::serve(listener, self.router, self.header_timeout, shutdown).await
+        let connections = http::Connections {
+            header_timeout: self.header_timeout,
+            max: self.max_connections,
+            open: self.connections_open,
+        };
+        http::serve(listener, self.router, connections, shutdown).await
     }
 }
 

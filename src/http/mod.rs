@@ -18,7 +18,8 @@
 //! - [`state`]: what every handler shares, and the request limits
 //! - [`json`]: the JSON extractor every handler uses
 //! - [`error`]: the one error type
-//! - [`server`]: the accept loop, on a listener the caller bound
+//! - [`server`]: the accept loop, on a listener the caller bound, with
+//!   its cap on open connections
 
 mod answered;
 mod bench;
@@ -39,6 +40,6 @@ mod state;
 pub(crate) use self::bench::BenchState;
 pub(crate) use self::edge::App;
 pub(crate) use self::router::router;
-pub(crate) use self::server::serve;
+pub(crate) use self::server::{Connections, serve};
 pub use self::state::Limits;
 pub(crate) use self::state::{AppState, Shared};

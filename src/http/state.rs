@@ -65,6 +65,9 @@ pub struct Limits {
     /// How long a client may take to send its request headers (the
     /// connection is closed after).
     pub header_timeout: Duration,
+    /// Most connections open at once; beyond it new connections wait in
+    /// the listen backlog until one closes.
+    pub max_connections: usize,
 }
 
 impl Default for Limits {
@@ -75,6 +78,7 @@ impl Default for Limits {
             bench_iterations: 100_000,
             body_timeout: Duration::from_secs(10),
             header_timeout: Duration::from_secs(10),
+            max_connections: 1024,
         }
     }
 }

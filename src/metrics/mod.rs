@@ -31,6 +31,7 @@
 //! | `slugd_table_locale` | gauge | `locale` |
 //! | `slugd_reservations_total` | counter | `outcome` |
 //! | `slugd_bench_runs_total` | counter | |
+//! | `slugd_http_connections_open`, `slugd_http_connections_max` | gauge | |
 
 mod cells;
 
@@ -157,6 +158,18 @@ impl Metrics {
                 true => inner.made.increment(1),
                 false => inner.returned.increment(1),
             }
+        }
+    }
+
+    /// The gauge of open HTTP connections, with `slugd_http_connections_max`
+    /// set to `max`, the cap the accept loop holds them to.
+    pub fn connections(&self, max: usize) -> Gauge {
+        match &self.inner {
+            Some(inner) => {
+                gauge(&inner.recorder, "slugd_http_connections_max").set(max as f64);
+                gauge(&inner.recorder, "slugd_http_connections_open")
+            }
+            None => Gauge::noop(),
         }
     }
 
@@ -301,6 +314,14 @@ fn describe(recorder: &PrometheusRecorder) {
             "Reservations answered: outcome new (a slug newly taken) or returned (the owner's own).",
         ),
         ("slugd_bench_runs_total", "Runs of GET /bench."),
+        (
+            "slugd_http_connections_open",
+            "HTTP connections open now (accepted, not yet closed).",
+        ),
+        (
+            "slugd_http_connections_max",
+            "Most HTTP connections open at once (--max-connections); beyond it new ones wait in the listen backlog.",
+        ),
     ];
     for &(name, text) in help {
         recorder.describe_counter(name.into(), None, text.into());

@@ -5,6 +5,7 @@ mod anywhere;
 mod bench;
 mod cli;
 mod cluster;
+mod connections;
 mod docs;
 mod errors;
 mod fixtures;
