@@ -22,6 +22,7 @@ mod outage;
 mod properties;
 mod reservations;
 mod rules;
+mod scripts;
 mod security;
 mod serve_process;
 mod slug;

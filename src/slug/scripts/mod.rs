@@ -1,0 +1,134 @@
+//! Rules 2: the scripts the engine cannot read letter by letter, romanized
+//! run by run before it reads the title (`crate::slug::rewrite`, after
+//! `replacements` and the `locale`):
+//!
+//! - Devanagari, Bengali, Gurmukhi, Gujarati, Oriya, Tamil, Telugu,
+//!   Kannada, Malayalam and Sinhala by CLDR's script transforms, so their
+//!   vowels stay (`नमस्ते` is `namaste`, not deunicode's `nmste`);
+//! - Thai, Lao, Khmer and Myanmar, written without spaces, cut into words
+//!   by ICU4X's word segmenter, each word a slug word: Thai romanized by
+//!   CLDR's Thai-Latin rules, Myanmar by CLDR's `my-Latn-t-my`, Lao and
+//!   Khmer left to deunicode word by word;
+//! - Han cut into words by the segmenter's dictionary, each word's pinyin
+//!   syllables written together (`北京大学` is `Beijing Daxue`), digits
+//!   beside them words of their own. Not in a title that has kana, nor with
+//!   a Japanese `locale`: Japanese reads Han otherwise (issue 20), and such
+//!   titles keep rules 1's syllables.
+//!
+//! A title without any of these scripts is borrowed back after one scan of
+//! its characters (none for ASCII), so rules 2 costs titles that do not
+//! need it next to nothing. Each thread remembers the runs it has
+//! romanized (up to [`MAX_RUNS`] of at most [`MAX_RUN_BYTES`]): the
+//! segmenter and ICU4X's transliterator take microseconds per run, and
+//! titles repeat words.
+//!
+//! The parts: `script` says which script a character is in and romanizes
+//! a run of one; `thai` builds CLDR's Thai-Latin from its rule source.
+
+mod script;
+mod thai;
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::options::Options;
+use script::Script;
+
+/// Most runs each thread keeps romanized; past it the thread starts over.
+pub const MAX_RUNS: usize = 4096;
+
+/// Longest run kept, in bytes: longer ones are romanized every time.
+pub const MAX_RUN_BYTES: usize = 256;
+
+/// The title with those scripts romanized; borrowed when it has none.
+pub(super) fn romanize<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
+    if title.is_ascii() {
+        return Cow::Borrowed(title);
+    }
+    let Some(first) = title.find(|c| Script::of(c).is_some()) else {
+        return Cow::Borrowed(title);
+    };
+    rewrite_runs(title, first, options)
+}
+
+/// [`romanize`] from byte `first`, where the first run starts.
+#[cold]
+#[inline(never)]
+fn rewrite_runs<'t>(title: &'t str, first: usize, options: &Options) -> Cow<'t, str> {
+    let mut han = None;
+    let mut out = String::with_capacity(title.len() * 2);
+    out.push_str(&title[..first]);
+    let mut rest = &title[first..];
+    let mut changed = false;
+    while let Some(c) = rest.chars().next() {
+        let Some(script) = Script::of(c) else {
+            let end = rest.find(|c| Script::of(c).is_some()).unwrap_or(rest.len());
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+            continue;
+        };
+        let end = rest
+            .char_indices()
+            .find(|&(_, c)| !script.continues(c))
+            .map_or(rest.len(), |(i, _)| i);
+        let (run, after) = rest.split_at(end);
+        rest = after;
+        if script == Script::Han && !*han.get_or_insert_with(|| reads_han(title, options)) {
+            out.push_str(run);
+            continue;
+        }
+        changed = true;
+        if script.words_of_their_own() {
+            out.push(' ');
+            romanize_run(script, run, &mut out);
+            out.push(' ');
+        } else {
+            romanize_run(script, run, &mut out);
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(title)
+    }
+}
+
+/// Whether Han in `title` is read as Chinese: not in a title with kana, nor
+/// with a Japanese `locale`.
+fn reads_han(title: &str, options: &Options) -> bool {
+    let japanese = options
+        .locale
+        .as_ref()
+        .is_some_and(|l| l.fallbacks().iter().any(|t| t == "ja"));
+    !japanese && !title.chars().any(script::is_kana)
+}
+
+/// Romanized runs by run.
+type Runs = HashMap<Box<str>, Box<str>>;
+
+/// Appends `run`, all of `script`, romanized, from this thread's memory of
+/// runs when it has it.
+fn romanize_run(script: Script, run: &str, out: &mut String) {
+    thread_local! {
+        static RUNS: RefCell<Runs> = RefCell::default();
+    }
+    if run.len() > MAX_RUN_BYTES {
+        script.romanize(run, out);
+        return;
+    }
+    RUNS.with(|runs| {
+        if let Some(done) = runs.borrow().get(run) {
+            out.push_str(done);
+            return;
+        }
+        let mut done = String::new();
+        script.romanize(run, &mut done);
+        out.push_str(&done);
+        let mut runs = runs.borrow_mut();
+        if runs.len() >= MAX_RUNS {
+            runs.clear();
+        }
+        runs.insert(Box::from(run), done.into_boxed_str());
+    })
+}
