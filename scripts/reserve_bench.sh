@@ -152,7 +152,9 @@ def cmd(*args):
 key = "slugd:r:{million}:"
 for i in range(1, n + 1):
     base = bases[i % len(bases)]
-    out.write(cmd("EVALSHA", sha, "1", key, "reserve", str(i), base, "-", ",", "*"))
+    # Rules 1: records as slugd wrote them before rule versions (rules 2
+    # adds `!2`, two bytes, to each owner's record).
+    out.write(cmd("EVALSHA", sha, "0", key, "reserve", str(i), base, "-", ",", "1", "*"))
 PY
 after=$(redis-cli -p "$REDIS_PORT" info memory | awk -F: '/^used_memory:/ {print $2}' | tr -d '\r')
 redis-cli -p "$REDIS_PORT" --raw eval "

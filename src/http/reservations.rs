@@ -52,6 +52,9 @@ struct ReserveBody {
     max_length: Option<usize>,
     /// See `POST /slug`.
     locale: Option<String>,
+    /// See `POST /slug`: the rule version that makes the slug, kept with
+    /// the reservation.
+    rules: Option<u64>,
 }
 
 /// A reservation made or found.
@@ -60,6 +63,10 @@ struct Reserved {
     scope: String,
     owner: String,
     slug: String,
+    /// The rule version that made the slug (for one the owner held
+    /// already, the version that made it then).
+    #[schema(example = 2)]
+    rules: u64,
 }
 
 /// Who holds a slug.
@@ -69,6 +76,10 @@ struct Held {
     slug: String,
     owner: String,
     current: String,
+    /// The rule version that made `slug` (1 for every slug reserved
+    /// before rule versions existed).
+    #[schema(example = 2)]
+    rules: u64,
 }
 
 /// A checked `POST /reservations` body: `scope`, `owner`, `title` and any
@@ -159,11 +170,11 @@ fn reserve_error(e: ReserveError) -> ApiError {
     )),
     responses(
         (status = 201, description = "A new slug was reserved", body = Reserved, examples(
-            ("first" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world"}))),
-            ("second" = (value = json!({"scope": "posts", "owner": "43", "slug": "hello-world-2"}))),
+            ("first" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": 2}))),
+            ("second" = (value = json!({"scope": "posts", "owner": "43", "slug": "hello-world-2", "rules": 2}))),
         )),
         (status = 200, description = "The owner already holds the slug of this title: nothing new", body = Reserved, examples(
-            ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world"}))),
+            ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": 2}))),
         )),
         (status = 400, description = "`malformed_json`", body = ErrorBody),
         (status = 409, description = "`no_free_slug`: every slug that fits `max_length` is taken", body = ErrorBody),
@@ -197,6 +208,7 @@ async fn reserve(
         scope: request.scope.as_str().to_owned(),
         owner: request.owner.as_str().to_owned(),
         slug: made.slug,
+        rules: made.rules,
     };
     Ok((status, Json(body)))
 }
@@ -209,7 +221,7 @@ async fn reserve(
     ),
     responses(
         (status = 200, description = "The holder and its current slug", body = Held,
-            examples(("default" = (value = json!({"scope": "posts", "slug": "hello-world", "owner": "42", "current": "hello-world"}))))),
+            examples(("default" = (value = json!({"scope": "posts", "slug": "hello-world", "owner": "42", "current": "hello-world", "rules": 2}))))),
         (status = 404, description = "`not_reserved`: nobody holds the slug", body = ErrorBody),
         (status = 422, description = "`invalid_request`: a bad scope", body = ErrorBody),
         (status = 503, description = "`needs_redis` or `reservations_unavailable`", body = ErrorBody),
@@ -236,6 +248,7 @@ async fn lookup(
         slug,
         owner: holder.owner,
         current: holder.current,
+        rules: holder.rules,
     }))
 }
 

@@ -156,7 +156,16 @@ impl Cluster {
             .connection_timeout(config.connect_timeout)
             .response_timeout(config.response_timeout)
             // A request waits at most one response timeout anyway.
-            .retries(2);
+            .retries(2)
+            // What redis-rs waits before sending again after TRYAGAIN (a
+            // slot moving), CLUSTERDOWN or LOADING: 10 to 20 ms, then 10
+            // to 40 ms, rather than its default of more than 1.28 s, which
+            // no request's response timeout (500 ms by default) leaves
+            // room for. Callers that may send again do so within their
+            // timeout (see `slot_moving`).
+            .min_retry_wait(10)
+            .max_retry_wait(100)
+            .retry_wait_formula(10, 2);
         if let Some(certs) = config.certificates() {
             builder = builder.certs(certs);
         }

@@ -4,14 +4,18 @@
 //! changes, a batch of commands on many keys, has its own method:
 //! [`Conn::per_node`]. The service opens it with [`Conn::for_service`], the
 //! loader with [`Conn::for_loader`]. [`resend_once`] says which failures
-//! of the service's connection are worth one more try.
+//! of the service's connection are worth one more try, [`slot_moving`]
+//! which mean a cluster is moving the slot asked for.
 
 use std::time::Duration;
 
 use redis::aio::{
     ConnectionLike, ConnectionManager, ConnectionManagerConfig, MultiplexedConnection,
 };
-use redis::{AsyncConnectionConfig, Cmd, RedisError, RedisFuture, RedisResult, Value};
+use redis::{
+    AsyncConnectionConfig, Cmd, ErrorKind, RedisError, RedisFuture, RedisResult, ServerErrorKind,
+    Value,
+};
 
 use super::cluster::{Cluster, Node};
 use super::config::{Endpoint, RedisConfig};
@@ -173,6 +177,22 @@ impl Conn {
 /// for being asked twice), nor is any error Redis answered.
 pub fn resend_once(e: &RedisError) -> bool {
     e.is_connection_dropped()
+}
+
+/// Whether `e` says that a cluster is moving the hash slot asked for, or
+/// has just moved it: `TRYAGAIN` (a multi-key command, or the reservation
+/// script, found its keys split between two nodes), or `MOVED` or `ASK`
+/// still there once redis-rs has used its own retries (which follow them
+/// at once, so the slot map is being read again by then). Redis refused
+/// the command before running it, so sending it again after a pause is
+/// safe; it succeeds once the slot has moved.
+pub fn slot_moving(e: &RedisError) -> bool {
+    matches!(
+        e.kind(),
+        ErrorKind::Server(
+            ServerErrorKind::TryAgain | ServerErrorKind::Moved | ServerErrorKind::Ask
+        )
+    )
 }
 
 impl ConnectionLike for Conn {

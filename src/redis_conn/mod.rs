@@ -17,4 +17,4 @@ pub mod conn;
 mod reply;
 
 pub use self::config::{Endpoint, RedisConfig, RedisUrl};
-pub use self::conn::{Conn, resend_once};
+pub use self::conn::{Conn, resend_once, slot_moving};

@@ -3,9 +3,12 @@
 -- on one server or one cluster slot. Rust never computes a key of its own:
 -- the key layout is defined here, once (see src/reserve/mod.rs).
 --
--- KEYS[1]  the scope's key prefix, `{p}r:{<scope>}:` (its hash tag puts
+-- No KEYS: the script is sent with numkeys 0, to the node that holds the
+-- scope's slot (see "Resharding" below for why the prefix is not a KEY).
+-- ARGV[1]  the scope's key prefix, `{p}r:{<scope>}:` (its hash tag puts
 --          every key of the scope in one cluster slot)
--- ARGV[1]  the operation: reserve, lookup or release
+-- ARGV[2]  the operation: reserve, lookup or release; its own arguments
+--          follow (`argv` below is ARGV without the prefix)
 --
 -- A scope's data is spread over 65,536 hashes, `KEYS[1] .. <bucket>`, the
 -- bucket being the first 4 hex digits of the SHA-1 of the field (a hint,
@@ -17,23 +20,73 @@
 --                 by spaces; each `slug` when it is the base slug it was
 --                 reserved for, `slug/n` when that base is its first n
 --                 bytes (a numbered slug), else `slug:base` (a stem cut
---                 shorter for max_length)
+--                 shorter for max_length); followed by `!r` when rule
+--                 version r (2 or later) made the base, none for rules 1,
+--                 so a record written with rules 1 is what slugd wrote
+--                 before rule versions existed
 --   #<base>    -> the last suffix number handed out for base (a hint where
 --                 to start looking, so a popular title costs no long search),
 --                 in the bucket of <base>, so one HMGET reads both
--- `=`, `#`, `/`, `:` and spaces never occur in a slug, so no field is mistaken
--- for another.
+-- `=`, `#`, `/`, `:`, `!` and spaces never occur in a slug, so no field is
+-- mistaken for another.
 --
 -- Every operation reads first and writes last; the writes are HSET/HDEL on
 -- hashes only this script writes, so a script that fails fails before it
 -- has written anything. The `#!lua` line (no allow-oom flag) makes Redis
 -- refuse the whole script up front when it is out of memory, rather than a
 -- write half-way.
+--
+-- Resharding. While a cluster moves the scope's slot from node A to node
+-- B, the scope's keys are split between them, a few at a time, and no
+-- node sees the whole scope. Redis decides where a command runs by the
+-- keys it declares: had the prefix (a key that never exists) been KEYS[1],
+-- A would answer ASK, and B, told ASKING, would run the script on the half
+-- it has, reading the owner's record or a slug's holder as absent while it
+-- is still on A (a second slug for one owner, one slug for two owners). So
+-- no key is declared, and every read goes through `read`: inside a script
+-- Redis refuses a key this node does not hold (A: a key already moved, or
+-- one that does not exist, while the slot is migrating; B: any key before
+-- the slot is its own). Every key written was read first, so a refused
+-- read comes before any write, and the script answers, with nothing
+-- changed, MOVED to the slot's primary when this node is not it (as a
+-- keyed command would), or TRYAGAIN while the slot is moving away from it;
+-- the client sends it again.
 
 local MAX_PROBES = 10000
 
-local prefix = KEYS[1]
-local op = ARGV[1]
+local prefix = ARGV[1]
+local argv = {}
+for i = 2, #ARGV do argv[i - 1] = ARGV[i] end
+local op = argv[1]
+
+-- Raised by `read` when Redis refuses a key as not local (cluster only).
+local NOT_HERE = {}
+
+-- A read, or NOT_HERE raised when this node does not have the key's slot
+-- whole; other errors are raised as they are.
+local function read(...)
+  local reply = redis.pcall(...)
+  if type(reply) == 'table' and reply.err then
+    if string.find(reply.err, 'non local key', 1, true) then error(NOT_HERE) end
+    error(reply)
+  end
+  return reply
+end
+
+-- The answer when a read was refused: MOVED to the primary this node says
+-- holds the scope's slot, or TRYAGAIN when that is this node (the slot is
+-- migrating away, and some of its keys are elsewhere already).
+local function not_here()
+  local slot = redis.call('CLUSTER', 'KEYSLOT', prefix)
+  local me = redis.call('CLUSTER', 'MYID')
+  for _, range in ipairs(redis.call('CLUSTER', 'SLOTS')) do
+    local primary = range[3]
+    if range[1] <= slot and slot <= range[2] and primary[3] ~= me then
+      return redis.error_reply('MOVED ' .. slot .. ' ' .. primary[1] .. ':' .. primary[2])
+    end
+  end
+  return redis.error_reply('TRYAGAIN the hash slot of this scope is moving to another node; ask again shortly')
+end
 
 local keys = {}
 local function key(field)
@@ -45,19 +98,26 @@ local function key(field)
   return k
 end
 
--- The entries of an owner's record: {slug, base} pairs, oldest first.
+-- The entries of an owner's record: {slug, base, rules} triples, oldest
+-- first.
 local function entries(record)
   local out = {}
   for entry in string.gmatch(record, '%S+') do
+    local rules = '1'
+    local bang = string.find(entry, '!', 1, true)
+    if bang then
+      rules = string.sub(entry, bang + 1)
+      entry = string.sub(entry, 1, bang - 1)
+    end
     local slash = string.find(entry, '/', 1, true)
     local colon = string.find(entry, ':', 1, true)
     if slash then
       local slug = string.sub(entry, 1, slash - 1)
-      out[#out + 1] = {slug, string.sub(slug, 1, tonumber(string.sub(entry, slash + 1)))}
+      out[#out + 1] = {slug, string.sub(slug, 1, tonumber(string.sub(entry, slash + 1))), rules}
     elseif colon then
-      out[#out + 1] = {string.sub(entry, 1, colon - 1), string.sub(entry, colon + 1)}
+      out[#out + 1] = {string.sub(entry, 1, colon - 1), string.sub(entry, colon + 1), rules}
     else
-      out[#out + 1] = {entry, entry}
+      out[#out + 1] = {entry, entry, rules}
     end
   end
   return out
@@ -66,26 +126,32 @@ end
 local function format(list)
   local parts = {}
   for i, e in ipairs(list) do
+    local part
     if e[1] == e[2] then
-      parts[i] = e[1]
+      part = e[1]
     elseif string.sub(e[1], 1, #e[2]) == e[2] then
-      parts[i] = e[1] .. '/' .. #e[2]
+      part = e[1] .. '/' .. #e[2]
     else
-      parts[i] = e[1] .. ':' .. e[2]
+      part = e[1] .. ':' .. e[2]
     end
+    if e[3] ~= '1' then part = part .. '!' .. e[3] end
+    parts[i] = part
   end
   return table.concat(parts, ' ')
 end
 
-if op == 'reserve' then
-  -- ARGV: owner, base, separator, skips (",n,m," suffix numbers that are
-  -- reserved words; 1 stands for the base itself), K, then the stem for
-  -- suffixes of 1..K digits ("" when none fits max_length). K = "*": no
-  -- max_length, every stem is the base.
-  local owner, base, sep, skips, k = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local operations = {}
+
+function operations.reserve()
+  -- argv: owner, base, separator, skips (",n,m," suffix numbers that are
+  -- reserved words; 1 stands for the base itself), the rule version that
+  -- made the base, K, then the stem for suffixes of 1..K digits ("" when
+  -- none fits max_length). K = "*": no max_length, every stem is the base.
+  -- Returns {held or new, slug, the rule version that made its base}.
+  local owner, base, sep, skips, rules, k = argv[2], argv[3], argv[4], argv[5], argv[6], argv[7]
   local ofield = '=' .. owner
   local okey = key(ofield)
-  local record = redis.call('HGET', okey, ofield)
+  local record = read('HGET', okey, ofield)
   local list = {}
   if record then
     list = entries(record)
@@ -97,7 +163,7 @@ if op == 'reserve' then
           list[#list + 1] = e
           redis.call('HSET', okey, ofield, format(list))
         end
-        return {'held', e[1]}
+        return {'held', e[1], e[3]}
       end
     end
   end
@@ -105,11 +171,11 @@ if op == 'reserve' then
     return string.find(skips, ',' .. n .. ',', 1, true) ~= nil
   end
   local function free(slug)
-    return redis.call('HEXISTS', key(slug), slug) == 0
+    return read('HEXISTS', key(slug), slug) == 0
   end
   local chosen, hint
   local hkey, hfield = key(base), '#' .. base
-  local seen = redis.call('HMGET', hkey, base, hfield)
+  local seen = read('HMGET', hkey, base, hfield)
   if not skipped(1) and not seen[1] then
     chosen = base
   else
@@ -120,7 +186,7 @@ if op == 'reserve' then
         if k ~= '*' then
           local digits = string.len(tostring(n))
           if digits > tonumber(k) then return {'need', tostring(digits)} end
-          stem = ARGV[6 + digits]
+          stem = argv[7 + digits]
           if stem == '' then return {'full', tostring(n)} end
         end
         local candidate = stem .. sep .. n
@@ -137,33 +203,49 @@ if op == 'reserve' then
   -- The writes, all at the end.
   if hint then redis.call('HSET', hint[1], hint[2], hint[3]) end
   redis.call('HSET', key(chosen), chosen, owner)
-  list[#list + 1] = {chosen, base}
+  list[#list + 1] = {chosen, base, rules}
   redis.call('HSET', okey, ofield, format(list))
-  return {'new', chosen}
-elseif op == 'lookup' then
-  -- ARGV: slug. Returns {owner, current slug}, or {} when nobody holds it.
-  local slug = ARGV[2]
-  local owner = redis.call('HGET', key(slug), slug)
+  return {'new', chosen, rules}
+end
+
+function operations.lookup()
+  -- argv: slug. Returns {owner, current slug, the rule version that made
+  -- the slug's base}, or {} when nobody holds it.
+  local slug = argv[2]
+  local owner = read('HGET', key(slug), slug)
   if not owner then return {} end
   local ofield = '=' .. owner
-  local list = entries(redis.call('HGET', key(ofield), ofield) or '')
-  local current = slug
+  local list = entries(read('HGET', key(ofield), ofield) or '')
+  local current, rules = slug, '1'
   if #list > 0 then current = list[#list][1] end
-  return {owner, current}
-elseif op == 'release' then
-  -- ARGV: owner. Frees every slug of the owner; returns how many.
-  local ofield = '=' .. ARGV[2]
+  for _, e in ipairs(list) do
+    if e[1] == slug then rules = e[3] end
+  end
+  return {owner, current, rules}
+end
+
+function operations.release()
+  -- argv: owner. Frees every slug of the owner; returns how many.
+  local ofield = '=' .. argv[2]
   local okey = key(ofield)
-  local record = redis.call('HGET', okey, ofield)
+  local record = read('HGET', okey, ofield)
   if not record then return 0 end
   local list = entries(record)
   local freed = {}
   for _, e in ipairs(list) do
     local skey = key(e[1])
-    if redis.call('HGET', skey, e[1]) == ARGV[2] then freed[#freed + 1] = {skey, e[1]} end
+    if read('HGET', skey, e[1]) == argv[2] then freed[#freed + 1] = {skey, e[1]} end
   end
   for _, f in ipairs(freed) do redis.call('HDEL', f[1], f[2]) end
   redis.call('HDEL', okey, ofield)
   return #list
 end
-return redis.error_reply('ERR unknown reservations operation ' .. tostring(op))
+
+local operation = operations[op]
+if not operation then
+  return redis.error_reply('ERR unknown reservations operation ' .. tostring(op))
+end
+local done, reply = pcall(operation)
+if done then return reply end
+if reply == NOT_HERE then return not_here() end
+error(reply)

@@ -49,6 +49,9 @@ pub struct Reservation {
     /// it already for this base slug, and nothing changed but that it is
     /// the owner's current slug again).
     pub new: bool,
+    /// The rule version that made it (for a slug held already, the one
+    /// that made it when it was reserved).
+    pub rules: u64,
 }
 
 /// Who holds a slug.
@@ -58,6 +61,9 @@ pub struct Holder {
     pub owner: String,
     /// The owner's newest slug (a site redirects old links to it).
     pub current: String,
+    /// The rule version that made the slug looked up (1 for every slug
+    /// reserved before rule versions existed).
+    pub rules: u64,
 }
 
 impl Reservations {
@@ -104,6 +110,7 @@ impl Reservations {
             });
             let ask = Ask {
                 base: &base,
+                rules: options.rules.number(),
                 separator,
                 skips: &skips,
                 stems: stems.as_deref(),
@@ -114,8 +121,20 @@ impl Reservations {
                 tried,
             };
             match self.store.reserve(scope, owner, &ask).await? {
-                Reply::Held(slug) => return Ok(Reservation { slug, new: false }),
-                Reply::New(slug) => return Ok(Reservation { slug, new: true }),
+                Reply::Held(slug, rules) => {
+                    return Ok(Reservation {
+                        slug,
+                        new: false,
+                        rules,
+                    });
+                }
+                Reply::New(slug, rules) => {
+                    return Ok(Reservation {
+                        slug,
+                        new: true,
+                        rules,
+                    });
+                }
                 Reply::Need(d) if d > digits && d <= MAX_DIGITS => digits = d,
                 Reply::Need(d) => return Err(full(format!("{d} digits"))),
                 Reply::Full(n) => return Err(full(n)),
@@ -171,7 +190,11 @@ impl Reservations {
             return Ok(None);
         }
         let found = self.store.lookup(scope, slug).await?;
-        Ok(found.map(|(owner, current)| Holder { owner, current }))
+        Ok(found.map(|(owner, current, rules)| Holder {
+            owner,
+            current,
+            rules,
+        }))
     }
 
     /// Frees every slug of `owner` in `scope`; how many it held.

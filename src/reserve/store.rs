@@ -1,18 +1,24 @@
 //! The reservations in Redis: the one Lua script (`reservations.lua`, which
-//! defines the key layout inside a scope), run as `EVALSHA` on the scope's
-//! key, or `EVAL` when the server does not have it cached yet (after a
-//! restart). One call is one round trip: on a cluster, to the one node that
-//! holds the scope's slot; with [`WaitReplicas`], the script and a `WAIT`
-//! go in one pipeline. Every call is bounded by the response timeout (plus
-//! the `WAIT` time), so a Redis that is down or stalled gives a prompt
-//! error, never a hang. A call that meets a dead connection (Redis
-//! restarted) is sent once more on a new one, which the script's
-//! idempotence makes safe.
+//! defines the key layout inside a scope), run as `EVALSHA` with the scope's
+//! key prefix as its first argument, or `EVAL` when the server does not have
+//! it cached yet (after a restart). One call is one round trip: on a
+//! cluster, to the one node that holds the scope's slot; with
+//! [`WaitReplicas`], the script and a `WAIT` go in one pipeline. Every call
+//! is bounded by the response timeout (plus the `WAIT` time), so a Redis
+//! that is down or stalled gives a prompt error, never a hang. A call that
+//! meets a dead connection (Redis restarted) is sent once more on a new
+//! one, which the script's idempotence makes safe.
+//!
+//! While a cluster moves the scope's slot, the script declares no key and
+//! refuses to run on a node that does not have the whole scope (see
+//! `reservations.lua`): it answers `MOVED` (redis-rs follows it) or
+//! `TRYAGAIN`, having changed nothing, and the call is sent again after a
+//! short pause until the slot has moved or the timeout is near.
 //!
 //! The connection is the service's kind ([`Conn::for_service`]): one
 //! multiplexed connection, reconnecting by itself, apart from the table's.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use redis::{ErrorKind, FromRedisValue, ServerErrorKind, Value};
 
@@ -20,10 +26,13 @@ use super::error::ReserveError;
 use super::names::{Owner, Scope};
 use super::settings::WaitReplicas;
 use crate::metrics::RedisCalls;
-use crate::redis_conn::{Conn, RedisConfig, resend_once};
+use crate::redis_conn::{Conn, RedisConfig, resend_once, slot_moving};
 
 /// The script, which defines the layout of a scope's keys.
 const SCRIPT: &str = include_str!("reservations.lua");
+
+/// The pause before sending the script again while the scope's slot moves.
+const MOVING_PAUSE: Duration = Duration::from_millis(20);
 
 /// The key prefix of `scope` under `prefix`: `{p}r:{scope}:`, with `%` and
 /// `}` written `%25` and `%7D`, so the braces are the scope's hash tag and
@@ -46,20 +55,24 @@ pub fn scope_key(prefix: &str, scope: &str) -> String {
 /// What the script answered a reservation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Reply {
-    /// The owner already held a slug for this base: that slug.
-    Held(String),
-    /// A new slug, now the owner's.
-    New(String),
+    /// The owner already held a slug for this base: that slug, and the
+    /// rule version that made the base when it was reserved.
+    Held(String, u64),
+    /// A new slug, now the owner's, and the rule version that made it.
+    New(String, u64),
     /// The stems for suffixes of this many digits are needed.
     Need(usize),
     /// No slug fits: the suffix number it stopped at.
     Full(String),
 }
 
-/// What a reservation sends: the base slug, the separator, which suffix
-/// numbers are reserved words and the stem for each suffix width.
+/// What a reservation sends: the base slug and the rule version that made
+/// it, the separator, which suffix numbers are reserved words and the stem
+/// for each suffix width.
 pub(crate) struct Ask<'a> {
     pub base: &'a str,
+    /// Kept with the reservation: `GET /reservations` says it.
+    pub rules: u64,
     pub separator: &'a str,
     /// `,n,m,`: suffix numbers to skip (1: the base itself).
     pub skips: &'a str,
@@ -115,12 +128,14 @@ impl RedisStore {
         owner: &Owner,
         ask: &Ask<'_>,
     ) -> Result<Reply, ReserveError> {
+        let rules = ask.rules.to_string();
         let mut args: Vec<&str> = vec![
             "reserve",
             owner.as_str(),
             ask.base,
             ask.separator,
             ask.skips,
+            &rules,
         ];
         let count;
         match ask.stems {
@@ -134,14 +149,18 @@ impl RedisStore {
         let (value, acked) = self.run(scope, &args, true).await?;
         let reply: Vec<String> = Vec::from_redis_value(value.clone())
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
+        let version = |r: &str| {
+            r.parse()
+                .map_err(|_| ReserveError::Damaged(format!("{reply:?}")))
+        };
         let reply = match reply.as_slice() {
-            [status, slug] if status == "held" => Reply::Held(slug.clone()),
-            [status, slug] if status == "new" => Reply::New(slug.clone()),
+            [status, slug, r] if status == "held" => Reply::Held(slug.clone(), version(r)?),
+            [status, slug, r] if status == "new" => Reply::New(slug.clone(), version(r)?),
             [status, d] if status == "need" => Reply::Need(d.parse().unwrap_or(usize::MAX)),
             [status, n] if status == "full" => Reply::Full(n.clone()),
             _ => return Err(ReserveError::Damaged(format!("{reply:?}"))),
         };
-        if let (Reply::Held(slug) | Reply::New(slug), Some(wait), Some(acked)) =
+        if let (Reply::Held(slug, _) | Reply::New(slug, _), Some(wait), Some(acked)) =
             (&reply, self.wait, acked)
             && acked < i64::from(wait.replicas)
         {
@@ -155,17 +174,23 @@ impl RedisStore {
         Ok(reply)
     }
 
-    /// Who holds `slug` in `scope`, and that owner's current slug.
+    /// Who holds `slug` in `scope`, that owner's current slug, and the
+    /// rule version that made `slug`.
     pub async fn lookup(
         &self,
         scope: &Scope,
         slug: &str,
-    ) -> Result<Option<(String, String)>, ReserveError> {
+    ) -> Result<Option<(String, String, u64)>, ReserveError> {
         let (value, _) = self.run(scope, &["lookup", slug], false).await?;
         let reply: Vec<String> = Vec::from_redis_value(value.clone())
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
-        match <[String; 2]>::try_from(reply) {
-            Ok([owner, current]) => Ok(Some((owner, current))),
+        match <[String; 3]>::try_from(reply) {
+            Ok([owner, current, rules]) => match rules.parse() {
+                Ok(rules) => Ok(Some((owner, current, rules))),
+                Err(_) => Err(ReserveError::Damaged(format!(
+                    "{owner:?} {current:?} {rules:?}"
+                ))),
+            },
             Err(reply) if reply.is_empty() => Ok(None),
             Err(reply) => Err(ReserveError::Damaged(format!("{reply:?}"))),
         }
@@ -190,7 +215,9 @@ impl RedisStore {
         Ok(freed)
     }
 
-    /// Runs the script on `scope` with `args`, within the timeout; with
+    /// Runs the script on `scope` with `args`, within the timeout (sent
+    /// again, as above, after a dead connection or while the scope's slot
+    /// moves); with
     /// `write` and [`WaitReplicas`], a `WAIT` in the same round trip, whose
     /// count of replicas comes back too.
     async fn run(
@@ -201,22 +228,34 @@ impl RedisStore {
     ) -> Result<(Value, Option<i64>), ReserveError> {
         let key = scope_key(&self.prefix, scope.as_str());
         let wait = self.wait.filter(|_| write);
+        let deadline = Instant::now() + self.timeout;
         let call = async {
-            match self.send_script(&key, args, wait).await {
-                // Safe: every operation of the script is idempotent. A
-                // look-up only reads. A reservation that did run before
-                // the connection died (its answer lost) finds the owner's
-                // record holding a slug for this base and answers that
-                // slug (`held`, 200) without writing anything new. A
-                // release that did run finds no record and answers 0 (a
-                // 404), as the client's own retry would. After a restart
-                // of Redis the first copy was never sent at all (see
-                // `resend_once`).
-                Err(e) if resend_once(&e) => {
-                    tracing::info!(error = %e, "the connection to Redis was found dead; sending the reservation script again on a new one");
-                    self.send_script(&key, args, wait).await
+            let mut resent = false;
+            loop {
+                match self.send_script(&key, args, wait).await {
+                    // Safe: every operation of the script is idempotent. A
+                    // look-up only reads. A reservation that did run before
+                    // the connection died (its answer lost) finds the
+                    // owner's record holding a slug for this base and
+                    // answers that slug (`held`, 200) without writing
+                    // anything new. A release that did run finds no record
+                    // and answers 0 (a 404), as the client's own retry
+                    // would. After a restart of Redis the first copy was
+                    // never sent at all (see `resend_once`).
+                    Err(e) if !resent && resend_once(&e) => {
+                        tracing::info!(error = %e, "the connection to Redis was found dead; sending the reservation script again on a new one");
+                        resent = true;
+                    }
+                    // The scope's slot is moving: the script refused
+                    // before it read or wrote anything, so it is sent
+                    // again, until the slot has moved or the timeout
+                    // would leave no room for another try.
+                    Err(e) if slot_moving(&e) && Instant::now() + 2 * MOVING_PAUSE < deadline => {
+                        tracing::debug!(error = %e, "the scope's hash slot is moving; sending the reservation script again");
+                        tokio::time::sleep(MOVING_PAUSE).await;
+                    }
+                    other => return other,
                 }
-                other => other,
             }
         };
         match tokio::time::timeout(self.timeout, call).await {
@@ -258,7 +297,11 @@ impl RedisStore {
             true => redis::cmd("EVALSHA").arg(self.script.get_hash()).clone(),
             false => redis::cmd("EVAL").arg(SCRIPT).clone(),
         };
-        eval.arg(1).arg(key).arg(args);
+        // No KEYS: the prefix is the script's first argument, so that
+        // Redis never sends the script to a node holding part of a
+        // moving scope (see `reservations.lua`); it goes to the node of
+        // the prefix's slot.
+        eval.arg(0).arg(key).arg(args);
         let mut cmds = vec![(key.to_owned(), eval)];
         if let Some(wait) = wait {
             let ms = wait.timeout.as_millis().max(1) as u64;

@@ -21,6 +21,7 @@ mod options;
 mod outage;
 mod properties;
 mod reservations;
+mod reshard;
 mod rules;
 mod scripts;
 mod security;

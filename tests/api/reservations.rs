@@ -80,7 +80,7 @@ impl App {
 /// Reads every key of `scope` and checks the two sides agree: every slug's
 /// owner lists it, every slug an owner lists is held by that owner. Returns
 /// slug -> owner.
-async fn check_consistent(redis: &RedisServer, scope: &str) -> BTreeMap<String, String> {
+pub(crate) async fn check_consistent(redis: &RedisServer, scope: &str) -> BTreeMap<String, String> {
     let keys: Vec<String> = redis
         .query(redis::cmd("KEYS").arg(format!("slugd:r:{{{scope}}}:*")))
         .await;
@@ -92,7 +92,7 @@ async fn check_consistent(redis: &RedisServer, scope: &str) -> BTreeMap<String, 
             if let Some(owner) = field.strip_prefix('=') {
                 let list = value
                     .split(' ')
-                    .map(|e| e.split([':', '/']).next().unwrap().to_owned())
+                    .map(|e| e.split([':', '/', '!']).next().unwrap().to_owned())
                     .collect();
                 owners.insert(owner.to_owned(), list);
             } else if !field.starts_with('#') {
@@ -158,7 +158,7 @@ async fn a_new_title_gets_a_new_slug_and_the_old_one_stays_the_owners() {
         assert_eq!(s, 200, "{b}");
         assert_eq!(
             b,
-            json!({"scope": "posts", "slug": slug, "owner": "42", "current": "hello-moon"})
+            json!({"scope": "posts", "slug": slug, "owner": "42", "current": "hello-moon", "rules": 2})
         );
     }
     // The old slug is still the owner's: another owner gets the next one.
@@ -1007,4 +1007,95 @@ async fn on_a_cluster_a_down_node_stops_only_its_scopes() {
         assert!(Instant::now() < deadline, "not back: {s} {b}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// The rule version is kept with each reservation: a record written with
+/// rules 1 is what slugd wrote before versions existed (no marker), one
+/// written with rules 2 says so, and records written before versions
+/// existed read as rules 1.
+#[tokio::test]
+async fn reservations_keep_the_rule_version_that_made_them() {
+    let redis = RedisServer::start().await;
+    let app = App::on_redis(&redis).await;
+    let (s, b) = app
+        .reserve_with("posts", "1", "Hello World", json!({"rules": 1}))
+        .await;
+    assert_eq!(
+        (s, &b["slug"], &b["rules"]),
+        (201, &json!("hello-world"), &json!(1)),
+        "{b}"
+    );
+    let (s, b) = app
+        .reserve_with("posts", "2", "Hello World", json!({}))
+        .await;
+    assert_eq!(
+        (s, &b["slug"], &b["rules"]),
+        (201, &json!("hello-world-2"), &json!(2)),
+        "{b}"
+    );
+    // A retry with the other version gives the same base: the slug held,
+    // with the version that made it first.
+    let (s, b) = app
+        .reserve_with("posts", "1", "Hello World", json!({"rules": 2}))
+        .await;
+    assert_eq!((s, &b["rules"]), (200, &json!(1)), "{b}");
+    let (_, b) = app.get("/reservations/posts/hello-world").await;
+    assert_eq!(b["rules"], 1, "{b}");
+    let (_, b) = app.get("/reservations/posts/hello-world-2").await;
+    assert_eq!(b["rules"], 2, "{b}");
+
+    // What is stored: rules 1's record has no marker, rules 2's has `!2`.
+    let records = check_consistent(&redis, "posts").await;
+    assert_eq!(records.len(), 2);
+    let keys: Vec<String> = redis
+        .query(redis::cmd("KEYS").arg("slugd:r:{posts}:*"))
+        .await;
+    let mut owners = Vec::new();
+    for key in keys {
+        let fields: Vec<(String, String)> = redis.query(redis::cmd("HGETALL").arg(&key)).await;
+        owners.extend(fields.into_iter().filter(|(f, _)| f.starts_with('=')));
+    }
+    owners.sort();
+    assert_eq!(
+        owners,
+        [
+            ("=1".to_owned(), "hello-world".to_owned()),
+            ("=2".to_owned(), "hello-world-2/11!2".to_owned())
+        ]
+    );
+
+    // A record as slugd wrote it before rule versions: rules 1.
+    // (A field's bucket is the first 4 hex digits of its SHA-1.)
+    let bucket = async |field: &str| {
+        let sha: String = redis
+            .query(
+                redis::cmd("EVAL")
+                    .arg("return redis.sha1hex(ARGV[1])")
+                    .arg(0)
+                    .arg(field),
+            )
+            .await;
+        format!("slugd:r:{{posts}}:{}", &sha[..4])
+    };
+    let _: () = redis
+        .query(
+            redis::cmd("HSET")
+                .arg(bucket("=old").await)
+                .arg("=old")
+                .arg("before"),
+        )
+        .await;
+    let _: () = redis
+        .query(
+            redis::cmd("HSET")
+                .arg(bucket("before").await)
+                .arg("before")
+                .arg("old"),
+        )
+        .await;
+    let (_, b) = app.get("/reservations/posts/before").await;
+    assert_eq!(
+        b,
+        json!({"scope": "posts", "slug": "before", "owner": "old", "current": "before", "rules": 1})
+    );
 }

@@ -1,8 +1,9 @@
-//! Rule versions: `rules: 1` gives the slugs slugd gave before versions
-//! existed, byte for byte, held to the record in `tests/data/rules1/`
-//! (made once by `scripts/record_rules1.py` with the binary of main before
-//! this change); answers say which rules made them; the version is an
-//! option like the others (request, `--defaults`, `slugify --rules`).
+//! Rule versions: each released version gives the slugs it gave when it was
+//! released, byte for byte, held to its record in `tests/data/rulesN/`
+//! (made by `scripts/record_rules.py`; rules 1's once, with the binary of
+//! main before versions existed); answers say which rules made them; the
+//! version is an option like the others (request, `--defaults`,
+//! `slugify --rules`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -23,8 +24,27 @@ struct Recorded {
     rows: Vec<(String, String)>,
 }
 
-fn record_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rules1")
+/// The recorded versions: (N, tests/data/rulesN).
+fn record_dirs() -> Vec<(String, PathBuf)> {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut dirs: Vec<(String, PathBuf)> = std::fs::read_dir(&data)
+        .unwrap()
+        .filter_map(|e| {
+            let path = e.unwrap().path();
+            let n = path
+                .file_name()?
+                .to_str()?
+                .strip_prefix("rules")?
+                .to_owned();
+            Some((n, path))
+        })
+        .collect();
+    dirs.sort();
+    assert!(
+        dirs.iter().any(|(n, _)| n == "1"),
+        "rules 1's record is missing"
+    );
+    dirs
 }
 
 fn read_record(path: &Path) -> Recorded {
@@ -57,8 +77,8 @@ fn read_record(path: &Path) -> Recorded {
     }
 }
 
-fn every_record() -> Vec<Recorded> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(record_dir())
+fn every_record(dir: &Path) -> Vec<Recorded> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "tsv"))
@@ -146,12 +166,14 @@ fn check_records(records: &[Recorded], extra: &[&str]) {
 }
 
 #[test]
-fn rules_1_gives_the_recorded_slugs_in_process() {
-    check_records(&every_record(), &["--rules", "1"]);
+fn each_version_gives_the_recorded_slugs_in_process() {
+    for (n, dir) in record_dirs() {
+        check_records(&every_record(&dir), &["--rules", &n]);
+    }
 }
 
 #[tokio::test]
-async fn rules_1_gives_the_recorded_slugs_on_redis() {
+async fn each_version_gives_the_recorded_slugs_on_redis() {
     let redis = RedisServer::start().await;
     let url = redis.url();
     // The locales of the record's locale sets that the test checks on
@@ -176,27 +198,30 @@ async fn rules_1_gives_the_recorded_slugs_on_redis() {
         "{}",
         String::from_utf8_lossy(&load.stderr)
     );
-    let records: Vec<Recorded> = every_record()
-        .into_iter()
-        .filter(|r| match r.name.strip_prefix("locale-") {
-            Some(tag) => locales.split(',').any(|l| format!("{l}.tsv") == tag),
-            None => true,
+    for (n, dir) in record_dirs() {
+        let records: Vec<Recorded> = every_record(&dir)
+            .into_iter()
+            .filter(|r| match r.name.strip_prefix("locale-") {
+                Some(tag) => locales.split(',').any(|l| format!("{l}.tsv") == tag),
+                None => true,
+            })
+            .map(|mut r| {
+                // On Redis the table holds the loaded locales: the in-process
+                // flags that name CLDR's files go.
+                if let Some(at) = r.flags.iter().position(|f| f == "--locales") {
+                    r.flags.drain(at..);
+                }
+                r
+            })
+            .collect();
+        assert_eq!(records.len(), 12 + locales.split(',').count());
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            check_records(&records, &["--rules", &n, "--redis-url", &url])
         })
-        .map(|mut r| {
-            // On Redis the table holds the loaded locales: the in-process
-            // flags that name CLDR's files go.
-            if let Some(at) = r.flags.iter().position(|f| f == "--locales") {
-                r.flags.drain(at..);
-            }
-            r
-        })
-        .collect();
-    assert_eq!(records.len(), 12 + locales.split(',').count());
-    tokio::task::spawn_blocking(move || {
-        check_records(&records, &["--rules", "1", "--redis-url", &url])
-    })
-    .await
-    .unwrap();
+        .await
+        .unwrap();
+    }
 }
 
 #[tokio::test]

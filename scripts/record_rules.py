@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Records the slugs a rules-1 `slugd` gives, into tests/data/rules1/.
+"""Records the slugs a release's rule version gives, into tests/data/rulesN/.
 
-Rules 1 are the slugs of the release before rule versions existed, byte for
-byte; the test `rules_1_gives_the_recorded_slugs` (tests/api/rules.rs) holds
-every later build's `rules: 1` to this record. The record was made once,
-with the binary of commit b2cc903 (main before rule versions), by
+A rule version, once released, gives the same slugs forever: the test
+`tests/api/rules.rs` holds every later build's `rules: N` to the record of
+version N. Rules 1 are the slugs of the release before rule versions
+existed, byte for byte: their record was made once, with the binary of
+commit b2cc903 (main before rule versions, which had no --rules flag), by
 
-    cargo build --bin slugd && SLUGD=target/debug/slugd scripts/record_rules1.py
+    cargo build --bin slugd && SLUGD=target/debug/slugd scripts/record_rules.py
 
-and must never be made again by a later build: that would record the later
-build's slugs, not the release's.
+A later version N is recorded by the release that ships it, before any
+change for version N + 1 is made (`RULES=N` adds `--rules N` to every
+command and writes tests/data/rulesN/). A record must never be made again
+by a later build: that would record the later build's slugs, not the
+release's.
 
 Each file is one option set: a first line `# flags: [...]` (the JSON list
 of `slugd slugify` flags it was made with), then `key<TAB>slug` a title,
@@ -39,7 +43,8 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OUT = ROOT / "tests" / "data" / "rules1"
+RULES = os.environ.get("RULES")
+OUT = ROOT / "tests" / "data" / f"rules{RULES or 1}"
 CLDR = pathlib.Path("/usr/share/unicode/cldr/common")
 SLUGD = os.path.abspath(os.environ.get("SLUGD", str(ROOT / "target" / "debug" / "slugd")))
 
@@ -142,7 +147,7 @@ def slugs(flags, titles):
     where it refused the title (its slug would be empty)."""
     data = "".join(t + "\n" for t in titles).encode("utf-8")
     run = subprocess.run(
-        [SLUGD, "slugify", "--log", "error", *flags],
+        [SLUGD, "slugify", "--log", "error", *(["--rules", RULES] if RULES else []), *flags],
         input=data,
         capture_output=True,
         cwd="/",
