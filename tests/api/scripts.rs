@@ -246,3 +246,32 @@ async fn scripts_are_romanized_by_word_in_both_modes() {
         assert_eq!(slug_of(app, kept).await, "Beijing-Daxue");
     }
 }
+
+/// The first table of `docs/scripts.md` says what each rule version gives
+/// each example title, with no other option: it is what slugd gives.
+#[test]
+fn the_table_of_scripts_in_the_docs_is_what_slugd_gives() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/scripts.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    let ticked = |cell: &str| {
+        cell.trim()
+            .strip_prefix('`')?
+            .strip_suffix('`')
+            .map(str::to_owned)
+    };
+    let rows: Vec<[String; 3]> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("| script"))
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').collect();
+            // | script | what | title | rules 1 | rules 2 |
+            Some([ticked(cells[3])?, ticked(cells[4])?, ticked(cells[5])?])
+        })
+        .collect();
+    assert!(rows.len() >= 25, "{} rows", rows.len());
+    for [title, v1, v2] in rows {
+        assert_eq!(slug(&title, Rules::V1).unwrap(), v1, "{title} by rules 1");
+        assert_eq!(slug(&title, Rules::V2).unwrap(), v2, "{title} by rules 2");
+    }
+}

@@ -23,23 +23,21 @@
 //! titles repeat words.
 //!
 //! The parts: `script` says which script a character is in and romanizes
-//! a run of one; `thai` builds CLDR's Thai-Latin from its rule source.
+//! a run of one; `thai` builds CLDR's Thai-Latin from its rule source;
+//! `memory` is a thread's bounded memory of what it has romanized, of
+//! runs here and of words in `script` (so that a long run, which is not
+//! kept, costs the segmenter and a lookup per word).
 
+mod memory;
 mod script;
 mod thai;
 
 use std::borrow::Cow;
-use std::cell::RefCell;
-use std::collections::HashMap;
 
 use crate::options::Options;
+use memory::Memory;
+pub use memory::{MAX_RUN_BYTES, MAX_RUNS};
 use script::Script;
-
-/// Most runs each thread keeps romanized; past it the thread starts over.
-pub const MAX_RUNS: usize = 4096;
-
-/// Longest run kept, in bytes: longer ones are romanized every time.
-pub const MAX_RUN_BYTES: usize = 256;
 
 /// The title with those scripts romanized; borrowed when it has none.
 pub(super) fn romanize<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
@@ -104,31 +102,11 @@ fn reads_han(title: &str, options: &Options) -> bool {
     !japanese && !title.chars().any(script::is_kana)
 }
 
-/// Romanized runs by run.
-type Runs = HashMap<Box<str>, Box<str>>;
-
 /// Appends `run`, all of `script`, romanized, from this thread's memory of
 /// runs when it has it.
 fn romanize_run(script: Script, run: &str, out: &mut String) {
     thread_local! {
-        static RUNS: RefCell<Runs> = RefCell::default();
+        static RUNS: Memory = Memory::default();
     }
-    if run.len() > MAX_RUN_BYTES {
-        script.romanize(run, out);
-        return;
-    }
-    RUNS.with(|runs| {
-        if let Some(done) = runs.borrow().get(run) {
-            out.push_str(done);
-            return;
-        }
-        let mut done = String::new();
-        script.romanize(run, &mut done);
-        out.push_str(&done);
-        let mut runs = runs.borrow_mut();
-        if runs.len() >= MAX_RUNS {
-            runs.clear();
-        }
-        runs.insert(Box::from(run), done.into_boxed_str());
-    })
+    RUNS.with(|runs| runs.remember(run, out, |run, out| script.romanize(run, out)));
 }

@@ -5,6 +5,7 @@
 use icu::segmenter::WordSegmenter;
 use icu::segmenter::options::WordBreakInvariantOptions;
 
+use super::memory::Memory;
 use super::thai;
 use crate::locale::{baked, transliterate_with};
 
@@ -105,16 +106,25 @@ impl Script {
 /// Thai the models cut common words apart (`สวัสดี`, hello, into `สวัส` +
 /// `ดี`; `กรุงเทพมหานคร` into `กรุงเทพมหาน` + `คร`), which the
 /// dictionary keeps whole; Chinese takes the dictionary either way.
-fn each_word(run: &str, out: &mut String, mut write: impl FnMut(&str, &mut String)) {
+///
+/// Each thread remembers the words it has written, so that a long run,
+/// which `super`'s memory of runs does not keep, costs the segmenter and a
+/// lookup per word it has seen.
+fn each_word(run: &str, out: &mut String, write: impl Fn(&str, &mut String)) {
+    thread_local! {
+        static WORDS: Memory = Memory::default();
+    }
     let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
     let mut start = 0;
-    for end in segmenter.segment_str(run).skip(1) {
-        if start > 0 {
-            out.push(' ');
+    WORDS.with(|words| {
+        for end in segmenter.segment_str(run).skip(1) {
+            if start > 0 {
+                out.push(' ');
+            }
+            words.remember(&run[start..end], out, &write);
+            start = end;
         }
-        write(&run[start..end], out);
-        start = end;
-    }
+    });
 }
 
 /// Appends the pinyin of a Han word by CLDR's Han-Latin, its syllables
