@@ -65,7 +65,7 @@ pub use crate::options::{
 };
 pub use names::{NoSymbols, SymbolNames};
 pub use rules::AND;
-pub use scripts::{MAX_RUN_BYTES, MAX_RUNS};
+pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 
 use builder::build;
 use rules::truncate_at_word;

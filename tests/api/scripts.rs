@@ -275,3 +275,31 @@ fn the_table_of_scripts_in_the_docs_is_what_slugd_gives() {
         assert_eq!(slug(&title, Rules::V2).unwrap(), v2, "{title} by rules 2");
     }
 }
+
+/// A title's work is bounded: only its first `MAX_ROMANIZED_BYTES` of
+/// these scripts are romanized by rules 2, the rest read as rules 1 reads
+/// them; a run longer than `MAX_RUN_BYTES` is cut in pieces between
+/// words.
+#[test]
+fn a_long_title_is_romanized_up_to_a_bound() {
+    use slugd::slug::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES};
+    let runs = MAX_ROMANIZED_BYTES / "北京".len();
+    let title = "北京 ".repeat(runs + 2);
+    let slug = slug(&title, Rules::V2).unwrap();
+    let by_word = "beijing-".repeat(runs);
+    assert_eq!(slug, format!("{by_word}bei-jing-bei-jing"));
+    // One run of 100 words: pieces of at most MAX_RUN_BYTES.
+    let long = "北京".repeat(100);
+    let words = slug_words(&long);
+    assert!(words.iter().all(|w| w == "beijing"), "{words:?}");
+    assert_eq!(words.len(), 100);
+    assert!(long.len() > 2 * MAX_RUN_BYTES);
+}
+
+fn slug_words(title: &str) -> Vec<String> {
+    slug(title, Rules::V2)
+        .unwrap()
+        .split('-')
+        .map(str::to_owned)
+        .collect()
+}

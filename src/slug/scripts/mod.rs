@@ -17,7 +17,10 @@
 //!
 //! A title without any of these scripts is borrowed back after one scan of
 //! its characters (none for ASCII), so rules 2 costs titles that do not
-//! need it next to nothing. Each thread remembers the runs it has
+//! need it next to nothing. Runs are cut in pieces of at most
+//! [`MAX_RUN_BYTES`], and only the first [`MAX_ROMANIZED_BYTES`] of them
+//! in a title are romanized, so that no title costs more than a bounded
+//! amount of work. Each thread remembers the runs it has
 //! romanized (up to [`MAX_RUNS`] of at most [`MAX_RUN_BYTES`]): the
 //! segmenter and ICU4X's transliterator take microseconds per run, and
 //! titles repeat words.
@@ -39,6 +42,12 @@ use memory::Memory;
 pub use memory::{MAX_RUN_BYTES, MAX_RUNS};
 use script::Script;
 
+/// Most bytes of these scripts a title has romanized by rules 2: runs past
+/// them are left as rules 1 reads them. A title is far shorter; a request
+/// of a megabyte of distinct Han characters would otherwise cost a CLDR
+/// transliteration (tens of microseconds) per character.
+pub const MAX_ROMANIZED_BYTES: usize = 1024;
+
 /// The title with those scripts romanized; borrowed when it has none.
 pub(super) fn romanize<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     if title.is_ascii() {
@@ -59,6 +68,7 @@ fn rewrite_runs<'t>(title: &'t str, first: usize, options: &Options) -> Cow<'t, 
     out.push_str(&title[..first]);
     let mut rest = &title[first..];
     let mut changed = false;
+    let mut budget = MAX_ROMANIZED_BYTES;
     while let Some(c) = rest.chars().next() {
         let Some(script) = Script::of(c) else {
             let end = rest.find(|c| Script::of(c).is_some()).unwrap_or(rest.len());
@@ -76,13 +86,21 @@ fn rewrite_runs<'t>(title: &'t str, first: usize, options: &Options) -> Cow<'t, 
             out.push_str(run);
             continue;
         }
+        if run.len() > budget {
+            out.push_str(run);
+            continue;
+        }
+        budget -= run.len();
         changed = true;
-        if script.words_of_their_own() {
+        let spaced = script.words_of_their_own();
+        for chunk in chunks(script, run) {
+            if spaced {
+                out.push(' ');
+            }
+            romanize_run(script, chunk, &mut out);
+        }
+        if spaced {
             out.push(' ');
-            romanize_run(script, run, &mut out);
-            out.push(' ');
-        } else {
-            romanize_run(script, run, &mut out);
         }
     }
     if changed {
@@ -90,6 +108,35 @@ fn rewrite_runs<'t>(title: &'t str, first: usize, options: &Options) -> Cow<'t, 
     } else {
         Cow::Borrowed(title)
     }
+}
+
+/// `run` in pieces of at most [`MAX_RUN_BYTES`]: the segmenter's time
+/// grows faster than the length of what it cuts, and a piece is short
+/// enough to remember. A run the segmenter cuts into words is cut at the
+/// last word boundary within the bound (found in a window of twice it);
+/// others, and a word longer than the bound, between characters.
+fn chunks(script: Script, run: &str) -> impl Iterator<Item = &str> {
+    let mut rest = run;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = if rest.len() <= MAX_RUN_BYTES {
+            rest.len()
+        } else {
+            let mut end = MAX_RUN_BYTES;
+            while !rest.is_char_boundary(end) {
+                end -= 1;
+            }
+            if script.words_of_their_own() {
+                end = script::last_word_end(rest, end).unwrap_or(end);
+            }
+            end
+        };
+        let (chunk, after) = rest.split_at(end);
+        rest = after;
+        Some(chunk)
+    })
 }
 
 /// Whether Han in `title` is read as Chinese: not in a title with kana, nor

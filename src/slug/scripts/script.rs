@@ -127,6 +127,21 @@ fn each_word(run: &str, out: &mut String, write: impl Fn(&str, &mut String)) {
     });
 }
 
+/// The last end of a word the segmenter finds in `text` at or before
+/// byte `limit` (but not 0), looking at most twice as far.
+pub(super) fn last_word_end(text: &str, limit: usize) -> Option<usize> {
+    let mut window = (2 * limit).min(text.len());
+    while !text.is_char_boundary(window) {
+        window -= 1;
+    }
+    let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
+    segmenter
+        .segment_str(&text[..window])
+        .take_while(|&end| end <= limit)
+        .filter(|&end| end > 0)
+        .last()
+}
+
 /// Appends the pinyin of a Han word by CLDR's Han-Latin, its syllables
 /// written together as readers write pinyin by word (GB/T 16159): `北京`
 /// is `Běijīng`, which the engine folds to `Beijing`.
