@@ -5,14 +5,17 @@
 //!
 //!   cargo run --release --example engine_race [rounds]
 //!
-//! Engines: slugd with each of `corpus::sample_options` (in-process table)
-//! and the `slug` crate. For counts that noise cannot move, see
+//! Engines: slugd with each of `corpus::sample_options` (in-process table;
+//! the defaults are the newest rules), slugd's defaults by rules 1
+//! (`slugd_rules1`: rules 2 on the corpus over rules 1 is the last
+//! column), and the `slug` crate. For counts that noise cannot move, see
 //! `examples/engine_count.rs`.
 
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
+use slugd::options::{Options, Rules};
 use slugd::slug::slugify;
 use slugd::table::MemoryTable;
 
@@ -27,7 +30,13 @@ fn main() {
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");
     let titles: Vec<&str> = slugd::corpus::titles().collect();
-    let samples = slugd::corpus::sample_options();
+    let mut samples = slugd::corpus::sample_options().to_vec();
+    let rules1 = Options {
+        rules: Rules::V1,
+        ..Options::default()
+    };
+    samples.push(("slugd_rules1", rules1));
+    let rules1_at = samples.len() - 1;
     let crate_at = samples.len();
     let pass = |engine: usize| match samples.get(engine) {
         Some((_, options)) => titles
@@ -66,9 +75,10 @@ fn main() {
     );
     for (name, median) in names.iter().zip(&medians) {
         println!(
-            "{name:<20} {median:>8.2} µs per pass  {:>6.2} M titles/s  slug_crate / this: {:.2}",
+            "{name:<20} {median:>8.2} µs per pass  {:>6.2} M titles/s  slug_crate / this: {:.2}  this / slugd_rules1: {:.3}",
             titles.len() as f64 / median,
-            medians[crate_at] / median
+            medians[crate_at] / median,
+            median / medians[rules1_at]
         );
     }
 }

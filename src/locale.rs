@@ -253,15 +253,31 @@ fn transform_of(language: &str) -> Option<String> {
 
 /// Runs transform `id` on `text` with this thread's transliterator.
 fn run_transform(id: &str, text: &str) -> String {
+    transliterate_with(id, text, baked)
+}
+
+/// The transliterator of CLDR's transform `id` from ICU4X's baked data.
+pub(crate) fn baked(id: &str) -> Transliterator {
+    let locale: Locale = id.parse().expect("a resolved transform id parses");
+    Transliterator::try_new(&locale).expect("a resolved transform builds")
+}
+
+/// Runs transform `id` on `text` with this thread's transliterator of it,
+/// which `make` builds the first time: [`baked`], or one compiled from a
+/// rule source (rules 2's Thai, `crate::slug`'s scripts). Each thread
+/// keeps the transliterators it has built for its life, one per id.
+pub(crate) fn transliterate_with(
+    id: &str,
+    text: &str,
+    make: impl FnOnce(&str) -> Transliterator,
+) -> String {
     thread_local! {
         static BUILT: RefCell<HashMap<String, Transliterator>> = RefCell::default();
     }
     BUILT.with(|built| {
         let mut built = built.borrow_mut();
         if !built.contains_key(id) {
-            let locale: Locale = id.parse().expect("a resolved transform id parses");
-            let made = Transliterator::try_new(&locale).expect("a resolved transform builds");
-            built.insert(id.to_owned(), made);
+            built.insert(id.to_owned(), make(id));
         }
         built[id].transliterate(text.to_owned())
     })

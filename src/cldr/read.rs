@@ -18,7 +18,7 @@ use quick_xml::events::{BytesRef, Event};
 use super::files::{CldrDir, CldrError, CldrFile};
 use super::keys::KeySet;
 use crate::locale::SlugLocale;
-use crate::options::Options;
+use crate::options::{Options, Rules};
 use crate::slug::{self, NoSymbols};
 
 /// Calls `f(key, name)` for each tts name of `tag`, the raw name as CLDR
@@ -192,6 +192,12 @@ pub fn locale_names(
 }
 
 /// The options names of `tag` are slugged with, resolved once per locale.
+///
+/// Always rules 1: a table's names are made once, when it is loaded, and
+/// every request reads the same names whatever its `rules`, so they are
+/// the words rules 1 has always given (a Bengali name stays as loaded
+/// before rule versions); a later rules' names would need a table of
+/// their own.
 fn name_options(tag: &str) -> Options {
     Options {
         symbols: false,
@@ -199,6 +205,7 @@ fn name_options(tag: &str) -> Options {
             "root" => None,
             _ => SlugLocale::resolve(tag).ok(),
         },
+        rules: Rules::V1,
         ..Options::default()
     }
 }

@@ -245,7 +245,7 @@ async fn get_slug(
     )),
     responses(
         (status = 200, description = "The slugs, in the order of the titles", body = SlugsResponse,
-            examples(("batch" = (value = json!({"slugs": ["i_heavy_heart_redis", "bei_jing"], "rules": 2}))))),
+            examples(("batch" = (value = json!({"slugs": ["i_heavy_heart_redis", "beijing"], "rules": 2}))))),
         (status = 400, description = "`malformed_json`", body = ErrorBody),
         (status = 413, description = "`too_large`", body = ErrorBody),
         (status = 415, description = "`not_json`", body = ErrorBody),

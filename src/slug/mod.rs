@@ -45,7 +45,9 @@
 //! - `names`: the [`SymbolNames`] trait a table implements;
 //! - `builder`: the pass over the title's bytes, rules 1 to 6;
 //! - `rules`: the character classes and context tests the rules ask, and
-//!   the cut at a word boundary.
+//!   the cut at a word boundary;
+//! - `scripts`: rules 2's romanization of Indic scripts, of Thai, Lao,
+//!   Khmer and Myanmar cut into words, and of Chinese by word.
 
 mod builder;
 mod entities;
@@ -63,6 +65,7 @@ pub use crate::options::{
 };
 pub use names::{NoSymbols, SymbolNames};
 pub use rules::AND;
+pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 
 use builder::build;
 use rules::truncate_at_word;

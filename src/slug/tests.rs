@@ -2,7 +2,7 @@
 
 use super::names::{NoSymbols, SymbolNames};
 use super::{EmptySlug, slugify};
-use crate::options::{OptionError, Options, RawOptions, Separator};
+use crate::options::{OptionError, Options, RawOptions, Rules, Separator};
 use std::collections::HashMap;
 
 fn table() -> HashMap<char, String> {
@@ -38,7 +38,13 @@ fn the_examples_of_the_product_brief() {
     assert_eq!(slug("☢"), "radioactive");
     assert_eq!(slug("Café ☕ Crème"), "cafe-hot-beverage-creme");
     assert_eq!(slug("Привет, мир"), "privet-mir");
-    assert_eq!(slug("北京"), "bei-jing");
+    // Rules 1 read Han syllable by syllable, rules 2 by word (`scripts`).
+    assert_eq!(slug("北京"), "beijing");
+    let v1 = Options {
+        rules: Rules::V1,
+        ..Options::default()
+    };
+    assert_eq!(slugify("北京", &v1, &table()).unwrap(), "bei-jing");
     assert_eq!(slug("  --Hello,   World!--  "), "hello-world");
 }
 

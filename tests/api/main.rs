@@ -24,6 +24,7 @@ mod properties;
 mod reservations;
 mod reshard;
 mod rules;
+mod scripts;
 mod security;
 mod serve_process;
 mod slug;

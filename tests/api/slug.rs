@@ -16,7 +16,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("☢", "radioactive"),
     ("Café ☕ Crème", "cafe-hot-beverage-creme"),
     ("Привет, мир", "privet-mir"),
-    ("北京", "bei-jing"),
+    ("北京", "beijing"),
     ("  --Hello,   World!--  ", "hello-world"),
     ("⚰ COFFIN", "coffin-coffin"),
 ];

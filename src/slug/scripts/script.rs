@@ -1,0 +1,168 @@
+//! Which of rules 2's scripts a character is in, and how a run of one is
+//! romanized: by which CLDR transform, and whether it is first cut into
+//! words by ICU4X's word segmenter.
+
+use icu::segmenter::WordSegmenter;
+use icu::segmenter::options::WordBreakInvariantOptions;
+
+use super::memory::Memory;
+use super::thai;
+use crate::locale::{baked, transliterate_with};
+
+/// A script rules 2 romanizes run by run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Script {
+    /// A Brahmic script of India or Sri Lanka with a CLDR script
+    /// transform: the id of its transform.
+    Indic(&'static str),
+    Thai,
+    Lao,
+    Khmer,
+    Myanmar,
+    Han,
+}
+
+/// CLDR's transforms of the Brahmic blocks from U+0900, one per block of
+/// 128: Devanagari, Bengali, Gurmukhi, Gujarati, Oriya, Tamil, Telugu,
+/// Kannada, Malayalam, Sinhala (CLDR's `si-si_Latn`, the only Sinhala one).
+const INDIC: [&str; 10] = [
+    "und-Latn-t-und-deva",
+    "und-Latn-t-und-beng",
+    "und-Latn-t-und-guru",
+    "und-Latn-t-und-gujr",
+    "und-Latn-t-und-orya",
+    "und-Latn-t-und-taml",
+    "und-Latn-t-und-telu",
+    "und-Latn-t-und-knda",
+    "und-Latn-t-und-mlym",
+    "si-Latn-t-si",
+];
+
+/// CLDR's romanization of Burmese, baked into ICU4X.
+const MYANMAR: &str = "my-Latn-t-my";
+
+/// CLDR's Han-Latin (pinyin with tone marks), baked into ICU4X under the
+/// id of simplified Han; it reads traditional characters as well.
+const HAN: &str = "und-Latn-t-und-hans";
+
+impl Script {
+    /// The script of `c`, by its Unicode block; `None` for every other
+    /// character.
+    #[inline]
+    pub(super) fn of(c: char) -> Option<Script> {
+        let c = c as u32;
+        if c < 0x900 {
+            return None;
+        }
+        Some(match c {
+            0x0900..=0x0DFF => Script::Indic(INDIC[((c - 0x900) >> 7) as usize]),
+            0x0E00..=0x0E7F => Script::Thai,
+            0x0E80..=0x0EFF => Script::Lao,
+            0x1000..=0x109F => Script::Myanmar,
+            0x1780..=0x17FF => Script::Khmer,
+            0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF => Script::Han,
+            _ => return None,
+        })
+    }
+
+    /// Whether `c` continues a run of `self`: a character of the script,
+    /// or a zero-width joiner or non-joiner, which Indic and Myanmar
+    /// spelling writes inside words.
+    #[inline]
+    pub(super) fn continues(self, c: char) -> bool {
+        matches!(c, '\u{200C}' | '\u{200D}') || Script::of(c) == Some(self)
+    }
+
+    /// Whether the run's words are slug words of their own, apart from
+    /// what touches them: the scripts written without spaces, whose words
+    /// the segmenter finds, and Han, beside which a digit is a word.
+    pub(super) fn words_of_their_own(self) -> bool {
+        !matches!(self, Script::Indic(_))
+    }
+
+    /// Appends `run` romanized: words the segmenter finds are separated by
+    /// a space.
+    pub(super) fn romanize(self, run: &str, out: &mut String) {
+        match self {
+            Script::Indic(id) => out.push_str(&transliterate_with(id, run, baked)),
+            Script::Thai => each_word(run, out, |word, out| {
+                out.push_str(&transliterate_with(thai::ID, word, thai::build));
+            }),
+            Script::Myanmar => each_word(run, out, |word, out| {
+                out.push_str(&transliterate_with(MYANMAR, word, baked));
+            }),
+            // CLDR has no Lao or Khmer romanization: the engine reads each
+            // word with deunicode, as rules 1 reads the whole run.
+            Script::Lao | Script::Khmer => each_word(run, out, |word, out| out.push_str(word)),
+            Script::Han => each_word(run, out, pinyin),
+        }
+    }
+}
+
+/// Calls `write` on each word of `run` by ICU4X's word segmenter, with a
+/// space between them.
+///
+/// The segmenter's dictionaries, not its LSTM models (`new_auto`): on
+/// Thai the models cut common words apart (`สวัสดี`, hello, into `สวัส` +
+/// `ดี`; `กรุงเทพมหานคร` into `กรุงเทพมหาน` + `คร`), which the
+/// dictionary keeps whole; Chinese takes the dictionary either way.
+///
+/// Each thread remembers the words it has written, so that a long run,
+/// which `super`'s memory of runs does not keep, costs the segmenter and a
+/// lookup per word it has seen.
+fn each_word(run: &str, out: &mut String, write: impl Fn(&str, &mut String)) {
+    thread_local! {
+        static WORDS: Memory = Memory::default();
+    }
+    let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
+    let mut start = 0;
+    WORDS.with(|words| {
+        for end in segmenter.segment_str(run).skip(1) {
+            if start > 0 {
+                out.push(' ');
+            }
+            words.remember(&run[start..end], out, &write);
+            start = end;
+        }
+    });
+}
+
+/// The last end of a word the segmenter finds in `text` at or before
+/// byte `limit` (but not 0), looking at most twice as far.
+pub(super) fn last_word_end(text: &str, limit: usize) -> Option<usize> {
+    let mut window = (2 * limit).min(text.len());
+    while !text.is_char_boundary(window) {
+        window -= 1;
+    }
+    let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
+    segmenter
+        .segment_str(&text[..window])
+        .take_while(|&end| end <= limit)
+        .filter(|&end| end > 0)
+        .last()
+}
+
+/// Appends the pinyin of a Han word by CLDR's Han-Latin, its syllables
+/// written together as readers write pinyin by word (GB/T 16159): `北京`
+/// is `Běijīng`, which the engine folds to `Beijing`.
+///
+/// CLDR's readings, not deunicode's: on the pinyin names of China's
+/// provinces and their capitals (`tests/data/zh-pinyin.tsv`) CLDR's agree
+/// on 58 of 62, deunicode's on 52 (`广州` `yanzhou`, `宁夏` `zhuxia`,
+/// `武汉` `wuyi`). The word's first letter is a capital, the rest as CLDR
+/// writes them (lower case): keep-case slugs read like names (rules 1
+/// capitalized every syllable), and `decamelize` keeps the word whole.
+fn pinyin(word: &str, out: &mut String) {
+    let latin = transliterate_with(HAN, word, baked);
+    let mut letters = latin.chars().filter(|c| !c.is_whitespace());
+    if let Some(first) = letters.next() {
+        out.extend(first.to_uppercase());
+    }
+    out.extend(letters);
+}
+
+/// Whether `c` is kana: hiragana, katakana, their phonetic extensions and
+/// the halfwidth katakana.
+pub(super) fn is_kana(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9D}')
+}
