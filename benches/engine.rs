@@ -3,7 +3,8 @@
 //! the in-process table, no symbols, stopwords, replacements) and the
 //! `slug` crate, on the same titles in one run; and with `locale: de`
 //! (CLDR's German transform and names, from Debian's unicode-cldr-core)
-//! beside the same corpus without a locale. On a noisy machine, also see
+//! beside the same corpus without a locale; and the defaults by rules 1
+//! beside rules 2 (group `rules`). On a noisy machine, also see
 //! `examples/engine_race.rs`, which takes turns.
 //!
 //! `cargo bench --bench engine`
@@ -79,6 +80,26 @@ fn corpus(c: &mut Criterion) {
             }
         })
     });
+    group.finish();
+
+    // The defaults by rules 1 and by rules 2, side by side.
+    let mut group = c.benchmark_group("rules");
+    group.throughput(Throughput::Elements(titles.len() as u64));
+    for n in [1, 2] {
+        let options = RawOptions {
+            rules: Some(n),
+            ..RawOptions::default()
+        }
+        .validate()
+        .expect("rules 1 and 2 exist");
+        group.bench_function(format!("rules{n}"), |b| {
+            b.iter(|| {
+                for t in &titles {
+                    black_box(slugify(black_box(t), &options, &table).ok());
+                }
+            })
+        });
+    }
     group.finish();
 }
 

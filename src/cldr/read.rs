@@ -18,7 +18,7 @@ use quick_xml::events::{BytesRef, Event};
 use super::files::{CldrDir, CldrError, CldrFile};
 use super::keys::KeySet;
 use crate::locale::SlugLocale;
-use crate::options::Options;
+use crate::options::{Options, Rules};
 use crate::slug::{self, NoSymbols};
 
 /// Calls `f(key, name)` for each tts name of `tag`, the raw name as CLDR
@@ -192,6 +192,10 @@ pub fn locale_names(
 }
 
 /// The options names of `tag` are slugged with, resolved once per locale.
+///
+/// By rules 1 whatever rules a request asks for: a table holds one name
+/// per key, loaded once and shared by requests of every rules version, and
+/// `rules: 1` must give the names it always gave (`tests/data/rules1/`).
 fn name_options(tag: &str) -> Options {
     Options {
         symbols: false,
@@ -199,6 +203,7 @@ fn name_options(tag: &str) -> Options {
             "root" => None,
             _ => SlugLocale::resolve(tag).ok(),
         },
+        rules: Rules::V1,
         ..Options::default()
     }
 }
