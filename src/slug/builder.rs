@@ -142,15 +142,15 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         if out == 0 {
             return false;
         }
-        if let Some((at, s_seen)) = self.pending.take() {
-            if byte.is_ascii_lowercase() {
-                if byte == b's' && !s_seen {
-                    self.pending = Some((at, true));
-                    self.write_camel(byte, out);
-                    return true;
-                }
-                self.split_at(at);
+        if let Some((at, s_seen)) = self.pending.take()
+            && byte.is_ascii_lowercase()
+        {
+            if byte == b's' && !s_seen {
+                self.pending = Some((at, true));
+                self.write_camel(byte, out);
+                return true;
             }
+            self.split_at(at);
         }
         let [before, last] = self.last;
         if !self.after_separator {
