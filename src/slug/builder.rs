@@ -175,7 +175,6 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
                 } else {
                     // The last capital starts the new word.
                     self.split_at(capital);
-                    self.last = [0, last];
                 }
             }
         }
@@ -192,18 +191,30 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
 
     /// Ends the word at `out[at]` in the middle of writing it: what was
     /// written from there becomes the start of the next word.
+    /// `last` stays what it was: the tail's last letters (one capital, or
+    /// a capital and `s`), the only ones of the new word.
     fn split_at(&mut self, at: usize) {
         let tail = self.out.split_off(at);
+        let last = self.last;
         self.separate();
         self.out.push_str(&tail);
         self.after_separator = false;
+        self.last = match tail.len() {
+            1 => [0, last[1]],
+            _ => last,
+        };
     }
 
     /// Appends a byte of `preserve` inside a word.
+    ///
+    /// For `decamelize` it is no letter: what follows is judged as the
+    /// start of a word (`x.iPhone` keeps `iPhone` whole by rules 2, as a
+    /// slug of it slugged again does).
     fn push_kept(&mut self, byte: u8) {
         self.out.push(char::from(byte & 0x7F));
         self.after_separator = false;
-        self.last = [0, byte];
+        self.last = [0, 0];
+        self.pending = None;
     }
 
     /// Ends the current word.
