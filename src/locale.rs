@@ -8,7 +8,11 @@
 //!   transliterator on CLDR's rules baked into the binary; what it leaves
 //!   non-ASCII, deunicode transliterates as usual;
 //! - the word `&` reads as, from CLDR's list patterns (`de` `und`, `fr`
-//!   `et`, `es` `y`), romanized the same way.
+//!   `et`, `es` `y`), romanized the same way;
+//! - by rules 2, for a language whose own letters CLDR has no ASCII
+//!   transform for, slugd's rule source in CLDR's syntax (`data/transforms/`,
+//!   compiled by ICU4X's `RuleCollection`), run before CLDR's: Danish and
+//!   Norwegian write `æ ø å` as `ae oe aa`.
 //!
 //! A tag whose language CLDR has neither for is unknown. ICU4X's
 //! transliterator is neither `Send` nor `Sync`, so each thread keeps its
@@ -20,7 +24,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use icu::experimental::transliterate::Transliterator;
+use icu::experimental::transliterate::{RuleCollection, Transliterator};
 use icu::list::ListFormatter;
 use icu::list::options::ListFormatterOptions;
 use icu::locale::Locale;
@@ -35,6 +39,9 @@ pub struct SlugLocale(Arc<Resolved>);
 struct Resolved {
     /// The CLDR transform that romanizes the language, if it has one.
     transform: Option<String>,
+    /// Rules 2: the id of slugd's transform of the language's own letters
+    /// ([`OWN_TRANSFORMS`]), if it has one; run before `transform`.
+    letters: Option<&'static str>,
     /// The word `&` reads as, romanized; `None` when the language's list
     /// pattern has no word (Japanese joins with `、`): `&` then separates.
     and: Option<Box<str>>,
@@ -99,32 +106,86 @@ impl SlugLocale {
     /// phrases included, agree line for line), and ICU4X's transliterator
     /// takes tens of microseconds for a German word: titles repeat words.
     pub fn romanize<'t>(&self, title: &'t str) -> Cow<'t, str> {
-        let Some(id) = &self.0.transform else {
-            return Cow::Borrowed(title);
-        };
-        if !title.chars().any(needs_romanizing) {
-            return Cow::Borrowed(title);
+        match &self.0.transform {
+            Some(id) => romanize_by(id, title),
+            None => Cow::Borrowed(title),
         }
-        let mut out = String::with_capacity(title.len() + 8);
-        let mut rest = title;
-        while !rest.is_empty() {
-            let end = rest
-                .find(|c: char| c.is_ascii() && !c.is_ascii_alphabetic())
-                .unwrap_or(rest.len());
-            let (word, after) = rest.split_at(end);
-            if word.chars().any(needs_romanizing) {
-                romanize_word(id, word, &mut out);
-            } else {
-                out.push_str(word);
-            }
-            let gap = after
-                .find(|c: char| !c.is_ascii() || c.is_ascii_alphabetic())
-                .unwrap_or(after.len());
-            out.push_str(&after[..gap]);
-            rest = &after[gap..];
-        }
-        Cow::Owned(out)
     }
+
+    /// `title` romanized as rules 2 romanize it: the language's own letters
+    /// by slugd's transform of them (Danish `Rød` is `Roed`), then as
+    /// [`SlugLocale::romanize`]. Borrowed when neither changes it.
+    pub fn romanize_v2<'t>(&self, title: &'t str) -> Cow<'t, str> {
+        let Some(id) = self.0.letters else {
+            return self.romanize(title);
+        };
+        let spelled = romanize_by(id, title);
+        match self.romanize(&spelled) {
+            Cow::Borrowed(_) => spelled,
+            Cow::Owned(romanized) => Cow::Owned(romanized),
+        }
+    }
+}
+
+/// `title` romanized by transform `id`, word by word, as
+/// [`SlugLocale::romanize`] says.
+fn romanize_by<'t>(id: &str, title: &'t str) -> Cow<'t, str> {
+    if !title.chars().any(needs_romanizing) {
+        return Cow::Borrowed(title);
+    }
+    let mut out = String::with_capacity(title.len() + 8);
+    let mut rest = title;
+    while !rest.is_empty() {
+        let end = rest
+            .find(|c: char| c.is_ascii() && !c.is_ascii_alphabetic())
+            .unwrap_or(rest.len());
+        let (word, after) = rest.split_at(end);
+        if word.chars().any(needs_romanizing) {
+            romanize_word(id, word, &mut out);
+        } else {
+            out.push_str(word);
+        }
+        let gap = after
+            .find(|c: char| !c.is_ascii() || c.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        out.push_str(&after[..gap]);
+        rest = &after[gap..];
+    }
+    Cow::Owned(out)
+}
+
+/// slugd's own transforms, in CLDR's rule syntax: (id, the languages that
+/// use it, the source). Each source says where its convention comes from.
+/// Rules 2 apply them; the ids are CLDR's form for an ASCII transform of a
+/// language's letters, which CLDR has none of for these languages.
+pub const OWN_TRANSFORMS: &[(&str, &[&str], &str)] = &[
+    (
+        "da-t-da-d0-ascii",
+        &["da"],
+        include_str!("../data/transforms/da-ascii.txt"),
+    ),
+    (
+        "no-t-no-d0-ascii",
+        &["no", "nb", "nn"],
+        include_str!("../data/transforms/no-ascii.txt"),
+    ),
+];
+
+/// The id of slugd's transform of `language`'s own letters, if it has one.
+fn own_transform_of(language: &str) -> Option<&'static str> {
+    OWN_TRANSFORMS
+        .iter()
+        .find(|(_, languages, _)| languages.contains(&language))
+        .map(|(id, _, _)| *id)
+}
+
+/// Compiles one of [`OWN_TRANSFORMS`] with ICU4X's `RuleCollection`.
+fn compile_own(id: &Locale, source: &str) -> Transliterator {
+    let mut collection = RuleCollection::default();
+    collection.register_source(id, source.to_owned(), [], false, true);
+    let provider = collection.as_provider();
+    Transliterator::try_new_unstable(&provider, &provider, &provider, id)
+        .unwrap_or_else(|e| panic!("slugd's transform {id} does not compile: {e}"))
 }
 
 /// Most words each thread keeps romanized; past it the thread starts over.
@@ -183,6 +244,7 @@ fn resolve(tag: &str) -> Result<Resolved, LocaleError> {
     }
     Ok(Resolved {
         transform,
+        letters: own_transform_of(&language),
         and,
         fallbacks: fallbacks(&locale),
     })
@@ -256,10 +318,14 @@ fn run_transform(id: &str, text: &str) -> String {
     transliterate_with(id, text, baked)
 }
 
-/// The transliterator of CLDR's transform `id` from ICU4X's baked data.
+/// The transliterator of transform `id`: one of slugd's own rule sources
+/// ([`OWN_TRANSFORMS`]) compiled, or CLDR's from ICU4X's baked data.
 pub(crate) fn baked(id: &str) -> Transliterator {
     let locale: Locale = id.parse().expect("a resolved transform id parses");
-    Transliterator::try_new(&locale).expect("a resolved transform builds")
+    match OWN_TRANSFORMS.iter().find(|(own, _, _)| *own == id) {
+        Some((_, _, source)) => compile_own(&locale, source),
+        None => Transliterator::try_new(&locale).expect("a resolved transform builds"),
+    }
 }
 
 /// Runs transform `id` on `text` with this thread's transliterator of it,
@@ -358,5 +424,27 @@ mod tests {
         assert_eq!(de.fallbacks(), ["de-CH", "de", "root"]);
         let pt = SlugLocale::resolve("pt-PT").unwrap();
         assert_eq!(pt.fallbacks(), ["pt-PT", "pt", "root"]);
+    }
+
+    #[test]
+    fn danish_and_norwegian_letters_are_spelled_by_rules_2_only() {
+        for tag in ["da", "da-DK", "nb", "nb-NO", "no", "nn"] {
+            let locale = SlugLocale::resolve(tag).unwrap();
+            for (title, want) in [
+                ("Rød grød med fløde", "Roed groed med floede"),
+                ("Ærøskøbing", "Aeroeskoebing"),
+                ("ÆRØ", "AEROE"),
+                ("Å", "AA"),
+                ("Ålesund", "Aalesund"),
+                ("Blåbærsyltetøy", "Blaabaersyltetoey"),
+            ] {
+                assert_eq!(locale.romanize_v2(title), want, "{tag} {title:?}");
+            }
+            assert_eq!(locale.romanize("Rød"), "Rød", "{tag}: rules 1");
+            assert!(matches!(locale.romanize_v2("plain"), Cow::Borrowed(_)));
+        }
+        // Other languages: as `romanize`.
+        let de = SlugLocale::resolve("de").unwrap();
+        assert_eq!(de.romanize_v2("Größe Rød"), de.romanize("Größe Rød"));
     }
 }

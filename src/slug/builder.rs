@@ -4,9 +4,12 @@
 //! character.
 
 use super::names::SymbolNames;
-use super::rules::{AND, between_digits, groups_digits, is_traceless, starts_word, word_follows};
+use super::rules::{
+    AND, between_digits, groups_digits, is_letter, is_traceless, spelled_letter, starts_word,
+    word_follows,
+};
 use crate::named;
-use crate::options::{Options, StopWords};
+use crate::options::{Options, Rules, StopWords};
 
 /// For each byte: itself if an ASCII letter or digit, folded to lowercase
 /// when `LOWER`; 0 otherwise. One load replaces range checks and folding.
@@ -59,6 +62,18 @@ struct Builder<'a, const EXTRAS: bool> {
     /// With `camel`, the last two letters or digits written in this word,
     /// as they were before folding (0 for none).
     last: [u8; 2],
+    /// With `camel` by rules 2: where in `out` the word splits if a
+    /// lower-case letter comes next, and whether an `s` was let through
+    /// after it (`APIs` and `3D` stay whole, `APIsection` and `3Dprint` split
+    /// as rules 1 split them).
+    pending: Option<(usize, bool)>,
+    /// Rules 2 or later: a letter's transliteration is part of its word
+    /// (its punctuation leaves no trace, `spelled_letter` spells the letters
+    /// deunicode writes as punctuation alone), `‘` joins like `’`, and
+    /// `decamelize` keeps acronyms, plurals of acronyms and `iPhone` whole.
+    /// Checked only where rules 1 would separate, so their path is
+    /// unchanged.
+    letters: bool,
     /// The word `&` reads as (the locale's), or `None` to separate.
     and: Option<&'a str>,
     /// Where in `out` the last run of ASCII letters and digits of the
@@ -115,39 +130,91 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
     /// before the last of a run of capitals followed by a lower-case letter
     /// (`APISection`). Judged on what is written, before case folding, so
     /// a slug slugged again splits nowhere new.
+    ///
+    /// By rules 2, not inside `iPhone` (one lower-case letter, then a
+    /// capital), not before a capital after a digit unless a lower-case
+    /// letter follows it (`3D`, `U2F`, but `A4Paper`), and not before the
+    /// last of a run of capitals followed by an `s` that ends the word
+    /// (`APIs`, `IDs`): such splits wait in `pending` for the next byte.
     #[cold]
     fn push_camel(&mut self, byte: u8) -> bool {
         let out = self.alnum[byte as usize];
         if out == 0 {
             return false;
         }
+        if let Some((at, s_seen)) = self.pending.take()
+            && byte.is_ascii_lowercase()
+        {
+            if byte == b's' && !s_seen {
+                self.pending = Some((at, true));
+                self.write_camel(byte, out);
+                return true;
+            }
+            self.split_at(at);
+        }
         let [before, last] = self.last;
         if !self.after_separator {
-            if byte.is_ascii_uppercase() && (last.is_ascii_lowercase() || last.is_ascii_digit()) {
-                self.separate();
+            if byte.is_ascii_uppercase() && last.is_ascii_lowercase() {
+                // `iPhone`, `eBay` by rules 2: one lower-case letter so far.
+                if !(self.letters && before == 0) {
+                    self.separate();
+                }
+            } else if byte.is_ascii_uppercase() && last.is_ascii_digit() {
+                if self.letters {
+                    self.pending = Some((self.out.len(), false));
+                } else {
+                    self.separate();
+                }
             } else if byte.is_ascii_lowercase()
                 && last.is_ascii_uppercase()
                 && before.is_ascii_uppercase()
             {
-                // The last capital starts the new word.
-                let capital = self.out.pop().expect("a capital was written");
-                self.separate();
-                self.out.push(capital);
-                self.after_separator = false;
-                self.last = [0, last];
+                let capital = self.out.len() - 1;
+                if self.letters && byte == b's' {
+                    self.pending = Some((capital, true));
+                } else {
+                    // The last capital starts the new word.
+                    self.split_at(capital);
+                }
             }
         }
-        self.out.push(char::from(out & 0x7F));
-        self.after_separator = false;
-        self.last = [self.last[1], byte];
+        self.write_camel(byte, out);
         true
     }
 
+    /// Writes a letter or digit of `push_camel`.
+    fn write_camel(&mut self, byte: u8, out: u8) {
+        self.out.push(char::from(out & 0x7F));
+        self.after_separator = false;
+        self.last = [self.last[1], byte];
+    }
+
+    /// Ends the word at `out[at]` in the middle of writing it: what was
+    /// written from there becomes the start of the next word.
+    /// `last` stays what it was: the tail's last letters (one capital, or
+    /// a capital and `s`), the only ones of the new word.
+    fn split_at(&mut self, at: usize) {
+        let tail = self.out.split_off(at);
+        let last = self.last;
+        self.separate();
+        self.out.push_str(&tail);
+        self.after_separator = false;
+        self.last = match tail.len() {
+            1 => [0, last[1]],
+            _ => last,
+        };
+    }
+
     /// Appends a byte of `preserve` inside a word.
+    ///
+    /// For `decamelize` it is no letter: what follows is judged as the
+    /// start of a word (`x.iPhone` keeps `iPhone` whole by rules 2, as a
+    /// slug of it slugged again does).
     fn push_kept(&mut self, byte: u8) {
         self.out.push(char::from(byte & 0x7F));
         self.after_separator = false;
-        self.last = [0, byte];
+        self.last = [0, 0];
+        self.pending = None;
     }
 
     /// Ends the current word.
@@ -156,6 +223,7 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         if !self.after_separator {
             if EXTRAS {
                 self.last = [0, 0];
+                self.pending = None;
                 if let Some(stopwords) = self.stopwords
                     && self.drop_stopword(stopwords)
                 {
@@ -244,17 +312,61 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
             // The soft and hard signs, `’`, `ʼ` and the primes that BGN
             // romanizations write for the signs are written as quotes.
             Some("'" | "\"") if self.joins(c, &title[next..]) => {}
+            // Arabic alef, which deunicode writes as nothing.
+            Some("") if self.letters => self.push_letter(c, "", 0),
             Some(text) => {
-                for &byte in text.as_bytes() {
-                    if !self.push_if_alnum(byte) && separates() {
-                        self.separate();
+                for (k, &byte) in text.as_bytes().iter().enumerate() {
+                    if !self.push_if_alnum(byte) {
+                        if self.letters && byte != b' ' {
+                            return self.push_letter(c, text, k);
+                        }
+                        if separates() {
+                            self.separate();
+                        }
                     }
                 }
             }
             None => {
+                if self.letters && is_letter(c) {
+                    return;
+                }
                 if separates() {
                     self.separate();
                 }
+            }
+        }
+    }
+
+    /// The rest of `c`'s transliteration `text` from `text[from]`, a byte
+    /// that is neither a letter, a digit nor a space, by rules 2: when `c`
+    /// is a letter, what deunicode writes for it is part of its word, so
+    /// its punctuation leaves no trace (`Қ` `K'` and `თ` ``t` `` stay in
+    /// their words) and a letter written as punctuation alone is spelled by
+    /// [`spelled_letter`] or leaves no trace (`ə` is `e`, `ʻ` nothing);
+    /// spaces still separate (`ﷺ` is four words). Any other character
+    /// separates as by rules 1.
+    #[cold]
+    #[inline(never)]
+    fn push_letter(&mut self, c: char, text: &str, from: usize) {
+        let rest = &text.as_bytes()[from..];
+        if !is_letter(c) {
+            let traceless = is_traceless(c);
+            for &byte in rest {
+                if !self.push_if_alnum(byte) && !traceless {
+                    self.separate();
+                }
+            }
+            return;
+        }
+        if !text.bytes().any(|b| b.is_ascii_alphanumeric()) {
+            for byte in spelled_letter(c).unwrap_or("").bytes() {
+                self.push_if_alnum(byte);
+            }
+            return;
+        }
+        for &byte in rest {
+            if !self.push_if_alnum(byte) && byte == b' ' {
+                self.separate();
             }
         }
     }
@@ -323,6 +435,8 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         match c {
             'ъ' | 'ь' | 'Ъ' | 'Ь' | 'ʹ' | 'ʺ' => true,
             '\u{2019}' | '\u{02BC}' => !self.after_separator && starts_word(rest),
+            // Rules 2: `O‘zbekiston` as Uzbek writes it with a quote.
+            '\u{2018}' if self.letters => !self.after_separator && starts_word(rest),
             _ => false,
         }
     }
@@ -369,6 +483,8 @@ pub(super) fn build<const EXTRAS: bool>(
         dropped: false,
         camel: options.decamelize,
         last: [0, 0],
+        pending: None,
+        letters: options.rules >= Rules::V2,
         and: match &options.locale {
             Some(locale) => locale.and(),
             None => Some(AND),

@@ -67,6 +67,7 @@ pub use names::{NoSymbols, SymbolNames};
 pub use rules::AND;
 pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 
+use crate::locale::SlugLocale;
 use builder::build;
 use rules::truncate_at_word;
 
@@ -124,7 +125,7 @@ pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
         return rewrite_v1(title, options);
     }
     let decoded = entities::decode(title);
-    let rewritten = match rewrite_v1(&decoded, options) {
+    let rewritten = match replace_and_romanize(&decoded, options, SlugLocale::romanize_v2) {
         Cow::Borrowed(_) => decoded,
         Cow::Owned(text) => Cow::Owned(text),
     };
@@ -137,11 +138,22 @@ pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
 /// [`rewrite`] by rules 1: `replacements`, then the `locale`'s
 /// romanization.
 fn rewrite_v1<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
+    replace_and_romanize(title, options, SlugLocale::romanize)
+}
+
+/// `replacements`, then the `locale`'s romanization by `romanize` (rules
+/// 2 spell a language's own letters first: [`SlugLocale::romanize_v2`]).
+#[inline]
+fn replace_and_romanize<'t>(
+    title: &'t str,
+    options: &Options,
+    romanize: for<'a> fn(&SlugLocale, &'a str) -> Cow<'a, str>,
+) -> Cow<'t, str> {
     let replaced = options.replacements.apply(title);
     let Some(locale) = &options.locale else {
         return replaced;
     };
-    match locale.romanize(&replaced) {
+    match romanize(locale, &replaced) {
         Cow::Borrowed(_) => replaced,
         Cow::Owned(romanized) => Cow::Owned(romanized),
     }

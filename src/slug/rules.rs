@@ -24,6 +24,48 @@ pub(super) fn is_traceless(c: char) -> bool {
     }
 }
 
+/// Whether `c` is a letter (general category L*, modifier letters
+/// included).
+pub(super) fn is_letter(c: char) -> bool {
+    use unicode_properties::GeneralCategoryGroup;
+    c.general_category_group() == GeneralCategoryGroup::Letter
+}
+
+/// Rules 2: the ASCII spelling of a letter that deunicode writes as
+/// punctuation alone (`@`, `'`, `~`) or as nothing, where readers write a
+/// letter for it; every other such letter leaves no trace. The list of
+/// those letters is `data/letters-as-punctuation.tsv` (made and checked by
+/// `tests/api/letters.rs`); CLDR's Latin-ASCII transform leaves the schwas
+/// as they are, so no data source covers these.
+pub(super) fn spelled_letter(c: char) -> Option<&'static str> {
+    Some(match c {
+        // Schwa: Azerbaijani writes it `e` in ASCII (`Əliyev` is `eliyev`
+        // in apa.az's and report.az's URLs, `Azərbaycan` `azerbaycan`);
+        // U+01DD, the turned e of Pan-Nigerian alphabets, the same.
+        'ə' | 'ǝ' => "e",
+        'Ə' => "E",
+        // Cyrillic schwa (Kazakh, Tatar, Bashkir) and the Khanty one with a
+        // diaeresis: `a`, as BGN/PCGN's Kazakh romanization (`ä`, CLDR's
+        // Kazakh-Latin-BGN) and Kazakhstan's Latin alphabet of 2021 (`Ä`)
+        // write it, without the mark.
+        'ә' | 'ӛ' => "a",
+        'Ә' | 'Ӛ' => "A",
+        // Arabic alef, alone (deunicode writes nothing), with hamza above
+        // or below, and the Kashmiri forms: the vowel it carries (`أحمد`
+        // is `ahmd`, `إسلام` `islam`); deunicode writes no short vowels,
+        // so without it a word loses its first sound.
+        'ا' | 'أ' | 'ٲ' | 'ٵ' | '\u{FE8D}' | '\u{FE8E}' | '\u{FE83}' | '\u{FE84}' => "a",
+        'إ' | 'ٳ' | '\u{FE87}' | '\u{FE88}' => "i",
+        // Alef maksura: the alef read `a` at the end of a word (`موسى` Musa,
+        // `مصطفى` Mustafa; BGN/PCGN write `á` after fatha).
+        'ى' | '\u{FEEF}' | '\u{FEF0}' => "a",
+        // Teh marbuta (and Urdu's goal form): `h`, as BGN/PCGN and CLDR's
+        // Arabic-Latin-BGN write it (`مدينة` `madinah`).
+        'ة' | 'ۃ' | '\u{FE93}' | '\u{FE94}' => "h",
+        _ => return None,
+    })
+}
+
 /// The word `&` reads as between words, without a `locale`.
 pub const AND: &str = "and";
 

@@ -76,6 +76,10 @@ fn cldr_script_transform_test_files_agree_line_for_line() {
         let lines = pairs(&dir.join(file));
         let (mut romanized, mut slugs, mut joined) = (0, 0, 0);
         for (source, want) in &lines {
+            // A few lines hold `&amp;` on both sides (an escape of the
+            // XML the files were made from): rules 2 decode it in the
+            // title, so it is compared decoded.
+            let want = &want.replace("&amp;", "&");
             romanized += usize::from(rewrite(source, &v2) == want.as_str());
             let ours = slug(source, Rules::V2);
             let theirs = slug(want, Rules::V1);
