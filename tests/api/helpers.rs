@@ -20,7 +20,7 @@ use slugd::unicode_data::Categories;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::fixtures::{RedisServer, data_file, shipped_cldr};
+use crate::fixtures::{RedisServer, data_file, load, shipped_cldr};
 
 /// Table settings on the Redis of `config`, or in-process: the shipped
 /// data file, prefix `slugd:`, a check for a new version every 200 ms.
@@ -254,6 +254,15 @@ impl App {
         assert_eq!(status, 200, "{body}");
         serde_json::from_value(body["slugs"].clone()).unwrap()
     }
+}
+
+/// A redis-server with the default table loaded, and an app in each mode:
+/// in-process, and on that Redis.
+pub async fn both_modes() -> (RedisServer, [App; 2]) {
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let apps = [App::in_process().await, App::on_redis(&redis).await];
+    (redis, apps)
 }
 
 impl Drop for App {

@@ -12,8 +12,7 @@ use slugd::options::RawOptions;
 use slugd::slug::{NoSymbols, slugify};
 use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 
-use crate::fixtures::{RedisServer, load};
-use crate::helpers::App;
+use crate::helpers::{App, both_modes};
 
 /// The list's path.
 fn list_path() -> std::path::PathBuf {
@@ -100,13 +99,6 @@ fn a_spelled_letter_alone_is_a_slug() {
             "{letter}"
         );
     }
-}
-
-async fn both_modes() -> (RedisServer, [App; 2]) {
-    let redis = RedisServer::start().await;
-    load(&redis).await;
-    let apps = [App::in_process().await, App::on_redis(&redis).await];
-    (redis, apps)
 }
 
 /// The slug `app` answers for `body`, and the rules it says made it.

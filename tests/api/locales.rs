@@ -12,7 +12,7 @@ use slugd::slug::{NoSymbols, slugify};
 use std::time::{Duration, Instant};
 
 use crate::fixtures::{RedisServer, debian_cldr, info_number, load, load_settings, slugd_command};
-use crate::helpers::{App, assert_says};
+use crate::helpers::{App, assert_says, both_modes};
 
 /// Every line of each shipped CLDR test file: the `locale` of the file's
 /// language romanizes the source exactly as CLDR says, and so the slug
@@ -52,13 +52,6 @@ fn cldr_transform_test_files_agree_line_for_line() {
         assert!(total > 10, "{name} has {total} lines");
         assert_eq!((romanized, slugged), (total, total), "{name}");
     }
-}
-
-async fn both_modes() -> (RedisServer, [App; 2]) {
-    let redis = RedisServer::start().await;
-    load(&redis).await;
-    let apps = [App::in_process().await, App::on_redis(&redis).await];
-    (redis, apps)
 }
 
 async fn slug_with(app: &App, title: &str, locale: &str) -> (u16, Value) {

@@ -9,8 +9,7 @@ use serde_json::{Value, json};
 use slugd::options::{Options, Rules};
 use slugd::slug::{NoSymbols, rewrite, slugify};
 
-use crate::fixtures::{RedisServer, load};
-use crate::helpers::App;
+use crate::helpers::{App, both_modes};
 
 fn rules(rules: Rules) -> Options {
     Options {
@@ -162,13 +161,6 @@ fn chinese_place_names_read_as_their_pinyin() {
     }
     println!("{} of {} differ: {wrong:?}", wrong.len(), lines.len());
     assert_eq!(wrong.len(), 5, "{wrong:?}");
-}
-
-async fn both_modes() -> (RedisServer, [App; 2]) {
-    let redis = RedisServer::start().await;
-    load(&redis).await;
-    let apps = [App::in_process().await, App::on_redis(&redis).await];
-    (redis, apps)
 }
 
 async fn slug_of(app: &App, body: Value) -> String {
