@@ -91,6 +91,7 @@ pub(crate) mod named;
 pub mod options;
 pub(crate) mod probe;
 pub mod redis_conn;
+pub(crate) mod remembered;
 pub mod reserve;
 pub mod serve;
 pub mod slug;

@@ -31,6 +31,8 @@ use icu::locale::Locale;
 use icu::locale::fallback::{LocaleFallbackConfig, LocaleFallbacker};
 use icu::locale::{LocaleCanonicalizer, LocaleExpander, TransformResult};
 
+use crate::remembered::Memory;
+
 /// A resolved `locale`. Cheap to clone.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SlugLocale(Arc<Resolved>);
@@ -199,33 +201,19 @@ fn needs_romanizing(c: char) -> bool {
     !c.is_ascii() && c.is_alphabetic()
 }
 
-/// Romanized words by (transform id, word).
-type Words = HashMap<(Box<str>, Box<str>), Box<str>>;
-
 /// Appends `word` romanized by transform `id`, from this thread's memory
-/// of words when it has it.
+/// of words when it has it (keyed by id and word).
 fn romanize_word(id: &str, word: &str, out: &mut String) {
     thread_local! {
-        static WORDS: RefCell<Words> = RefCell::default();
+        // The length is checked here, on the word alone.
+        static WORDS: Memory = Memory::new(MAX_WORDS, usize::MAX);
     }
     if word.len() > MAX_WORD_BYTES {
         out.push_str(&run_transform(id, word));
         return;
     }
-    WORDS.with(|words| {
-        let key = (Box::from(id), Box::from(word));
-        if let Some(done) = words.borrow().get(&key) {
-            out.push_str(done);
-            return;
-        }
-        let done = run_transform(id, word);
-        out.push_str(&done);
-        let mut words = words.borrow_mut();
-        if words.len() >= MAX_WORDS {
-            words.clear();
-        }
-        words.insert(key, done.into_boxed_str());
-    })
+    let key = format!("{id}\u{0}{word}");
+    WORDS.with(|words| words.remember(&key, out, |out| out.push_str(&run_transform(id, word))));
 }
 
 fn resolve(tag: &str) -> Result<Resolved, LocaleError> {

@@ -1,44 +1,48 @@
-//! A thread's bounded memory of text it has romanized: rules 2's word
-//! segmenter and ICU4X's transliterator take microseconds a run, and
-//! titles repeat their words.
+//! A thread's bounded memory of text it has romanized: ICU4X's
+//! transliterator and word segmenter take microseconds a word, and titles
+//! repeat their words. The `locale` option's romanization remembers words
+//! (`crate::locale`), rules 2's scripts runs and words (`crate::slug`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-/// Most texts a memory keeps; past it, it starts over.
-pub const MAX_RUNS: usize = 4096;
-
-/// Longest text kept, in bytes: longer ones are romanized every time.
-pub const MAX_RUN_BYTES: usize = 256;
-
-/// Romanized texts by text; one per thread and use (`thread_local!`).
-#[derive(Default)]
-pub(super) struct Memory(RefCell<HashMap<Box<str>, Box<str>>>);
+/// Romanized texts by key, at most `max_texts` keys of at most
+/// `max_bytes`; one per thread and use (`thread_local!`).
+pub(crate) struct Memory {
+    texts: RefCell<HashMap<Box<str>, Box<str>>>,
+    max_texts: usize,
+    max_bytes: usize,
+}
 
 impl Memory {
-    /// Appends what `romanize` makes of `text`, remembered after the
+    /// An empty memory: past `max_texts` it starts over, and a key longer
+    /// than `max_bytes` is romanized every time.
+    pub(crate) fn new(max_texts: usize, max_bytes: usize) -> Self {
+        Memory {
+            texts: RefCell::default(),
+            max_texts,
+            max_bytes,
+        }
+    }
+
+    /// Appends what `romanize` writes for `key`, remembered after the
     /// first time.
-    pub(super) fn remember(
-        &self,
-        text: &str,
-        out: &mut String,
-        romanize: impl FnOnce(&str, &mut String),
-    ) {
-        if text.len() > MAX_RUN_BYTES {
-            romanize(text, out);
+    pub(crate) fn remember(&self, key: &str, out: &mut String, romanize: impl FnOnce(&mut String)) {
+        if key.len() > self.max_bytes {
+            romanize(out);
             return;
         }
-        if let Some(done) = self.0.borrow().get(text) {
+        if let Some(done) = self.texts.borrow().get(key) {
             out.push_str(done);
             return;
         }
         let mut done = String::new();
-        romanize(text, &mut done);
+        romanize(&mut done);
         out.push_str(&done);
-        let mut texts = self.0.borrow_mut();
-        if texts.len() >= MAX_RUNS {
+        let mut texts = self.texts.borrow_mut();
+        if texts.len() >= self.max_texts {
             texts.clear();
         }
-        texts.insert(Box::from(text), done.into_boxed_str());
+        texts.insert(Box::from(key), done.into_boxed_str());
     }
 }

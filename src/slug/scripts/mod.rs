@@ -31,16 +31,15 @@
 //! runs here and of words in `script` (so that a long run, which is not
 //! kept, costs the segmenter and a lookup per word).
 
-mod memory;
 mod script;
 mod thai;
 
 use std::borrow::Cow;
 
 use crate::options::Options;
-use memory::Memory;
-pub use memory::{MAX_RUN_BYTES, MAX_RUNS};
+use crate::remembered::Memory;
 use script::Script;
+pub use script::{MAX_RUN_BYTES, MAX_RUNS};
 
 /// Most bytes of these scripts a title has romanized by rules 2: runs past
 /// them are left as rules 1 reads them. A title is far shorter; a request
@@ -153,7 +152,7 @@ fn reads_han(title: &str, options: &Options) -> bool {
 /// runs when it has it.
 fn romanize_run(script: Script, run: &str, out: &mut String) {
     thread_local! {
-        static RUNS: Memory = Memory::default();
+        static RUNS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
     }
-    RUNS.with(|runs| runs.remember(run, out, |run, out| script.romanize(run, out)));
+    RUNS.with(|runs| runs.remember(run, out, |out| script.romanize(run, out)));
 }

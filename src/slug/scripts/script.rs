@@ -5,9 +5,9 @@
 use icu::segmenter::WordSegmenter;
 use icu::segmenter::options::WordBreakInvariantOptions;
 
-use super::memory::Memory;
 use super::thai;
 use crate::locale::{baked, transliterate_with};
+use crate::remembered::Memory;
 
 /// A script rules 2 romanizes run by run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +37,14 @@ const INDIC: [&str; 10] = [
     "und-Latn-t-und-mlym",
     "si-Latn-t-si",
 ];
+
+/// Most runs (and words) a thread remembers romanized; past it, it starts
+/// over.
+pub const MAX_RUNS: usize = 4096;
+
+/// Longest run (or word) remembered, in bytes: longer ones are romanized
+/// every time.
+pub const MAX_RUN_BYTES: usize = 256;
 
 /// CLDR's romanization of Burmese, baked into ICU4X.
 const MYANMAR: &str = "my-Latn-t-my";
@@ -112,7 +120,7 @@ impl Script {
 /// lookup per word it has seen.
 fn each_word(run: &str, out: &mut String, write: impl Fn(&str, &mut String)) {
     thread_local! {
-        static WORDS: Memory = Memory::default();
+        static WORDS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
     }
     let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
     let mut start = 0;
@@ -121,7 +129,8 @@ fn each_word(run: &str, out: &mut String, write: impl Fn(&str, &mut String)) {
             if start > 0 {
                 out.push(' ');
             }
-            words.remember(&run[start..end], out, &write);
+            let word = &run[start..end];
+            words.remember(word, out, |out| write(word, out));
             start = end;
         }
     });
