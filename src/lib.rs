@@ -62,6 +62,9 @@
 //!   `--help` is the configuration reference. `commands` holds what each
 //!   command does with its settings, `stream` the line-by-line
 //!   `slugd slugify`, `lines` bounded line reading.
+//! - [`japanese`]: Japanese read as Japanese: IPADIC's readings (the
+//!   streaming reader and the compact form), the reading of a title
+//!   through a lookup of written forms, Hepburn without macrons.
 //! - [`corpus`]: the sample titles shared by bench, benchmarks and tests.
 //! - [`metrics`]: the Prometheus recorder of one service and the handles
 //!   the table and the reservations count with, and the per-thread cells
@@ -82,6 +85,7 @@ pub mod cli;
 pub(crate) mod commands;
 pub mod corpus;
 pub mod http;
+pub mod japanese;
 pub(crate) mod lines;
 pub mod load;
 pub mod locale;

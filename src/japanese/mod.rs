@@ -1,0 +1,25 @@
+//! Japanese read as Japanese (issue 20): kanji and kana read by IPADIC's
+//! readings and written in Hepburn as URLs write it, `東京タワーへようこそ`
+//! `tokyo tawa e yokoso`, instead of as Chinese.
+//!
+//! This module owns the parts that need neither Redis nor HTTP:
+//!
+//! - [`ipadic`]: the streaming reader of IPADIC's CSV sources (EUC-JP)
+//!   and their reduction to one reading per written form, the lowest-cost
+//!   entry's, with its compact form (sorted `surface\tvalue` lines, also
+//!   the fields and values of one Redis hash).
+//! - [`reading`]: a title cut into words by ICU4X's segmenter and read
+//!   through a lookup of written forms, in two steps for one round trip:
+//!   the keys a title needs, then the words from what was found.
+//! - [`hepburn`]: kana to Hepburn without macrons, long vowels folded.
+//! - [`sorted`]: the readings held in process as sorted lines, looked up
+//!   by binary search.
+
+pub mod hepburn;
+pub mod ipadic;
+pub mod reading;
+pub mod sorted;
+
+pub use ipadic::{IpadicError, Readings, read_dir};
+pub use reading::{Kind, Reading, Word, keys_needed, read, read_to_string};
+pub use sorted::SortedReadings;

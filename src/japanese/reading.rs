@@ -1,0 +1,347 @@
+//! A Japanese title read as words: ICU4X's word segmenter cuts it, each
+//! word is looked up in a table of readings (IPADIC's written forms, see
+//! `super::ipadic`), and the readings are romanized by `super::hepburn`.
+//!
+//! In two steps, so that a table in Redis costs one round trip: first
+//! [`keys_needed`], the written forms a title may look up (a few more
+//! than it uses), fetched at once (`HMGET`); then [`read`] with what was
+//! found. An in-process table passes its own lookup to [`read`] and skips
+//! the first step; both ask only for keys [`keys_needed`] lists, so they
+//! read every title alike.
+//!
+//! A word the table has is read whole. A word it lacks that holds kanji is
+//! read as the longest written forms the table has from its start on
+//! (`羽田空港` when the segmenter keeps it whole, a kanji compound IPADIC
+//! splits; what is left after them is one word if it is kana). A kana
+//! word the table lacks is romanized as it is written. A kanji the table
+//! has no form starting with is left as it is, for the engine to read as
+//! it reads Han today.
+
+use icu::segmenter::WordSegmenter;
+use icu::segmenter::options::WordBreakInvariantOptions;
+
+use super::hepburn;
+
+/// What kind of entry a reading is from, for the two places where
+/// romanization depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A particle (助詞): `は`, `へ`, `を` read `wa`, `e`, `o`.
+    Particle,
+    /// A verb (動詞): a last `ウ` is its ending, not a long vowel.
+    Verb,
+    /// Anything else.
+    Other,
+}
+
+/// The reading of a written form: katakana and its kind.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Reading {
+    /// The reading in katakana, particles as said (`ワ`).
+    pub kana: Box<str>,
+    /// The kind of the entry it is from.
+    pub kind: Kind,
+}
+
+/// The mark [`Reading::encode`] puts before a particle's reading.
+const PARTICLE_MARK: char = '*';
+/// The mark [`Reading::encode`] puts before a verb's reading.
+const VERB_MARK: char = '+';
+
+/// Longest written form looked up inside a word, in characters: a word
+/// of `n` kanji asks for at most `n` times this many keys. IPADIC's
+/// longest forms (26 characters) are compounds that the segmenter keeps
+/// whole, and a whole word is always looked up.
+pub const MAX_KEY_CHARS: usize = 10;
+
+impl Reading {
+    /// A reading of `kana` of kind `kind`.
+    pub fn new(kana: &str, kind: Kind) -> Self {
+        Reading {
+            kana: kana.into(),
+            kind,
+        }
+    }
+
+    /// Appends the reading as one value of the compact form and of a
+    /// Redis hash: the katakana, after `*` for a particle or `+` for a
+    /// verb (no reading starts with either).
+    pub fn encode_into(&self, out: &mut String) {
+        match self.kind {
+            Kind::Particle => out.push(PARTICLE_MARK),
+            Kind::Verb => out.push(VERB_MARK),
+            Kind::Other => {}
+        }
+        out.push_str(&self.kana);
+    }
+
+    /// The reading [`Reading::encode_into`] wrote as `value`.
+    pub fn decode(value: &str) -> Reading {
+        if let Some(kana) = value.strip_prefix(PARTICLE_MARK) {
+            Reading::new(kana, Kind::Particle)
+        } else if let Some(kana) = value.strip_prefix(VERB_MARK) {
+            Reading::new(kana, Kind::Verb)
+        } else {
+            Reading::new(value, Kind::Other)
+        }
+    }
+
+    /// Appends the reading romanized.
+    pub fn romanize_into(&self, out: &mut String) {
+        hepburn::romanize_into(&self.kana, self.kind, out);
+    }
+}
+
+/// One word of a title as [`read`] gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Word<'t> {
+    /// Japanese, romanized (ASCII, lower case).
+    Read(String),
+    /// Text that is not Japanese (Latin, digits, spaces, punctuation), or
+    /// a kanji the table has no reading of: left for the engine.
+    Other(&'t str),
+}
+
+/// Whether `c` is kana: hiragana, katakana (with `ー`), their phonetic
+/// extensions and the halfwidth katakana with their sound marks.
+pub fn is_kana(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}')
+}
+
+/// Whether `c` is written in kanji: Han, and the iteration mark `々` and
+/// `〆`, which IPADIC writes inside kanji words (`人々`).
+pub fn is_kanji(c: char) -> bool {
+    matches!(c,
+        '\u{3005}' | '\u{3006}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{3FFFF}')
+}
+
+/// The written forms `title` may look up, each once, in the order met.
+pub fn keys_needed(title: &str) -> Vec<&str> {
+    let mut keys: Vec<&str> = Vec::new();
+    let mut add = |key| {
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    };
+    for (word, japanese) in segments(title) {
+        if !japanese {
+            continue;
+        }
+        add(word);
+        if word.chars().all(is_kana) {
+            continue;
+        }
+        let starts: Vec<usize> = word.char_indices().map(|(i, _)| i).collect();
+        for (n, &start) in starts.iter().enumerate() {
+            for &end in starts[n + 1..].iter().chain([&word.len()]).take(MAX_KEY_CHARS) {
+                if (start, end) != (0, word.len()) {
+                    add(&word[start..end]);
+                }
+            }
+        }
+    }
+    keys
+}
+
+/// `title` as words, looking written forms up with `lookup` (which is
+/// only asked for keys [`keys_needed`] lists).
+pub fn read<'t>(title: &'t str, lookup: impl Fn(&str) -> Option<Reading>) -> Vec<Word<'t>> {
+    let mut words = Vec::new();
+    for (word, japanese) in segments(title) {
+        if japanese {
+            read_word(word, &lookup, &mut words);
+        } else {
+            words.push(Word::Other(word));
+        }
+    }
+    words
+}
+
+/// `title` read ([`read`]) into one string: romanized words apart by a
+/// space, other text as it was, a space between it and a romanized word
+/// where it has none.
+pub fn read_to_string(title: &str, lookup: impl Fn(&str) -> Option<Reading>) -> String {
+    let mut out = String::with_capacity(title.len());
+    for word in read(title, lookup) {
+        let text = match &word {
+            Word::Read(text) => text.as_str(),
+            Word::Other(text) => text,
+        };
+        if text.is_empty() {
+            continue;
+        }
+        let apart = !out.ends_with(char::is_whitespace) && !text.starts_with(char::is_whitespace);
+        if !out.is_empty() && apart {
+            out.push(' ');
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+/// The segmenter's words of `title`, each with whether it holds kana or
+/// kanji.
+fn segments(title: &str) -> impl Iterator<Item = (&str, bool)> {
+    let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
+    let ends: Vec<usize> = segmenter.segment_str(title).collect();
+    ends.windows(2)
+        .map(|pair| &title[pair[0]..pair[1]])
+        .map(|word| (word, word.chars().any(|c| is_kana(c) || is_kanji(c))))
+        .collect::<Vec<_>>()
+        .into_iter()
+}
+
+/// Appends the words of one segmented word.
+fn read_word<'t>(word: &'t str, lookup: &impl Fn(&str) -> Option<Reading>, out: &mut Vec<Word<'t>>) {
+    let read = |reading: Reading| {
+        let mut text = String::with_capacity(reading.kana.len());
+        reading.romanize_into(&mut text);
+        Word::Read(text)
+    };
+    if let Some(reading) = lookup(word) {
+        return out.push(read(reading));
+    }
+    let mut rest = word;
+    // A word of kana alone is only ever asked for whole.
+    while !rest.is_empty() {
+        if rest.chars().all(is_kana) {
+            let whole = (rest.chars().count() <= MAX_KEY_CHARS && rest != word)
+                .then(|| lookup(rest))
+                .flatten();
+            out.push(match whole {
+                Some(reading) => read(reading),
+                None => Word::Read(hepburn::romanize(rest, Kind::Other)),
+            });
+            return;
+        }
+        if let Some((len, reading)) = longest_prefix(rest, lookup) {
+            out.push(read(reading));
+            rest = &rest[len..];
+            continue;
+        }
+        let first = rest.chars().next().map_or(0, char::len_utf8);
+        if rest.starts_with(is_kana) {
+            let run = rest.find(|c| !is_kana(c)).unwrap_or(rest.len());
+            out.push(Word::Read(hepburn::romanize(&rest[..run], Kind::Other)));
+            rest = &rest[run..];
+        } else {
+            out.push(Word::Other(&rest[..first]));
+            rest = &rest[first..];
+        }
+    }
+}
+
+/// The longest written form at the start of `text` that `lookup` has, of
+/// at most [`MAX_KEY_CHARS`] characters: its length in bytes and reading.
+fn longest_prefix(text: &str, lookup: &impl Fn(&str) -> Option<Reading>) -> Option<(usize, Reading)> {
+    let ends: Vec<usize> = text
+        .char_indices()
+        .skip(1)
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .take(MAX_KEY_CHARS)
+        .collect();
+    ends.into_iter()
+        .rev()
+        .find_map(|end| lookup(&text[..end]).map(|reading| (end, reading)))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    /// A few of IPADIC's readings, as `super::ipadic` keeps them.
+    fn table() -> HashMap<&'static str, Reading> {
+        [
+            ("東京", "トウキョウ", Kind::Other),
+            ("タワー", "タワー", Kind::Other),
+            ("へ", "エ", Kind::Particle),
+            ("は", "ワ", Kind::Particle),
+            ("ようこそ", "ヨウコソ", Kind::Other),
+            ("羽田", "ハタ", Kind::Other),
+            ("羽田空港", "ハネダクウコウ", Kind::Other),
+            ("空港", "クウコウ", Kind::Other),
+            ("日本", "ニッポン", Kind::Other),
+            ("日本語", "ニホンゴ", Kind::Other),
+        ]
+        .into_iter()
+        .map(|(surface, kana, kind)| (surface, Reading::new(kana, kind)))
+        .collect()
+    }
+
+    /// Reads `title` as Redis would: only the keys it asks for first.
+    fn by_keys(title: &str) -> String {
+        let table = table();
+        let found: HashMap<&str, Reading> = keys_needed(title)
+            .into_iter()
+            .filter_map(|key| table.get(key).map(|reading| (key, reading.clone())))
+            .collect();
+        let in_process = read_to_string(title, |key| table.get(key).cloned());
+        let fetched = read_to_string(title, |key| found.get(key).cloned());
+        assert_eq!(in_process, fetched, "{title}");
+        fetched
+    }
+
+    #[test]
+    fn words_are_read_by_the_table_and_kana_as_written() {
+        assert_eq!(by_keys("日本語"), "nihongo");
+        assert_eq!(by_keys("東京タワーへようこそ"), "tokyo tawa e yokoso");
+        assert_eq!(by_keys("ありがとう"), "arigato");
+    }
+
+    #[test]
+    fn other_text_is_left_for_the_engine() {
+        assert_eq!(by_keys("iPhone 15は東京へ"), "iPhone 15 wa tokyo e");
+        assert_eq!(by_keys("東京 2020"), "tokyo 2020");
+        let words = read("東京、鬱", |key| table().get(key).cloned());
+        assert_eq!(
+            words,
+            [
+                Word::Read("tokyo".into()),
+                Word::Other("、"),
+                Word::Other("鬱")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_word_the_table_lacks_is_read_by_its_longest_forms() {
+        let table = table();
+        let mut words = Vec::new();
+        read_word("日本語東京", &|key| table.get(key).cloned(), &mut words);
+        assert_eq!(
+            words,
+            [Word::Read("nihongo".into()), Word::Read("tokyo".into())]
+        );
+        let mut words = Vec::new();
+        read_word("東京へ", &|key| table.get(key).cloned(), &mut words);
+        assert_eq!(words, [Word::Read("tokyo".into()), Word::Read("e".into())]);
+    }
+
+    #[test]
+    fn keys_are_every_form_inside_a_kanji_word_and_kana_words_whole() {
+        assert_eq!(keys_needed("ようこそ"), ["ようこそ"]);
+        let keys = keys_needed("日本語");
+        for key in ["日本語", "日", "日本", "本", "本語", "語"] {
+            assert!(keys.contains(&key), "{key} in {keys:?}");
+        }
+        assert_eq!(keys.len(), 6);
+        assert!(keys_needed("iPhone 15").is_empty());
+    }
+
+    #[test]
+    fn readings_encode_their_kind() {
+        for reading in [
+            Reading::new("ワ", Kind::Particle),
+            Reading::new("オモウ", Kind::Verb),
+            Reading::new("トウキョウ", Kind::Other),
+        ] {
+            let mut value = String::new();
+            reading.encode_into(&mut value);
+            assert_eq!(Reading::decode(&value), reading);
+        }
+    }
+}
