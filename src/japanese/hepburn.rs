@@ -62,7 +62,10 @@ pub fn romanize_into(kana: &str, kind: Kind, out: &mut String) {
                 // The iteration marks repeat the syllable before.
                 'ヽ' | 'ヾ' => {
                     if let Some(last) = syllables.last().cloned() {
-                        syllables.push(Syllable { foldable: false, ..last });
+                        syllables.push(Syllable {
+                            foldable: false,
+                            ..last
+                        });
                     }
                 }
                 _ => syllables.push(Syllable::new(c.to_string(), false)),
@@ -139,11 +142,13 @@ fn join_small(before: Option<&str>, small: &str) -> Option<String> {
         if stem.is_empty() || !matches!(vowel, "i" | "e") {
             return None;
         }
-        return Some(if stem.ends_with("sh") || stem.ends_with("ch") || stem.ends_with('j') {
-            format!("{stem}{y_vowel}")
-        } else {
-            format!("{stem}y{y_vowel}")
-        });
+        return Some(
+            if stem.ends_with("sh") || stem.ends_with("ch") || stem.ends_with('j') {
+                format!("{stem}{y_vowel}")
+            } else {
+                format!("{stem}y{y_vowel}")
+            },
+        );
     }
     if small == "wa" {
         return None;

@@ -209,7 +209,22 @@ pub(crate) fn read_csv(
 /// One decoded line as an [`Entry`].
 pub fn parse_line(line: &str) -> Result<Entry, &'static str> {
     let fields: Vec<&str> = line.split(',').collect();
-    let [surface, _, _, cost, pos1, _, _, _, _, _, _, reading, pronunciation] = fields[..] else {
+    let [
+        surface,
+        _,
+        _,
+        cost,
+        pos1,
+        _,
+        _,
+        _,
+        _,
+        _,
+        _,
+        reading,
+        pronunciation,
+    ] = fields[..]
+    else {
         return Err("the line does not have IPADIC's 13 comma-separated fields");
     };
     if surface.is_empty() {
@@ -227,7 +242,15 @@ pub fn parse_line(line: &str) -> Result<Entry, &'static str> {
     let kind = match pos1 {
         "助詞" => Kind::Particle,
         "動詞" => Kind::Verb,
+        "助動詞" => Kind::Auxiliary,
         _ => Kind::Other,
+    };
+    // The one reading IPADIC ranks against usage: `日本` as `ニッポン`
+    // (cost 3490) before `ニホン` (11395), where titles, the country's
+    // own romanization and its slugs say `nihon` (`nihon-keizai-shinbun`).
+    let cost = match (surface, reading) {
+        ("日本", "ニホン") => i32::MIN,
+        _ => cost,
     };
     Ok(Entry {
         surface: surface.to_owned(),
@@ -274,10 +297,14 @@ mod tests {
                 reading: "ワ".into(),
             }
         );
-        let entry =
-            parse_line("東京,1293,1293,3003,名詞,固有名詞,地域,一般,*,*,東京,トウキョウ,トーキョー")
-                .unwrap();
-        assert_eq!((entry.kind, entry.reading.as_str()), (Kind::Other, "トウキョウ"));
+        let entry = parse_line(
+            "東京,1293,1293,3003,名詞,固有名詞,地域,一般,*,*,東京,トウキョウ,トーキョー",
+        )
+        .unwrap();
+        assert_eq!(
+            (entry.kind, entry.reading.as_str()),
+            (Kind::Other, "トウキョウ")
+        );
         assert!(parse_line("東京,1293,1293").is_err());
         assert!(parse_line("東京,1,1,x,名詞,*,*,*,*,*,東京,トウキョウ,トーキョー").is_err());
     }

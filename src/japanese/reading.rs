@@ -30,6 +30,9 @@ pub enum Kind {
     Particle,
     /// A verb (動詞): a last `ウ` is its ending, not a long vowel.
     Verb,
+    /// An auxiliary verb (助動詞): written together with a verb or
+    /// auxiliary before it (`行き` `まし` `た`, `ikimashita`).
+    Auxiliary,
     /// Anything else.
     Other,
 }
@@ -47,6 +50,8 @@ pub struct Reading {
 const PARTICLE_MARK: char = '*';
 /// The mark [`Reading::encode`] puts before a verb's reading.
 const VERB_MARK: char = '+';
+/// The mark [`Reading::encode`] puts before an auxiliary's reading.
+const AUXILIARY_MARK: char = '~';
 
 /// Longest written form looked up inside a word, in characters: a word
 /// of `n` kanji asks for at most `n` times this many keys. IPADIC's
@@ -64,12 +69,13 @@ impl Reading {
     }
 
     /// Appends the reading as one value of the compact form and of a
-    /// Redis hash: the katakana, after `*` for a particle or `+` for a
-    /// verb (no reading starts with either).
+    /// Redis hash: the katakana, after `*` for a particle, `+` for a
+    /// verb or `~` for an auxiliary (no reading starts with any).
     pub fn encode_into(&self, out: &mut String) {
         match self.kind {
             Kind::Particle => out.push(PARTICLE_MARK),
             Kind::Verb => out.push(VERB_MARK),
+            Kind::Auxiliary => out.push(AUXILIARY_MARK),
             Kind::Other => {}
         }
         out.push_str(&self.kana);
@@ -81,6 +87,8 @@ impl Reading {
             Reading::new(kana, Kind::Particle)
         } else if let Some(kana) = value.strip_prefix(VERB_MARK) {
             Reading::new(kana, Kind::Verb)
+        } else if let Some(kana) = value.strip_prefix(AUXILIARY_MARK) {
+            Reading::new(kana, Kind::Auxiliary)
         } else {
             Reading::new(value, Kind::Other)
         }
@@ -116,6 +124,11 @@ pub fn is_kanji(c: char) -> bool {
         | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{3FFFF}')
 }
 
+/// Longest written form looked up inside a run of kana words
+/// ([`Piece::Kana`]), in characters: IPADIC's kana words are short, and a
+/// run of `n` kana asks for at most `n` times this many keys.
+pub const MAX_KANA_KEY_CHARS: usize = 6;
+
 /// The written forms `title` may look up, each once, in the order met.
 pub fn keys_needed(title: &str) -> Vec<&str> {
     let mut keys: Vec<&str> = Vec::new();
@@ -124,38 +137,141 @@ pub fn keys_needed(title: &str) -> Vec<&str> {
             keys.push(key);
         }
     };
-    for (word, japanese) in segments(title) {
-        if !japanese {
-            continue;
-        }
-        add(word);
-        if word.chars().all(is_kana) {
-            continue;
-        }
-        let starts: Vec<usize> = word.char_indices().map(|(i, _)| i).collect();
-        for (n, &start) in starts.iter().enumerate() {
-            for &end in starts[n + 1..].iter().chain([&word.len()]).take(MAX_KEY_CHARS) {
-                if (start, end) != (0, word.len()) {
-                    add(&word[start..end]);
+    for piece in pieces(title) {
+        match piece {
+            Piece::Other(_) => {}
+            Piece::Word(word) => {
+                add(word);
+                if !word.chars().all(is_kana) {
+                    substrings(word, MAX_KEY_CHARS, &mut add);
                 }
+            }
+            Piece::Kana { run, words } => {
+                words.into_iter().for_each(&mut add);
+                substrings(run, MAX_KANA_KEY_CHARS, &mut add);
             }
         }
     }
     keys
 }
 
+/// Calls `add` on every substring of `text` of at most `max` characters
+/// but `text` itself.
+fn substrings<'t>(text: &'t str, max: usize, add: &mut impl FnMut(&'t str)) {
+    let starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+    for (n, &start) in starts.iter().enumerate() {
+        for &end in starts[n + 1..].iter().chain([&text.len()]).take(max) {
+            if (start, end) != (0, text.len()) {
+                add(&text[start..end]);
+            }
+        }
+    }
+}
+
 /// `title` as words, looking written forms up with `lookup` (which is
 /// only asked for keys [`keys_needed`] lists).
 pub fn read<'t>(title: &'t str, lookup: impl Fn(&str) -> Option<Reading>) -> Vec<Word<'t>> {
-    let mut words = Vec::new();
-    for (word, japanese) in segments(title) {
-        if japanese {
-            read_word(word, &lookup, &mut words);
-        } else {
-            words.push(Word::Other(word));
+    let mut out = Words::default();
+    for piece in pieces(title) {
+        match piece {
+            Piece::Other(text) => out.other(text),
+            Piece::Word(word) => read_word(word, &lookup, &mut out),
+            Piece::Kana { run, words } => {
+                let found: Vec<Option<Reading>> = words.iter().map(|w| lookup(w)).collect();
+                if found.iter().all(Option::is_some) {
+                    found
+                        .iter()
+                        .flatten()
+                        .for_each(|reading| out.reading(reading));
+                } else {
+                    read_kana_run(run, &lookup, &mut out);
+                }
+            }
         }
     }
-    words
+    out.words
+}
+
+/// Appends a run of kana the segmenter cut into words the table does not
+/// all have (`ご` `ざいま` `す`), read again as the longest kana words
+/// the table has from each point on (`ござい` `ます`); kana between them
+/// is romanized as written, as one word.
+fn read_kana_run<'t>(run: &'t str, lookup: &impl Fn(&str) -> Option<Reading>, out: &mut Words<'t>) {
+    let mut rest = run;
+    let mut unread = 0;
+    while !rest.is_empty() {
+        let ends = rest
+            .char_indices()
+            .skip(1)
+            .map(|(i, _)| i)
+            .chain([rest.len()]);
+        let ends: Vec<usize> = ends.take(MAX_KANA_KEY_CHARS).collect();
+        // The whole run is a key only as a word of its own: never here.
+        let found = ends
+            .into_iter()
+            .rev()
+            .filter(|&end| end != rest.len() || rest.len() != run.len())
+            .find_map(|end| lookup(&rest[..end]).map(|reading| (end, reading)));
+        match found {
+            Some((end, reading)) => {
+                if unread > 0 {
+                    let start = run.len() - rest.len() - unread;
+                    out.kana(&run[start..start + unread]);
+                    unread = 0;
+                }
+                out.reading(&reading);
+                rest = &rest[end..];
+            }
+            None => {
+                let first = rest.chars().next().map_or(0, char::len_utf8);
+                unread += first;
+                rest = &rest[first..];
+            }
+        }
+    }
+    if unread > 0 {
+        out.kana(&run[run.len() - unread..]);
+    }
+}
+
+/// The words read so far, with the kind of the last one.
+#[derive(Default)]
+struct Words<'t> {
+    words: Vec<Word<'t>>,
+    /// The kind of the last word's reading; `None` after other text or
+    /// kana romanized as written.
+    last: Option<Kind>,
+}
+
+impl<'t> Words<'t> {
+    /// Appends a reading: an auxiliary after a verb or auxiliary joins
+    /// it, anything else is a word of its own.
+    fn reading(&mut self, reading: &Reading) {
+        let joins = reading.kind == Kind::Auxiliary
+            && matches!(self.last, Some(Kind::Verb | Kind::Auxiliary));
+        match self.words.last_mut() {
+            Some(Word::Read(text)) if joins => reading.romanize_into(text),
+            _ => {
+                let mut text = String::with_capacity(reading.kana.len());
+                reading.romanize_into(&mut text);
+                self.words.push(Word::Read(text));
+            }
+        }
+        self.last = Some(reading.kind);
+    }
+
+    /// Appends kana the table has no reading of, romanized as written.
+    fn kana(&mut self, kana: &str) {
+        self.words
+            .push(Word::Read(hepburn::romanize(kana, Kind::Other)));
+        self.last = None;
+    }
+
+    /// Appends text that is not read.
+    fn other(&mut self, text: &'t str) {
+        self.words.push(Word::Other(text));
+        self.last = None;
+    }
 }
 
 /// `title` read ([`read`]) into one string: romanized words apart by a
@@ -180,27 +296,59 @@ pub fn read_to_string(title: &str, lookup: impl Fn(&str) -> Option<Reading>) -> 
     out
 }
 
-/// The segmenter's words of `title`, each with whether it holds kana or
-/// kanji.
-fn segments(title: &str) -> impl Iterator<Item = (&str, bool)> {
+/// A part of a title as [`read`] reads it.
+enum Piece<'t> {
+    /// Text without kana or kanji.
+    Other(&'t str),
+    /// A word the segmenter found with kanji in it, or a kana word
+    /// between words of other kinds.
+    Word(&'t str),
+    /// Words of kana alone that the segmenter found one after another,
+    /// and the text of them all.
+    Kana { run: &'t str, words: Vec<&'t str> },
+}
+
+/// The segmenter's words of `title` as [`Piece`]s.
+fn pieces<'t>(title: &'t str) -> Vec<Piece<'t>> {
     let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
     let ends: Vec<usize> = segmenter.segment_str(title).collect();
-    ends.windows(2)
-        .map(|pair| &title[pair[0]..pair[1]])
-        .map(|word| (word, word.chars().any(|c| is_kana(c) || is_kanji(c))))
-        .collect::<Vec<_>>()
-        .into_iter()
+    let mut pieces = Vec::new();
+    let mut kana: Vec<(usize, usize)> = Vec::new();
+    let flush = |kana: &mut Vec<(usize, usize)>, pieces: &mut Vec<Piece<'t>>| {
+        match kana[..] {
+            [] => {}
+            [(start, end)] => pieces.push(Piece::Word(&title[start..end])),
+            _ => pieces.push(Piece::Kana {
+                run: &title[kana[0].0..kana[kana.len() - 1].1],
+                words: kana
+                    .iter()
+                    .map(|&(start, end)| &title[start..end])
+                    .collect(),
+            }),
+        }
+        kana.clear();
+    };
+    for pair in ends.windows(2) {
+        let word = &title[pair[0]..pair[1]];
+        if word.chars().all(is_kana) {
+            kana.push((pair[0], pair[1]));
+            continue;
+        }
+        flush(&mut kana, &mut pieces);
+        if word.chars().any(|c| is_kana(c) || is_kanji(c)) {
+            pieces.push(Piece::Word(word));
+        } else {
+            pieces.push(Piece::Other(word));
+        }
+    }
+    flush(&mut kana, &mut pieces);
+    pieces
 }
 
 /// Appends the words of one segmented word.
-fn read_word<'t>(word: &'t str, lookup: &impl Fn(&str) -> Option<Reading>, out: &mut Vec<Word<'t>>) {
-    let read = |reading: Reading| {
-        let mut text = String::with_capacity(reading.kana.len());
-        reading.romanize_into(&mut text);
-        Word::Read(text)
-    };
+fn read_word<'t>(word: &'t str, lookup: &impl Fn(&str) -> Option<Reading>, out: &mut Words<'t>) {
     if let Some(reading) = lookup(word) {
-        return out.push(read(reading));
+        return compound(word, &reading, lookup, out);
     }
     let mut rest = word;
     // A word of kana alone is only ever asked for whole.
@@ -209,32 +357,69 @@ fn read_word<'t>(word: &'t str, lookup: &impl Fn(&str) -> Option<Reading>, out: 
             let whole = (rest.chars().count() <= MAX_KEY_CHARS && rest != word)
                 .then(|| lookup(rest))
                 .flatten();
-            out.push(match whole {
-                Some(reading) => read(reading),
-                None => Word::Read(hepburn::romanize(rest, Kind::Other)),
-            });
+            match whole {
+                Some(reading) => out.reading(&reading),
+                None => out.kana(rest),
+            }
             return;
         }
         if let Some((len, reading)) = longest_prefix(rest, lookup) {
-            out.push(read(reading));
+            compound(&rest[..len], &reading, lookup, out);
             rest = &rest[len..];
             continue;
         }
-        let first = rest.chars().next().map_or(0, char::len_utf8);
         if rest.starts_with(is_kana) {
             let run = rest.find(|c| !is_kana(c)).unwrap_or(rest.len());
-            out.push(Word::Read(hepburn::romanize(&rest[..run], Kind::Other)));
+            out.kana(&rest[..run]);
             rest = &rest[run..];
         } else {
-            out.push(Word::Other(&rest[..first]));
+            let first = rest.chars().next().map_or(0, char::len_utf8);
+            out.other(&rest[..first]);
             rest = &rest[first..];
         }
     }
 }
 
+/// Appends the reading of a written form the table has, as two words
+/// when it is a compound of two words of two kanji or more whose second
+/// the table reads as the compound's reading ends (`羽田空港`
+/// `ハネダクウコウ` ends as `空港` `クウコウ`: `haneda kuko`, where a
+/// one-kanji end such as `日本語`'s `語` stays inside: `nihongo`). The
+/// first part keeps the compound's reading of it (`羽田` alone reads
+/// `ハタ`), and is split again the same way.
+fn compound(
+    form: &str,
+    reading: &Reading,
+    lookup: &impl Fn(&str) -> Option<Reading>,
+    out: &mut Words<'_>,
+) {
+    let starts: Vec<usize> = form.char_indices().map(|(i, _)| i).collect();
+    let splittable = reading.kind == Kind::Other && form.chars().any(is_kanji) && starts.len() >= 4;
+    if splittable {
+        let first_chars = starts.len().saturating_sub(MAX_KEY_CHARS).max(2);
+        for &at in &starts[first_chars..starts.len() - 1] {
+            let (head, tail) = form.split_at(at);
+            let Some(second) = lookup(tail) else { continue };
+            let Some(first_kana) = reading.kana.strip_suffix(&*second.kana) else {
+                continue;
+            };
+            if first_kana.is_empty() {
+                continue;
+            }
+            compound(head, &Reading::new(first_kana, Kind::Other), lookup, out);
+            out.reading(&second);
+            return;
+        }
+    }
+    out.reading(reading);
+}
+
 /// The longest written form at the start of `text` that `lookup` has, of
 /// at most [`MAX_KEY_CHARS`] characters: its length in bytes and reading.
-fn longest_prefix(text: &str, lookup: &impl Fn(&str) -> Option<Reading>) -> Option<(usize, Reading)> {
+fn longest_prefix(
+    text: &str,
+    lookup: &impl Fn(&str) -> Option<Reading>,
+) -> Option<(usize, Reading)> {
     let ends: Vec<usize> = text
         .char_indices()
         .skip(1)
@@ -293,6 +478,29 @@ mod tests {
     }
 
     #[test]
+    fn compounds_split_where_the_second_words_reading_ends_theirs() {
+        assert_eq!(by_keys("羽田空港"), "haneda kuko");
+        assert_eq!(by_keys("日本語"), "nihongo");
+    }
+
+    #[test]
+    fn auxiliaries_join_the_verb_before() {
+        let table: HashMap<&str, Reading> = [
+            ("行き", "イキ", Kind::Verb),
+            ("まし", "マシ", Kind::Auxiliary),
+            ("た", "タ", Kind::Auxiliary),
+            ("田中", "タナカ", Kind::Other),
+            ("です", "デス", Kind::Auxiliary),
+        ]
+        .into_iter()
+        .map(|(surface, kana, kind)| (surface, Reading::new(kana, kind)))
+        .collect();
+        let read = |title| read_to_string(title, |key| table.get(key).cloned());
+        assert_eq!(read("行きました"), "ikimashita");
+        assert_eq!(read("田中です"), "tanaka desu");
+    }
+
+    #[test]
     fn other_text_is_left_for_the_engine() {
         assert_eq!(by_keys("iPhone 15は東京へ"), "iPhone 15 wa tokyo e");
         assert_eq!(by_keys("東京 2020"), "tokyo 2020");
@@ -310,15 +518,19 @@ mod tests {
     #[test]
     fn a_word_the_table_lacks_is_read_by_its_longest_forms() {
         let table = table();
-        let mut words = Vec::new();
+        let mut words = Words::default();
         read_word("日本語東京", &|key| table.get(key).cloned(), &mut words);
+        read_word("東京へ", &|key| table.get(key).cloned(), &mut words);
+        let words: Vec<_> = words.words.iter().map(|w| format!("{w:?}")).collect();
         assert_eq!(
             words,
-            [Word::Read("nihongo".into()), Word::Read("tokyo".into())]
+            [
+                r#"Read("nihongo")"#,
+                r#"Read("tokyo")"#,
+                r#"Read("tokyo")"#,
+                r#"Read("e")"#
+            ]
         );
-        let mut words = Vec::new();
-        read_word("東京へ", &|key| table.get(key).cloned(), &mut words);
-        assert_eq!(words, [Word::Read("tokyo".into()), Word::Read("e".into())]);
     }
 
     #[test]
@@ -337,6 +549,7 @@ mod tests {
         for reading in [
             Reading::new("ワ", Kind::Particle),
             Reading::new("オモウ", Kind::Verb),
+            Reading::new("マス", Kind::Auxiliary),
             Reading::new("トウキョウ", Kind::Other),
         ] {
             let mut value = String::new();

@@ -88,10 +88,14 @@ mod tests {
 
     #[test]
     fn finds_each_line_by_its_written_form() {
-        let readings = SortedReadings::new("へ\t*エ\n今日\tキョウ\n東京\tトウキョウ\n".into()).unwrap();
+        let readings =
+            SortedReadings::new("へ\t*エ\n今日\tキョウ\n東京\tトウキョウ\n".into()).unwrap();
         assert_eq!(readings.len(), 3);
         assert_eq!(readings.get("へ"), Some(Reading::new("エ", Kind::Particle)));
-        assert_eq!(readings.get("東京"), Some(Reading::new("トウキョウ", Kind::Other)));
+        assert_eq!(
+            readings.get("東京"),
+            Some(Reading::new("トウキョウ", Kind::Other))
+        );
         assert_eq!(readings.get("京"), None);
     }
 
