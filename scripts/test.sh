@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 # What the tests run besides cargo: redis-server (every integration test),
 # redis-cli from redis-tools (the cluster tests create their cluster with it),
-# openssl (the TLS test makes its certificates with it), CLDR's data and
+# openssl (the TLS test makes its certificates with it), CLDR's data, IPADIC and
 # Debian's chromium (the home page test runs it headless; without it that
 # test fails and says how to install it, unless SLUGD_SKIP_BROWSER=1).
 missing=()
@@ -17,6 +17,9 @@ command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 # CLDR's names in every locale (the locale tests read German, French,
 # Russian...; the repository ships English only).
 [ -f /usr/share/unicode/cldr/common/annotations/de.xml ] || missing+=(unicode-cldr-core)
+# IPADIC's CSV sources (tests/japanese.rs reads Japanese titles with the
+# full dictionary; the repository ships a subset of it).
+[ -f /usr/share/mecab/dic/ipadic/Noun.csv ] || missing+=(mecab-ipadic)
 if [ "${SLUGD_SKIP_BROWSER:-}" != 1 ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 fi

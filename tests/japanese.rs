@@ -120,3 +120,16 @@ fn the_held_out_titles_agree_as_often_as_docs_figures_says() {
 const LETTERS_AGREE: usize = 95;
 /// Held-out titles with the same words too: 87 when first read, then 89.
 const WORDS_AGREE: usize = 89;
+
+#[test]
+fn the_shipped_subset_reads_the_development_titles_as_the_full_dictionary_does() {
+    // data/ipadic-subset/ holds every IPADIC entry whose written form is
+    // inside a development title, so every key those titles need.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/ipadic-subset");
+    let subset = japanese::read_dir(&dir).expect("the subset reads");
+    assert_eq!(subset.entries, 423);
+    let subset = SortedReadings::new(subset.compact()).expect("sorted");
+    for (title, usual, miss) in cases("ja-titles.tsv") {
+        assert_eq!(slug_of(&subset, &title), miss.unwrap_or(usual), "{title}");
+    }
+}
