@@ -47,7 +47,7 @@ pub fn romanize_into(kana: &str, kind: Kind, out: &mut String) {
     if kind == Kind::Particle {
         match kana {
             "ハ" | "は" => return out.push_str("wa"),
-            "ヘ" | "へ" => return out.push_str("e"),
+            "ヘ" | "へ" => return out.push('e'),
             _ => {}
         }
     }
