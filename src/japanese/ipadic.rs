@@ -82,7 +82,7 @@ pub struct Readings {
 
 impl Readings {
     /// The compact form: one `surface\tvalue\n` line per surface, sorted,
-    /// where the value is [`Reading::encode`]'s. Loaded as the fields and
+    /// where the value is [`Reading::encode_into`]'s. Loaded as the fields and
     /// values of one Redis hash, a title's keys are one `HMGET`.
     pub fn compact(&self) -> String {
         let mut out = String::with_capacity(self.kept.len() * 24);

@@ -14,6 +14,15 @@
 //! - [`hepburn`]: kana to Hepburn without macrons, long vowels folded.
 //! - [`sorted`]: the readings held in process as sorted lines, looked up
 //!   by binary search.
+//!
+//! What the table, loader and engine take from here: `slugd load`
+//! streams [`Readings::compact`]'s lines (or [`Readings::kept`]) into one
+//! hash of the table version, written form to [`Reading::encode_into`]'s
+//! value; a request sends [`keys_needed`] in the `HMGET` it already
+//! makes (one round trip) and calls [`read`] with what came back; the
+//! in-process table holds a [`SortedReadings`] and passes its `get`.
+//! Without the data `read_dir` fails with [`IpadicError::Missing`], which
+//! says how to get it.
 
 pub mod hepburn;
 pub mod ipadic;

@@ -9,13 +9,18 @@
 //! the first step; both ask only for keys [`keys_needed`] lists, so they
 //! read every title alike.
 //!
-//! A word the table has is read whole. A word it lacks that holds kanji is
-//! read as the longest written forms the table has from its start on
-//! (`羽田空港` when the segmenter keeps it whole, a kanji compound IPADIC
-//! splits; what is left after them is one word if it is kana). A kana
-//! word the table lacks is romanized as it is written. A kanji the table
-//! has no form starting with is left as it is, for the engine to read as
-//! it reads Han today.
+//! A word the table has is read whole, and split in two where it is a
+//! compound whose second word's reading ends its own (`羽田空港`
+//! `haneda kuko`). A word it lacks that holds kanji is read as the
+//! longest written forms the table has from its start on (what is left
+//! after them is one word if it is kana). Kana words one after another
+//! are read as the segmenter cut them when the table has them all, and
+//! otherwise read again together, by the longest kana words the table
+//! has (`ご` `ざいま` `す` is `ござい` `ます`). Kana the table does not
+//! read are romanized as written. A kanji the table has no form starting
+//! with is left as it is, for the engine to read as it reads Han today.
+//! An auxiliary verb is written together with the verb before it
+//! (`行き` `まし` `た`, `ikimashita`).
 
 use icu::segmenter::WordSegmenter;
 use icu::segmenter::options::WordBreakInvariantOptions;
@@ -46,11 +51,11 @@ pub struct Reading {
     pub kind: Kind,
 }
 
-/// The mark [`Reading::encode`] puts before a particle's reading.
+/// The mark [`Reading::encode_into`] puts before a particle's reading.
 const PARTICLE_MARK: char = '*';
-/// The mark [`Reading::encode`] puts before a verb's reading.
+/// The mark [`Reading::encode_into`] puts before a verb's reading.
 const VERB_MARK: char = '+';
-/// The mark [`Reading::encode`] puts before an auxiliary's reading.
+/// The mark [`Reading::encode_into`] puts before an auxiliary's reading.
 const AUXILIARY_MARK: char = '~';
 
 /// Longest written form looked up inside a word, in characters: a word
@@ -125,7 +130,7 @@ pub fn is_kanji(c: char) -> bool {
 }
 
 /// Longest written form looked up inside a run of kana words
-/// ([`Piece::Kana`]), in characters: IPADIC's kana words are short, and a
+/// (kana words the segmenter found one after another), in characters: IPADIC's kana words are short, and a
 /// run of `n` kana asks for at most `n` times this many keys.
 pub const MAX_KANA_KEY_CHARS: usize = 6;
 
