@@ -20,7 +20,7 @@
 //! traditional Hepburn's `m` (`Gumma`); and without the apostrophe before
 //! a vowel or `y` (`kan'i`), which a slug would turn into a separator.
 
-use super::reading::Kind;
+use super::kind::Kind;
 
 /// The syllable of each katakana from `ァ` (U+30A1) to `ヶ` (U+30F6); the
 /// small kana are marked by a leading `_` and handled by

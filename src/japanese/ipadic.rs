@@ -13,7 +13,8 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use super::reading::{Kind, Reading};
+use super::kind::Kind;
+use super::reading::Reading;
 use crate::lines::{BoundedLines, Line};
 
 /// Where Debian's `mecab-ipadic` package puts the CSV sources.

@@ -12,6 +12,8 @@
 //!   through a lookup of written forms, in two steps for one round trip:
 //!   the keys a title needs, then the words from what was found.
 //! - [`hepburn`]: kana to Hepburn without macrons, long vowels folded.
+//! - [`kind`]: the kind of entry a reading is from (particle, verb,
+//!   auxiliary, other).
 //! - [`sorted`]: the readings held in process as sorted lines, looked up
 //!   by binary search.
 //!
@@ -26,9 +28,11 @@
 
 pub mod hepburn;
 pub mod ipadic;
+pub mod kind;
 pub mod reading;
 pub mod sorted;
 
 pub use ipadic::{IpadicError, Readings, read_dir};
-pub use reading::{Kind, Reading, Word, keys_needed, read, read_to_string};
+pub use kind::Kind;
+pub use reading::{Reading, Word, keys_needed, read, read_to_string};
 pub use sorted::SortedReadings;

@@ -26,21 +26,7 @@ use icu::segmenter::WordSegmenter;
 use icu::segmenter::options::WordBreakInvariantOptions;
 
 use super::hepburn;
-
-/// What kind of entry a reading is from, for the two places where
-/// romanization depends on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// A particle (助詞): `は`, `へ`, `を` read `wa`, `e`, `o`.
-    Particle,
-    /// A verb (動詞): a last `ウ` is its ending, not a long vowel.
-    Verb,
-    /// An auxiliary verb (助動詞): written together with a verb or
-    /// auxiliary before it (`行き` `まし` `た`, `ikimashita`).
-    Auxiliary,
-    /// Anything else.
-    Other,
-}
+use super::kind::Kind;
 
 /// The reading of a written form: katakana and its kind.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

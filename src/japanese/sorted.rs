@@ -84,7 +84,7 @@ impl SortedReadings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::japanese::reading::Kind;
+    use crate::japanese::kind::Kind;
 
     #[test]
     fn finds_each_line_by_its_written_form() {
