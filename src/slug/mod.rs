@@ -69,7 +69,7 @@ pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 
 use crate::locale::SlugLocale;
 use builder::build;
-use rules::truncate_at_word;
+use rules::{find_byte, is_ampersand, is_wide_lead, truncate_at_word};
 
 /// The title has nothing a slug can be made of.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -124,15 +124,83 @@ pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     if options.rules == Rules::V1 {
         return rewrite_v1(title, options);
     }
-    let decoded = entities::decode(title);
+    match survey(title) {
+        // The usual title: nothing but what rules 1 rewrite.
+        (false, None) => match replace_and_romanize(title, options, SlugLocale::romanize_v2) {
+            Cow::Borrowed(_) => Cow::Borrowed(title),
+            Cow::Owned(text) => romanize_replaced(text, options),
+        },
+        (entity, first_run) => rewrite_marked(title, options, entity, first_run),
+    }
+}
+
+/// [`rewrite`] of a title the survey marked: it has a `&` (`entity`) or a
+/// run of the scripts, the first at `first_run`.
+#[cold]
+#[inline(never)]
+fn rewrite_marked<'t>(
+    title: &'t str,
+    options: &Options,
+    entity: bool,
+    first_run: Option<usize>,
+) -> Cow<'t, str> {
+    let decoded = if entity {
+        entities::decode(title)
+    } else {
+        Cow::Borrowed(title)
+    };
     let rewritten = match replace_and_romanize(&decoded, options, SlugLocale::romanize_v2) {
         Cow::Borrowed(_) => decoded,
-        Cow::Owned(text) => Cow::Owned(text),
+        Cow::Owned(text) => return romanize_replaced(text, options),
     };
-    match scripts::romanize(&rewritten, options) {
+    // Borrowed, the text is the title as it was, whose runs are where the
+    // survey found them.
+    let romanized = match (&rewritten, first_run) {
+        (Cow::Borrowed(_), Some(first)) => scripts::romanize_from(title, first, options),
+        (Cow::Borrowed(_), None) => return rewritten,
+        (Cow::Owned(text), _) => scripts::romanize(text, options),
+    };
+    match romanized {
         Cow::Borrowed(_) => rewritten,
         Cow::Owned(text) => Cow::Owned(text),
     }
+}
+
+/// The scripts romanized in a title that `replacements` or the `locale`
+/// rewrote, which the survey did not read.
+#[cold]
+#[inline(never)]
+fn romanize_replaced<'t>(text: String, options: &Options) -> Cow<'t, str> {
+    match scripts::romanize(&text, options) {
+        Cow::Borrowed(_) => Cow::Owned(text),
+        Cow::Owned(romanized) => Cow::Owned(romanized),
+    }
+}
+
+/// One scan of `title`'s bytes for what rules 2 rewrite: whether it has a
+/// `&` (which may start an entity), and where the first character of the
+/// scripts (`scripts`) starts. Most titles have neither, and the scan
+/// passes over their bytes a block at a time ([`find_byte`]).
+#[inline]
+fn survey(title: &str) -> (bool, Option<usize>) {
+    let bytes = title.as_bytes();
+    let mut from = 0;
+    while let Some(mut at) = find_byte(bytes, from, |b| is_ampersand(b) | is_wide_lead(b)) {
+        if bytes[at] == b'&' {
+            return (true, scripts::first_run(title, at + 1));
+        }
+        // Wide characters come in runs: read on from one to the next.
+        while let Some(&lead) = bytes.get(at)
+            && is_wide_lead(lead)
+        {
+            if scripts::starts_run(title, at) {
+                return (find_byte(bytes, at, is_ampersand).is_some(), Some(at));
+            }
+            at += scripts::utf8_len(lead);
+        }
+        from = at;
+    }
+    (false, None)
 }
 
 /// [`rewrite`] by rules 1: `replacements`, then the `locale`'s
