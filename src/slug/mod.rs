@@ -69,7 +69,7 @@ pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 
 use crate::locale::SlugLocale;
 use builder::build;
-use rules::{find_byte, is_ampersand, is_wide_lead, truncate_at_word};
+use rules::{find_byte, is_ampersand, truncate_at_word};
 
 /// The title has nothing a slug can be made of.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -184,23 +184,11 @@ fn romanize_replaced<'t>(text: String, options: &Options) -> Cow<'t, str> {
 #[inline]
 fn survey(title: &str) -> (bool, Option<usize>) {
     let bytes = title.as_bytes();
-    let mut from = 0;
-    while let Some(mut at) = find_byte(bytes, from, |b| is_ampersand(b) | is_wide_lead(b)) {
-        if bytes[at] == b'&' {
-            return (true, scripts::first_run(title, at + 1));
-        }
-        // Wide characters come in runs: read on from one to the next.
-        while let Some(&lead) = bytes.get(at)
-            && is_wide_lead(lead)
-        {
-            if scripts::starts_run(title, at) {
-                return (find_byte(bytes, at, is_ampersand).is_some(), Some(at));
-            }
-            at += scripts::utf8_len(lead);
-        }
-        from = at;
+    match scripts::first_run_or(title, 0, is_ampersand) {
+        None => (false, None),
+        Some(at) if bytes[at] == b'&' => (true, scripts::first_run(title, at + 1)),
+        Some(at) => (find_byte(bytes, at, is_ampersand).is_some(), Some(at)),
     }
-    (false, None)
 }
 
 /// [`rewrite`] by rules 1: `replacements`, then the `locale`'s

@@ -15,11 +15,11 @@
 //!   a Japanese `locale`: Japanese reads Han otherwise (issue 20), and such
 //!   titles keep rules 1's syllables.
 //!
-//! The engine's survey (`crate::slug::rewrite`) finds the first run with
-//! [`first_run`]'s test while it looks for a `&`, in one scan of the
-//! title's bytes, 16 at a time: a title without these scripts is borrowed
-//! back after it, so rules 2 costs titles that do not need it little. Runs are cut in pieces of at most
-//! [`MAX_RUN_BYTES`], and only the first [`MAX_ROMANIZED_BYTES`] of them
+//! The engine's survey (`crate::slug::rewrite`) finds the first run while
+//! it looks for a `&` ([`first_run_or`]), in one scan of the title's
+//! bytes, 16 at a time: a title without these scripts is borrowed back
+//! after it, so rules 2 costs titles that do not need it little. Runs are
+//! cut in pieces of at most [`MAX_RUN_BYTES`], and only the first [`MAX_ROMANIZED_BYTES`] of them
 //! in a title are romanized, so that no title costs more than a bounded
 //! amount of work. Each thread remembers the runs it has
 //! romanized (up to [`MAX_RUNS`] of at most [`MAX_RUN_BYTES`]): the
@@ -67,10 +67,21 @@ pub(super) fn romanize<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
 /// Hangul.
 #[inline]
 pub(super) fn first_run(text: &str, from: usize) -> Option<usize> {
+    first_run_or(text, from, |_| false)
+}
+
+/// [`first_run`], or the first byte before it for which `stop` holds,
+/// whichever comes first: the engine's survey finds the first run and a
+/// `&` in one scan.
+#[inline]
+pub(super) fn first_run_or(text: &str, from: usize, stop: impl Fn(u8) -> bool) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut from = from;
     loop {
-        let mut at = find_byte(bytes, from, is_wide_lead)?;
+        let mut at = find_byte(bytes, from, |b| stop(b) | is_wide_lead(b))?;
+        if stop(bytes[at]) {
+            return Some(at);
+        }
         // Wide characters come in runs (kana, Hangul): read on from one to
         // the next without searching again.
         while let Some(&lead) = bytes.get(at)
@@ -88,7 +99,7 @@ pub(super) fn first_run(text: &str, from: usize) -> Option<usize> {
 /// Whether a character of these scripts starts at byte `at` of `text`,
 /// where a byte of 0xE0 or more is.
 #[inline(always)]
-pub(super) fn starts_run(text: &str, at: usize) -> bool {
+fn starts_run(text: &str, at: usize) -> bool {
     let bytes = text.as_bytes();
     may_start_run(bytes[at], bytes.get(at + 1).copied().unwrap_or(0))
         && text[at..].chars().next().and_then(Script::of).is_some()
@@ -97,7 +108,7 @@ pub(super) fn starts_run(text: &str, at: usize) -> bool {
 /// The length of the UTF-8 of a character whose first byte, of 0xE0 or
 /// more, is `lead`.
 #[inline(always)]
-pub(super) fn utf8_len(lead: u8) -> usize {
+fn utf8_len(lead: u8) -> usize {
     if lead >= 0xF0 { 4 } else { 3 }
 }
 
