@@ -68,7 +68,7 @@ pub use rules::AND;
 pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 
 use crate::locale::SlugLocale;
-use builder::build;
+use builder::{Unrewritten, build};
 use rules::{find_byte, is_ampersand, truncate_at_word};
 
 /// The title has nothing a slug can be made of.
@@ -77,7 +77,35 @@ use rules::{find_byte, is_ampersand, truncate_at_word};
 pub struct EmptySlug;
 
 /// Turns `title` into a slug.
+///
+/// With no `replacements` and no `locale` (the usual options), the title
+/// is read as it is in one pass, and rewritten only when that pass meets
+/// what rules 2 rewrite ([`build`]'s `watch`): the same slug as
+/// [`slugify_rewritten`] of [`rewrite`], without the survey.
 pub fn slugify(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Result<String, EmptySlug> {
+    if !(options.replacements.is_empty() && options.locale.is_none()) {
+        return slugify_rewritten(&rewrite(title, options), options, names);
+    }
+    let slug = match slug_in(title, options, names, options.rules >= Rules::V2) {
+        Ok(slug) => slug,
+        Err(Unrewritten) => return slugify_unrewritten(title, options, names),
+    };
+    if slug.is_err()
+        && let Some(fallback) = &options.fallback
+    {
+        return slug_of_fallback(fallback, options, names);
+    }
+    slug
+}
+
+/// [`slugify`] of a title whose pass met what rules 2 rewrite.
+#[cold]
+#[inline(never)]
+fn slugify_unrewritten(
     title: &str,
     options: &Options,
     names: &impl SymbolNames,
@@ -219,32 +247,52 @@ fn replace_and_romanize<'t>(
 /// usual path is one call of the plain builder.
 #[cold]
 #[inline(never)]
-fn with_extras(title: &str, options: &Options, names: &impl SymbolNames) -> String {
+fn with_extras(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+    watch: bool,
+) -> Result<String, Unrewritten> {
     let stopwords = (!options.stopwords.is_empty()).then_some(&options.stopwords);
-    let (slug, dropped) = build::<true>(title, options, names, stopwords);
+    let (slug, dropped) = build::<true>(title, options, names, stopwords, watch)?;
     if slug.is_empty() && dropped {
         // Only stopwords: keep them all rather than answer nothing.
-        return build::<true>(title, options, names, None).0;
+        return Ok(build::<true>(title, options, names, None, watch)?.0);
     }
-    slug
+    Ok(slug)
 }
 
 /// The slug of one rewritten title, without the fallback.
 #[inline]
 fn slug_of(title: &str, options: &Options, names: &impl SymbolNames) -> Result<String, EmptySlug> {
+    match slug_in(title, options, names, false) {
+        Ok(slug) => slug,
+        Err(Unrewritten) => unreachable!("only a watching build stops"),
+    }
+}
+
+/// The slug of one title, without the fallback; with `watch`, of a title
+/// not rewritten, which stops at what rules 2 rewrite ([`build`]).
+#[inline]
+fn slug_in(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+    watch: bool,
+) -> Result<Result<String, EmptySlug>, Unrewritten> {
     let extras = !options.stopwords.is_empty()
         || options.decamelize
         || options.preserve != Preserve::default();
     let mut slug = if extras {
-        with_extras(title, options, names)
+        with_extras(title, options, names, watch)?
     } else {
-        build::<false>(title, options, names, None).0
+        build::<false>(title, options, names, None, watch)?.0
     };
     if let Some(max) = options.max_length {
         truncate_at_word(&mut slug, max.get(), options.separator.as_str());
     }
     if slug.is_empty() {
-        return Err(EmptySlug);
+        return Ok(Err(EmptySlug));
     }
-    Ok(slug)
+    Ok(Ok(slug))
 }

@@ -519,3 +519,69 @@ fn the_surveyed_rewrite_is_every_step_in_turn() {
         "say-namaste"
     );
 }
+
+/// A title read as it is, in one pass that stops at what rules 2 rewrite,
+/// gets the slug of the title rewritten first: for every option set that
+/// takes that pass (no `replacements`, no `locale`), over the corpus and
+/// titles with entities, runs of the scripts, and characters that look
+/// ahead (`'`, `’`, `,`, `&`, `×`) next to a run or an entity, cut at
+/// every `max_length` up to 24.
+#[test]
+fn one_pass_over_a_title_as_it_is_gives_the_rewritten_slug() {
+    use super::{rewrite, slugify_rewritten};
+    use crate::table::MemoryTable;
+    let table = MemoryTable::shipped(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
+    let mut option_sets = vec![
+        RawOptions::default(),
+        RawOptions {
+            rules: Some(1),
+            ..RawOptions::default()
+        },
+        RawOptions {
+            stopwords: Some(vec!["the".into(), "and".into(), "beijing".into()]),
+            ..RawOptions::default()
+        },
+        RawOptions {
+            decamelize: Some(true),
+            preserve: Some(".".into()),
+            ..RawOptions::default()
+        },
+        RawOptions {
+            symbols: Some(false),
+            separator: Some(String::new()),
+            fallback: Some("北京 &amp; untitled".into()),
+            ..RawOptions::default()
+        },
+    ];
+    option_sets.extend((1..=24).map(|max| RawOptions {
+        max_length: Some(max),
+        separator: Some(if max % 2 == 0 { "_" } else { "" }.into()),
+        ..RawOptions::default()
+    }));
+    let extra = [
+        "Tom &amp; Jerry नमस्ते",
+        "R&D ภาษาไทย",
+        "☃ ❤ 서울 北京 and &#x2603;",
+        "東京の桜 and 北京",
+        "it'北京 don’ภาษา 1,000年 3×4北京 5×नमस्ते",
+        "abc'北京",
+        "ab,123北京",
+        "x&amp;y &",
+        "&",
+        "🇫🇷 1️⃣ 北京",
+        "",
+        "?!",
+    ];
+    for raw in option_sets {
+        let options = with(raw.clone());
+        for title in crate::corpus::titles().chain(extra) {
+            let rewritten = rewrite(title, &options);
+            assert_eq!(
+                slugify(title, &options, &table),
+                slugify_rewritten(&rewritten, &options, &table),
+                "{title:?} with {raw:?}"
+            );
+        }
+    }
+}

@@ -99,7 +99,7 @@ pub(super) fn first_run_or(text: &str, from: usize, stop: impl Fn(u8) -> bool) -
 /// Whether a character of these scripts starts at byte `at` of `text`,
 /// where a byte of 0xE0 or more is.
 #[inline(always)]
-fn starts_run(text: &str, at: usize) -> bool {
+pub(super) fn starts_run(text: &str, at: usize) -> bool {
     let bytes = text.as_bytes();
     may_start_run(bytes[at], bytes.get(at + 1).copied().unwrap_or(0))
         && text[at..].chars().next().and_then(Script::of).is_some()
