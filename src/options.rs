@@ -153,6 +153,12 @@ pub const MAX_REPLACED_BYTES: usize = 1024 * 1024;
 pub struct Replacements(Arc<[(Box<str>, Box<str>)]>);
 
 impl Replacements {
+    /// Whether there are no pairs.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The title with the pairs applied; borrowed when none applies.
     #[inline]
     pub fn apply<'t>(&self, title: &'t str) -> Cow<'t, str> {

@@ -2,6 +2,12 @@
 //! transliterator and word segmenter take microseconds a word, and titles
 //! repeat their words. The `locale` option's romanization remembers words
 //! (`crate::locale`), rules 2's scripts runs and words (`crate::slug`).
+//!
+//! Keys are hashed by foldhash, randomly seeded per memory: SipHash, the
+//! standard library's, cost as much as the rest of a lookup. foldhash
+//! resists crafted collisions less; a memory holds at most a few thousand
+//! keys and starts over when full, so a title that collides costs at most
+//! a longer search of one small table.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -9,7 +15,7 @@ use std::collections::HashMap;
 /// Romanized texts by key, at most `max_texts` keys of at most
 /// `max_bytes`; one per thread and use (`thread_local!`).
 pub(crate) struct Memory {
-    texts: RefCell<HashMap<Box<str>, Box<str>>>,
+    texts: RefCell<HashMap<Box<str>, Box<str>, foldhash::fast::RandomState>>,
     max_texts: usize,
     max_bytes: usize,
 }

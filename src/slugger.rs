@@ -62,29 +62,31 @@ impl Slugger {
             slugs,
             degraded: false,
         };
+        let (table, fallback) = match &self.table {
+            // In memory no names are asked for ahead: the engine rewrites
+            // a title only when it needs to ([`slug::slugify`]).
+            SymbolTable::InProcess(table) => {
+                return Ok(plain(in_memory(table, titles, options)));
+            }
+            SymbolTable::Redis(table, fallback) => (table, fallback),
+        };
         // Step 1: each title as the options rewrite it (replacements, a
         // locale's romanization), once: what is read for names is what the
         // engine slugs.
-        let titles: Vec<Cow<'_, str>> = titles
+        let rewritten: Vec<Cow<'_, str>> = titles
             .iter()
             .map(|t| slug::rewrite(t.as_ref(), options))
             .collect();
         let locale = options.locale.as_ref();
-        let (table, fallback) = match &self.table {
-            SymbolTable::InProcess(table) => {
-                return Ok(plain(in_memory(table, &titles, options)));
-            }
-            SymbolTable::Redis(table, fallback) => (table, fallback),
-        };
         if !options.symbols {
-            return Ok(plain(engine(&titles, options, &NoSymbols)));
+            return Ok(plain(engine(&rewritten, options, &NoSymbols)));
         }
         // The rewritten titles, and the fallback as it would be rewritten.
         let fallback_title = options
             .fallback
             .as_deref()
             .map(|f| slug::rewrite(f, options));
-        let read: Vec<&str> = titles
+        let read: Vec<&str> = rewritten
             .iter()
             .chain(fallback_title.iter())
             .map(AsRef::as_ref)
@@ -94,7 +96,7 @@ impl Slugger {
                 if let Some(fallback) = fallback {
                     fallback.release();
                 }
-                Ok(plain(engine(&titles, options, &names.view())))
+                Ok(plain(engine(&rewritten, options, &names.view())))
             }
             (Err(e), Some(fallback)) if e.is_outage() => {
                 let live = table.live_version();
@@ -108,7 +110,7 @@ impl Slugger {
                     .await
                     .map_err(no_fallback)?;
                 Ok(Slugs {
-                    slugs: in_memory(&memory, &titles, options),
+                    slugs: in_memory(&memory, titles, options),
                     degraded: true,
                 })
             }
@@ -130,17 +132,25 @@ impl Slugger {
     }
 }
 
-/// Steps 2 and 4 in memory: the table seen through the locale's chain.
-fn in_memory(
+/// Steps 1, 2 and 4 in memory, where the engine rewrites each title
+/// itself ([`slug::slugify`]): the table seen through the locale's chain.
+fn in_memory<S: AsRef<str>>(
     table: &MemoryTable,
-    titles: &[Cow<'_, str>],
+    titles: &[S],
     options: &Options,
 ) -> Vec<Result<String, EmptySlug>> {
     match &options.locale {
-        None => engine(titles, options, table),
+        None => titles
+            .iter()
+            .map(|t| slug::slugify(t.as_ref(), options, table))
+            .collect(),
         Some(locale) => {
             let chain = table.chain(Some(locale));
-            engine(titles, options, &table.view(&chain))
+            let view = table.view(&chain);
+            titles
+                .iter()
+                .map(|t| slug::slugify(t.as_ref(), options, &view))
+                .collect()
         }
     }
 }

@@ -5,9 +5,10 @@
 
 use super::names::SymbolNames;
 use super::rules::{
-    AND, between_digits, groups_digits, is_letter, is_traceless, spelled_letter, starts_word,
-    word_follows,
+    AND, between_digits, groups_digits, is_ampersand, is_letter, is_traceless, is_wide_lead,
+    spelled_letter, starts_word, word_follows,
 };
+use super::scripts;
 use crate::named;
 use crate::options::{Options, Rules, StopWords};
 
@@ -456,15 +457,29 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         (self.out, self.dropped)
     }
 }
+/// A title read as it is, without [`super::rewrite`], had what rules 2
+/// rewrite: a `&` (which may start an entity) or a character of the
+/// scripts they romanize. It must be rewritten and built again.
+#[derive(Debug)]
+pub(super) struct Unrewritten;
+
 /// The words of `title` into a slug; also says whether a stopword was
 /// dropped.
+///
+/// `watch`: `title` was not rewritten, and the options rewrite nothing but
+/// what rules 2 do. The build stops at the first `&` or character of the
+/// romanized scripts (`Unrewritten`), and so reads the usual title in one
+/// pass instead of a survey and a pass. A build that ends early at
+/// `max_length` looks at the rest first: a word it wrote may have looked
+/// ahead into what the rewrite would change.
 #[inline]
 pub(super) fn build<const EXTRAS: bool>(
     title: &str,
     options: &Options,
     names: &impl SymbolNames,
     stopwords: Option<&StopWords>,
-) -> (String, bool) {
+    watch: bool,
+) -> Result<(String, bool), Unrewritten> {
     let separator = options.separator.as_str();
     // Enough bytes to know every word boundary at or before `max_length`;
     // checked at word ends only, so a long word may run past it.
@@ -509,11 +524,15 @@ pub(super) fn build<const EXTRAS: bool>(
             }
         }
         if b.out.len() >= stop_at {
+            if watch && scripts::first_run_or(title, i, is_ampersand).is_some() {
+                return Err(Unrewritten);
+            }
             break;
         }
         if byte.is_ascii() {
             i += 1;
             match byte {
+                b'&' if watch => return Err(Unrewritten),
                 b'\'' | b',' | b'&' => b.push_in_context(byte, title, i),
                 _ if EXTRAS
                     && !b.after_separator
@@ -525,6 +544,9 @@ pub(super) fn build<const EXTRAS: bool>(
                 _ => b.separate(),
             }
             continue;
+        }
+        if watch && is_wide_lead(byte) && scripts::starts_run(title, i) {
+            return Err(Unrewritten);
         }
         let c = title[i..].chars().next().expect("i is on a char boundary");
         let at = i;
@@ -544,5 +566,5 @@ pub(super) fn build<const EXTRAS: bool>(
         i += c.len_utf8();
         b.push_non_ascii(c, (title, at, i), options.symbols, names);
     }
-    b.finish()
+    Ok(b.finish())
 }

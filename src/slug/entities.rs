@@ -11,10 +11,12 @@
 
 use std::borrow::Cow;
 
+use super::rules::{find_byte, is_ampersand};
+
 /// The title with its HTML5 entities decoded; borrowed when it has none
 /// (no `&`: one scan of the bytes).
 pub(super) fn decode(title: &str) -> Cow<'_, str> {
-    if !title.as_bytes().contains(&b'&') {
+    if find_byte(title.as_bytes(), 0, is_ampersand).is_none() {
         return Cow::Borrowed(title);
     }
     htmlize::unescape(title)

@@ -68,8 +68,8 @@ pub use rules::AND;
 pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 
 use crate::locale::SlugLocale;
-use builder::build;
-use rules::truncate_at_word;
+use builder::{Unrewritten, build};
+use rules::{find_byte, is_ampersand, truncate_at_word};
 
 /// The title has nothing a slug can be made of.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -77,7 +77,35 @@ use rules::truncate_at_word;
 pub struct EmptySlug;
 
 /// Turns `title` into a slug.
+///
+/// With no `replacements` and no `locale` (the usual options), the title
+/// is read as it is in one pass, and rewritten only when that pass meets
+/// what rules 2 rewrite ([`build`]'s `watch`): the same slug as
+/// [`slugify_rewritten`] of [`rewrite`], without the survey.
 pub fn slugify(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Result<String, EmptySlug> {
+    if !(options.replacements.is_empty() && options.locale.is_none()) {
+        return slugify_rewritten(&rewrite(title, options), options, names);
+    }
+    let slug = match slug_in(title, options, names, options.rules >= Rules::V2) {
+        Ok(slug) => slug,
+        Err(Unrewritten) => return slugify_unrewritten(title, options, names),
+    };
+    if slug.is_err()
+        && let Some(fallback) = &options.fallback
+    {
+        return slug_of_fallback(fallback, options, names);
+    }
+    slug
+}
+
+/// [`slugify`] of a title whose pass met what rules 2 rewrite.
+#[cold]
+#[inline(never)]
+fn slugify_unrewritten(
     title: &str,
     options: &Options,
     names: &impl SymbolNames,
@@ -124,14 +152,70 @@ pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     if options.rules == Rules::V1 {
         return rewrite_v1(title, options);
     }
-    let decoded = entities::decode(title);
+    match survey(title) {
+        // The usual title: nothing but what rules 1 rewrite.
+        (false, None) => match replace_and_romanize(title, options, SlugLocale::romanize_v2) {
+            Cow::Borrowed(_) => Cow::Borrowed(title),
+            Cow::Owned(text) => romanize_replaced(text, options),
+        },
+        (entity, first_run) => rewrite_marked(title, options, entity, first_run),
+    }
+}
+
+/// [`rewrite`] of a title the survey marked: it has a `&` (`entity`) or a
+/// run of the scripts, the first at `first_run`.
+#[cold]
+#[inline(never)]
+fn rewrite_marked<'t>(
+    title: &'t str,
+    options: &Options,
+    entity: bool,
+    first_run: Option<usize>,
+) -> Cow<'t, str> {
+    let decoded = if entity {
+        entities::decode(title)
+    } else {
+        Cow::Borrowed(title)
+    };
     let rewritten = match replace_and_romanize(&decoded, options, SlugLocale::romanize_v2) {
         Cow::Borrowed(_) => decoded,
-        Cow::Owned(text) => Cow::Owned(text),
+        Cow::Owned(text) => return romanize_replaced(text, options),
     };
-    match scripts::romanize(&rewritten, options) {
+    // Borrowed, the text is the title as it was, whose runs are where the
+    // survey found them.
+    let romanized = match (&rewritten, first_run) {
+        (Cow::Borrowed(_), Some(first)) => scripts::romanize_from(title, first, options),
+        (Cow::Borrowed(_), None) => return rewritten,
+        (Cow::Owned(text), _) => scripts::romanize(text, options),
+    };
+    match romanized {
         Cow::Borrowed(_) => rewritten,
         Cow::Owned(text) => Cow::Owned(text),
+    }
+}
+
+/// The scripts romanized in a title that `replacements` or the `locale`
+/// rewrote, which the survey did not read.
+#[cold]
+#[inline(never)]
+fn romanize_replaced<'t>(text: String, options: &Options) -> Cow<'t, str> {
+    match scripts::romanize(&text, options) {
+        Cow::Borrowed(_) => Cow::Owned(text),
+        Cow::Owned(romanized) => Cow::Owned(romanized),
+    }
+}
+
+/// One scan of `title`'s bytes for what rules 2 rewrite: whether it has a
+/// `&` (which may start an entity), and where the first character of the
+/// scripts (`scripts`) starts. Most titles have neither, and the scan
+/// passes over their bytes a block at a time ([`find_byte`]).
+#[inline]
+fn survey(title: &str) -> (bool, Option<usize>) {
+    let bytes = title.as_bytes();
+    match scripts::first_run_or(title, 0, is_ampersand) {
+        None => (false, None),
+        Some(at) if bytes[at] == b'&' => (true, scripts::first_run(title, at + 1)),
+        Some(at) => (find_byte(bytes, at, is_ampersand).is_some(), Some(at)),
     }
 }
 
@@ -163,32 +247,52 @@ fn replace_and_romanize<'t>(
 /// usual path is one call of the plain builder.
 #[cold]
 #[inline(never)]
-fn with_extras(title: &str, options: &Options, names: &impl SymbolNames) -> String {
+fn with_extras(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+    watch: bool,
+) -> Result<String, Unrewritten> {
     let stopwords = (!options.stopwords.is_empty()).then_some(&options.stopwords);
-    let (slug, dropped) = build::<true>(title, options, names, stopwords);
+    let (slug, dropped) = build::<true>(title, options, names, stopwords, watch)?;
     if slug.is_empty() && dropped {
         // Only stopwords: keep them all rather than answer nothing.
-        return build::<true>(title, options, names, None).0;
+        return Ok(build::<true>(title, options, names, None, watch)?.0);
     }
-    slug
+    Ok(slug)
 }
 
 /// The slug of one rewritten title, without the fallback.
 #[inline]
 fn slug_of(title: &str, options: &Options, names: &impl SymbolNames) -> Result<String, EmptySlug> {
+    match slug_in(title, options, names, false) {
+        Ok(slug) => slug,
+        Err(Unrewritten) => unreachable!("only a watching build stops"),
+    }
+}
+
+/// The slug of one title, without the fallback; with `watch`, of a title
+/// not rewritten, which stops at what rules 2 rewrite ([`build`]).
+#[inline]
+fn slug_in(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+    watch: bool,
+) -> Result<Result<String, EmptySlug>, Unrewritten> {
     let extras = !options.stopwords.is_empty()
         || options.decamelize
         || options.preserve != Preserve::default();
     let mut slug = if extras {
-        with_extras(title, options, names)
+        with_extras(title, options, names, watch)?
     } else {
-        build::<false>(title, options, names, None).0
+        build::<false>(title, options, names, None, watch)?.0
     };
     if let Some(max) = options.max_length {
         truncate_at_word(&mut slug, max.get(), options.separator.as_str());
     }
     if slug.is_empty() {
-        return Err(EmptySlug);
+        return Ok(Err(EmptySlug));
     }
-    Ok(slug)
+    Ok(Ok(slug))
 }

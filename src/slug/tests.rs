@@ -433,3 +433,155 @@ fn slugging_a_slug_changes_nothing() {
         assert_eq!(slug(&once), once);
     }
 }
+
+/// `find_byte` finds what a byte-by-byte search finds, from every start,
+/// in texts of every length around its blocks of 16, whichever byte is
+/// wanted and wherever it is (several of them, or none).
+#[test]
+fn the_block_search_finds_the_first_wanted_byte() {
+    use super::rules::{find_byte, is_ampersand, is_wide_lead};
+    for len in 0..=50usize {
+        for marks in [
+            vec![],
+            vec![len / 2],
+            vec![0, len / 3, len.saturating_sub(1)],
+        ] {
+            for mark in 0..len.max(1) {
+                let mut bytes = vec![b'a'; len];
+                for &at in marks.iter().chain([&mark]).filter(|&&at| at < len) {
+                    bytes[at] = if at % 2 == 0 { b'&' } else { 0xE3 };
+                }
+                for from in 0..=len + 1 {
+                    let naive = |wanted: fn(u8) -> bool| (from..len).find(|&i| wanted(bytes[i]));
+                    assert_eq!(find_byte(&bytes, from, is_ampersand), naive(is_ampersand));
+                    assert_eq!(find_byte(&bytes, from, is_wide_lead), naive(is_wide_lead));
+                }
+            }
+        }
+    }
+}
+
+/// The scan for the scripts of rules 2 stops at every character that
+/// `Script::of` knows and at no other, for every character from U+0080
+/// (the bytes it skips without decoding must never start one), and the
+/// scan for kana finds exactly the kana.
+#[test]
+fn the_scans_for_scripts_and_kana_miss_no_character() {
+    use super::scripts::{first_run, has_kana, is_kana, is_script};
+    for c in ('\u{80}'..='\u{3FFFF}').chain(['\u{E0100}', '\u{10FFFF}']) {
+        let text = format!("ab {c}{c} z");
+        let want = is_script(c).then_some(3);
+        assert_eq!(first_run(&text, 0), want, "U+{:04X}", c as u32);
+        assert_eq!(has_kana(&text), is_kana(c), "U+{:04X}", c as u32);
+    }
+}
+
+/// Rules 2's rewrite of a title it surveys once is the rewrite of every
+/// step in turn: entities decoded, replacements, then the scripts
+/// romanized wherever they are, also where a replacement wrote them.
+#[test]
+fn the_surveyed_rewrite_is_every_step_in_turn() {
+    use super::{entities, rewrite, scripts};
+    let replacing = with(RawOptions {
+        replacements: Some(vec![
+            ("<ja>".into(), "日本".into()),
+            ("<hi>".into(), "नमस्ते".into()),
+            ("<amp>".into(), "&amp;".into()),
+        ]),
+        ..RawOptions::default()
+    });
+    let extra = [
+        "Tom &amp; Jerry नमस्ते",
+        "नमस्ते &amp; สวัสดี",
+        "R&D ภาษาไทย",
+        "☃ ❤ 서울 北京 and &#x2603;",
+        "say <hi> in <ja> <amp> more",
+        "<hi>",
+        "東京の桜 and 北京",
+        "",
+    ];
+    for options in [Options::default(), replacing] {
+        for title in crate::corpus::titles().chain(extra) {
+            let decoded = entities::decode(title);
+            let replaced = options.replacements.apply(&decoded).into_owned();
+            let step_by_step = scripts::romanize(&replaced, &options).into_owned();
+            assert_eq!(rewrite(title, &options), step_by_step, "{title:?}");
+        }
+    }
+    assert_eq!(
+        slug_with(
+            "say <hi>",
+            RawOptions {
+                replacements: Some(vec![("<hi>".into(), "नमस्ते".into())]),
+                ..RawOptions::default()
+            }
+        ),
+        "say-namaste"
+    );
+}
+
+/// A title read as it is, in one pass that stops at what rules 2 rewrite,
+/// gets the slug of the title rewritten first: for every option set that
+/// takes that pass (no `replacements`, no `locale`), over the corpus and
+/// titles with entities, runs of the scripts, and characters that look
+/// ahead (`'`, `’`, `,`, `&`, `×`) next to a run or an entity, cut at
+/// every `max_length` up to 24.
+#[test]
+fn one_pass_over_a_title_as_it_is_gives_the_rewritten_slug() {
+    use super::{rewrite, slugify_rewritten};
+    use crate::table::MemoryTable;
+    let table = MemoryTable::shipped(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
+    let mut option_sets = vec![
+        RawOptions::default(),
+        RawOptions {
+            rules: Some(1),
+            ..RawOptions::default()
+        },
+        RawOptions {
+            stopwords: Some(vec!["the".into(), "and".into(), "beijing".into()]),
+            ..RawOptions::default()
+        },
+        RawOptions {
+            decamelize: Some(true),
+            preserve: Some(".".into()),
+            ..RawOptions::default()
+        },
+        RawOptions {
+            symbols: Some(false),
+            separator: Some(String::new()),
+            fallback: Some("北京 &amp; untitled".into()),
+            ..RawOptions::default()
+        },
+    ];
+    option_sets.extend((1..=24).map(|max| RawOptions {
+        max_length: Some(max),
+        separator: Some(if max % 2 == 0 { "_" } else { "" }.into()),
+        ..RawOptions::default()
+    }));
+    let extra = [
+        "Tom &amp; Jerry नमस्ते",
+        "R&D ภาษาไทย",
+        "☃ ❤ 서울 北京 and &#x2603;",
+        "東京の桜 and 北京",
+        "it'北京 don’ภาษา 1,000年 3×4北京 5×नमस्ते",
+        "abc'北京",
+        "ab,123北京",
+        "x&amp;y &",
+        "&",
+        "🇫🇷 1️⃣ 北京",
+        "",
+        "?!",
+    ];
+    for raw in option_sets {
+        let options = with(raw.clone());
+        for title in crate::corpus::titles().chain(extra) {
+            let rewritten = rewrite(title, &options);
+            assert_eq!(
+                slugify(title, &options, &table),
+                slugify_rewritten(&rewritten, &options, &table),
+                "{title:?} with {raw:?}"
+            );
+        }
+    }
+}

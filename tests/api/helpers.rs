@@ -239,11 +239,14 @@ impl App {
 
     /// The slug of `title` with default options; panics unless 200.
     pub async fn slug(&self, title: &str) -> String {
-        let (status, body) = self
-            .post("/slug", &serde_json::json!({ "title": title }))
-            .await;
-        assert_eq!(status, 200, "{title:?}: {body}");
-        body["slug"].as_str().unwrap().to_owned()
+        self.slug_of(&serde_json::json!({ "title": title })).await
+    }
+
+    /// The slug `POST /slug` answers for `body`; panics unless 200.
+    pub async fn slug_of(&self, body: &Value) -> String {
+        let (status, answer) = self.post("/slug", body).await;
+        assert_eq!(status, 200, "{body}: {answer}");
+        answer["slug"].as_str().unwrap().to_owned()
     }
 
     /// The slugs of `titles` in one batch; panics unless 200.

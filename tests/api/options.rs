@@ -2,7 +2,7 @@
 //! currency and maths signs, and every slug option, in both modes, over
 //! every endpoint; bad values named; server-wide defaults.
 
-use serde_json::{Value, json};
+use serde_json::json;
 use slugd::options::RawOptions;
 
 use crate::fixtures::{RedisServer, load};
@@ -54,13 +54,6 @@ async fn the_default_rules_read_text_as_people_expect_in_both_modes() {
     }
 }
 
-/// POSTs `body` to `/slug` and returns the slug; panics unless 200.
-async fn slug_of(app: &App, body: Value) -> String {
-    let (status, got) = app.post("/slug", &body).await;
-    assert_eq!(status, 200, "{body}: {got}");
-    got["slug"].as_str().unwrap().to_owned()
-}
-
 #[tokio::test]
 async fn every_option_works_in_both_modes() {
     let (_redis, apps) = both_modes().await;
@@ -102,7 +95,7 @@ async fn every_option_works_in_both_modes() {
             ),
         ];
         for (body, want) in cases {
-            assert_eq!(slug_of(app, body.clone()).await, want, "{body}");
+            assert_eq!(app.slug_of(&body).await, want, "{body}");
         }
 
         // The same names in a query string: lists as text.
@@ -186,11 +179,13 @@ async fn server_wide_defaults_apply_and_a_request_overrides_them() {
         assert_eq!(app.slug("The Big ☃").await, "big_snowman");
         assert_eq!(app.slug("???").await, "untitled");
         assert_eq!(
-            slug_of(&app, json!({"title": "The Big ☃", "separator": "-"})).await,
+            app.slug_of(&json!({"title": "The Big ☃", "separator": "-"}))
+                .await,
             "big-snowman"
         );
         assert_eq!(
-            slug_of(&app, json!({"title": "The Big ☃", "stopwords": []})).await,
+            app.slug_of(&json!({"title": "The Big ☃", "stopwords": []}))
+                .await,
             "the_big_snowman"
         );
     }
@@ -204,6 +199,6 @@ async fn replacements_that_grow_the_title_are_bounded_not_fatal() {
     let app = App::in_process().await;
     let grow = vec![["a".to_owned(), "a".repeat(64)]; 5];
     let body = json!({"title": "a".repeat(10_000), "replacements": grow, "max_length": 10});
-    assert_eq!(slug_of(&app, body).await, "aaaaaaaaaa");
+    assert_eq!(app.slug_of(&body).await, "aaaaaaaaaa");
     assert_eq!(app.slug("still here").await, "still-here");
 }

@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use slugd::options::{Options, Rules};
 use slugd::slug::{NoSymbols, rewrite, slugify};
 
-use crate::helpers::{App, both_modes};
+use crate::helpers::both_modes;
 
 fn rules(rules: Rules) -> Options {
     Options {
@@ -163,12 +163,6 @@ fn chinese_place_names_read_as_their_pinyin() {
     assert_eq!(wrong.len(), 5, "{wrong:?}");
 }
 
-async fn slug_of(app: &App, body: Value) -> String {
-    let (status, answer) = app.post("/slug", &body).await;
-    assert_eq!(status, 200, "{body} answered {answer}");
-    answer["slug"].as_str().unwrap().to_owned()
-}
-
 /// Real titles in Hindi, Bengali, Tamil, Thai, Lao, Khmer, Burmese and
 /// Chinese, by rules 2 (the default) and pinned to rules 1, over HTTP on
 /// both tables.
@@ -225,21 +219,21 @@ async fn scripts_are_romanized_by_word_in_both_modes() {
     ];
     for app in &apps {
         for (title, v2, v1) in cases {
-            assert_eq!(slug_of(app, json!({"title": title})).await, v2, "{title}");
-            let pinned = slug_of(app, json!({"title": title, "rules": 1})).await;
+            assert_eq!(app.slug_of(&json!({"title": title})).await, v2, "{title}");
+            let pinned = app.slug_of(&json!({"title": title, "rules": 1})).await;
             assert_eq!(pinned, v1, "{title} by rules 1");
         }
         // With a locale too: `hi` has no transform of its own.
         let hindi = json!({"title": "नमस्ते दुनिया", "locale": "hi"});
-        assert_eq!(slug_of(app, hindi).await, "namaste-duniya");
+        assert_eq!(app.slug_of(&hindi).await, "namaste-duniya");
         // Japanese reads Han otherwise: with `ja`, Han as in rules 1.
         let japanese = json!({"title": "東京", "locale": "ja"});
-        assert_eq!(slug_of(app, japanese).await, "dong-jing");
+        assert_eq!(app.slug_of(&japanese).await, "dong-jing");
         // Keep-case: a word's first letter is a capital.
         let kept = json!({"title": "北京大学 Tokyo", "lowercase": false});
-        assert_eq!(slug_of(app, kept).await, "Beijing-Daxue-Tokyo");
+        assert_eq!(app.slug_of(&kept).await, "Beijing-Daxue-Tokyo");
         let kept = json!({"title": "北京大学", "lowercase": false, "decamelize": true});
-        assert_eq!(slug_of(app, kept).await, "Beijing-Daxue");
+        assert_eq!(app.slug_of(&kept).await, "Beijing-Daxue");
     }
 }
 

@@ -15,10 +15,11 @@
 //!   a Japanese `locale`: Japanese reads Han otherwise (issue 20), and such
 //!   titles keep rules 1's syllables.
 //!
-//! A title without any of these scripts is borrowed back after one scan of
-//! its characters (none for ASCII), so rules 2 costs titles that do not
-//! need it next to nothing. Runs are cut in pieces of at most
-//! [`MAX_RUN_BYTES`], and only the first [`MAX_ROMANIZED_BYTES`] of them
+//! The engine's survey (`crate::slug::rewrite`) finds the first run while
+//! it looks for a `&` ([`first_run_or`]), in one scan of the title's
+//! bytes, 16 at a time: a title without these scripts is borrowed back
+//! after it, so rules 2 costs titles that do not need it little. Runs are
+//! cut in pieces of at most [`MAX_RUN_BYTES`], and only the first [`MAX_ROMANIZED_BYTES`] of them
 //! in a title are romanized, so that no title costs more than a bounded
 //! amount of work. Each thread remembers the runs it has
 //! romanized (up to [`MAX_RUNS`] of at most [`MAX_RUN_BYTES`]): the
@@ -36,6 +37,7 @@ mod thai;
 
 use std::borrow::Cow;
 
+use super::rules::{find_byte, is_wide_lead};
 use crate::options::Options;
 use crate::remembered::Memory;
 use script::Script;
@@ -49,63 +51,138 @@ pub const MAX_ROMANIZED_BYTES: usize = 1024;
 
 /// The title with those scripts romanized; borrowed when it has none.
 pub(super) fn romanize<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
-    if title.is_ascii() {
-        return Cow::Borrowed(title);
+    match first_run(title, 0) {
+        Some(first) => romanize_from(title, first, options),
+        None => Cow::Borrowed(title),
     }
-    let Some(first) = title.find(|c| Script::of(c).is_some()) else {
-        return Cow::Borrowed(title);
-    };
-    rewrite_runs(title, first, options)
 }
 
-/// [`romanize`] from byte `first`, where the first run starts.
+/// Where the first character of these scripts at or after byte `from` of
+/// `text` starts. Every such character is at U+0900 or above, so its
+/// UTF-8 starts with a byte of 0xE0 or more: the bytes before one (ASCII,
+/// and the two-byte letters of Latin, Greek, Cyrillic, Hebrew and Arabic)
+/// are passed over a block at a time, and of the characters from such a
+/// byte only those whose first two bytes may start one of the scripts
+/// ([`may_start_run`]) are decoded: not punctuation, symbols, emoji or
+/// Hangul.
+#[inline]
+pub(super) fn first_run(text: &str, from: usize) -> Option<usize> {
+    first_run_or(text, from, |_| false)
+}
+
+/// [`first_run`], or the first byte before it for which `stop` holds,
+/// whichever comes first: the engine's survey finds the first run and a
+/// `&` in one scan.
+#[inline]
+pub(super) fn first_run_or(text: &str, from: usize, stop: impl Fn(u8) -> bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut from = from;
+    loop {
+        let mut at = find_byte(bytes, from, |b| stop(b) | is_wide_lead(b))?;
+        if stop(bytes[at]) {
+            return Some(at);
+        }
+        // Wide characters come in runs (kana, Hangul): read on from one to
+        // the next without searching again.
+        while let Some(&lead) = bytes.get(at)
+            && is_wide_lead(lead)
+        {
+            if starts_run(text, at) {
+                return Some(at);
+            }
+            at += utf8_len(lead);
+        }
+        from = at;
+    }
+}
+
+/// Whether a character of these scripts starts at byte `at` of `text`,
+/// where a byte of 0xE0 or more is.
+#[inline(always)]
+pub(super) fn starts_run(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    may_start_run(bytes[at], bytes.get(at + 1).copied().unwrap_or(0))
+        && text[at..].chars().next().and_then(Script::of).is_some()
+}
+
+/// The length of the UTF-8 of a character whose first byte, of 0xE0 or
+/// more, is `lead`.
+#[inline(always)]
+fn utf8_len(lead: u8) -> usize {
+    if lead >= 0xF0 { 4 } else { 3 }
+}
+
+/// Whether a character whose UTF-8 starts with the bytes `lead` (0xE0 or
+/// more) and `next` may be of these scripts ([`Script::of`] says for
+/// sure): the blocks of U+0900 to U+0FFF, U+1000 to U+10BF, U+1780 to
+/// U+17FF, U+3400 to U+9FFF, U+F900 to U+FAFF and U+20000 to U+3FFFF.
+#[inline(always)]
+fn may_start_run(lead: u8, next: u8) -> bool {
+    match lead {
+        0xE0 => next >= 0xA4,
+        0xE1 => matches!(next, 0x80..=0x82 | 0x9E..=0x9F),
+        0xE3 => next >= 0x90,
+        0xE4..=0xE9 => true,
+        0xEF => matches!(next, 0xA4..=0xAB),
+        0xF0 => next >= 0xA0,
+        _ => false,
+    }
+}
+
+/// [`romanize`] from byte `first`, where the first run starts. The
+/// romanized title is written only once a run is romanized, so a title
+/// whose runs all stay (Han beside kana) is borrowed back.
 #[cold]
 #[inline(never)]
-fn rewrite_runs<'t>(title: &'t str, first: usize, options: &Options) -> Cow<'t, str> {
+pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options) -> Cow<'t, str> {
     let mut han = None;
-    let mut out = String::with_capacity(title.len() * 2);
-    out.push_str(&title[..first]);
-    let mut rest = &title[first..];
-    let mut changed = false;
+    let mut out: Option<String> = None;
+    // `title[..copied]` is in `out` (or was left as it is, when `out` is
+    // none); `title[at..]` is still to read, and a run starts at `at`.
+    let mut copied = 0;
+    let mut at = first;
     let mut budget = MAX_ROMANIZED_BYTES;
-    while let Some(c) = rest.chars().next() {
-        let Some(script) = Script::of(c) else {
-            let end = rest.find(|c| Script::of(c).is_some()).unwrap_or(rest.len());
-            out.push_str(&rest[..end]);
-            rest = &rest[end..];
-            continue;
+    loop {
+        let rest = &title[at..];
+        let Some(script) = rest.chars().next().and_then(Script::of) else {
+            break;
         };
-        let end = rest
-            .char_indices()
-            .find(|&(_, c)| !script.continues(c))
-            .map_or(rest.len(), |(i, _)| i);
-        let (run, after) = rest.split_at(end);
-        rest = after;
-        if script == Script::Han && !*han.get_or_insert_with(|| reads_han(title, options)) {
-            out.push_str(run);
-            continue;
-        }
-        if run.len() > budget {
-            out.push_str(run);
-            continue;
-        }
-        budget -= run.len();
-        changed = true;
-        let spaced = script.words_of_their_own();
-        for chunk in chunks(script, run) {
+        let end = at
+            + rest
+                .char_indices()
+                .find(|&(_, c)| !script.continues(c))
+                .map_or(rest.len(), |(i, _)| i);
+        let run = &title[at..end];
+        let stays = (script == Script::Han
+            && !*han.get_or_insert_with(|| reads_han(title, options)))
+            || run.len() > budget;
+        if !stays {
+            budget -= run.len();
+            let out = out.get_or_insert_with(|| String::with_capacity(title.len() * 2));
+            out.push_str(&title[copied..at]);
+            let spaced = script.words_of_their_own();
+            for chunk in chunks(script, run) {
+                if spaced {
+                    out.push(' ');
+                }
+                romanize_run(script, chunk, out);
+            }
             if spaced {
                 out.push(' ');
             }
-            romanize_run(script, chunk, &mut out);
+            copied = end;
         }
-        if spaced {
-            out.push(' ');
+        match first_run(title, end) {
+            Some(next) => at = next,
+            None => break,
         }
     }
-    if changed {
-        Cow::Owned(out)
-    } else {
-        Cow::Borrowed(title)
+    match out {
+        Some(mut out) => {
+            out.push_str(&title[copied..]);
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(title),
     }
 }
 
@@ -145,7 +222,22 @@ fn reads_han(title: &str, options: &Options) -> bool {
         .locale
         .as_ref()
         .is_some_and(|l| l.fallbacks().iter().any(|t| t == "ja"));
-    !japanese && !title.chars().any(script::is_kana)
+    !japanese && !has_kana(title)
+}
+
+/// Whether `title` has kana, which are at U+3040 to U+31FF and U+FF66 to
+/// U+FF9D: only characters whose UTF-8 starts with 0xE3 or 0xEF, which
+/// are found a block of bytes at a time, are decoded.
+pub(super) fn has_kana(title: &str) -> bool {
+    let bytes = title.as_bytes();
+    let mut from = 0;
+    while let Some(at) = find_byte(bytes, from, |b| (b == 0xE3) | (b == 0xEF)) {
+        if title[at..].chars().next().is_some_and(script::is_kana) {
+            return true;
+        }
+        from = at + 3;
+    }
+    false
 }
 
 /// Appends `run`, all of `script`, romanized, from this thread's memory of
@@ -155,4 +247,16 @@ fn romanize_run(script: Script, run: &str, out: &mut String) {
         static RUNS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
     }
     RUNS.with(|runs| runs.remember(run, out, |out| script.romanize(run, out)));
+}
+
+/// Whether `c` is of these scripts, for the engine's tests.
+#[cfg(test)]
+pub(super) fn is_script(c: char) -> bool {
+    Script::of(c).is_some()
+}
+
+/// Whether `c` is kana, for the engine's tests.
+#[cfg(test)]
+pub(super) fn is_kana(c: char) -> bool {
+    script::is_kana(c)
 }

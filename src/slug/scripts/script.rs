@@ -13,8 +13,9 @@ use crate::remembered::Memory;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Script {
     /// A Brahmic script of India or Sri Lanka with a CLDR script
-    /// transform: the id of its transform.
-    Indic(&'static str),
+    /// transform: the index of its block in [`INDIC`] (a number, so that
+    /// comparing scripts, once a character, compares no text).
+    Indic(u8),
     Thai,
     Lao,
     Khmer,
@@ -63,7 +64,7 @@ impl Script {
             return None;
         }
         Some(match c {
-            0x0900..=0x0DFF => Script::Indic(INDIC[((c - 0x900) >> 7) as usize]),
+            0x0900..=0x0DFF => Script::Indic(((c - 0x900) >> 7) as u8),
             0x0E00..=0x0E7F => Script::Thai,
             0x0E80..=0x0EFF => Script::Lao,
             0x1000..=0x109F => Script::Myanmar,
@@ -92,7 +93,9 @@ impl Script {
     /// a space.
     pub(super) fn romanize(self, run: &str, out: &mut String) {
         match self {
-            Script::Indic(id) => out.push_str(&transliterate_with(id, run, baked)),
+            Script::Indic(block) => {
+                out.push_str(&transliterate_with(INDIC[usize::from(block)], run, baked));
+            }
             Script::Thai => each_word(run, out, |word, out| {
                 out.push_str(&transliterate_with(thai::ID, word, thai::build));
             }),
