@@ -10,9 +10,10 @@ COPY data data
 RUN cargo build --release --locked --bin slugd
 
 FROM debian:bookworm-slim
-# CLDR 41's names in every locale, for `slugd load --locales`.
+# CLDR 41's names in every locale, for `slugd load --locales`, and IPADIC's
+# readings, for Japanese (`--locales ja` or `all`; docs/japanese.md).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends unicode-cldr-core \
+    && apt-get install -y --no-install-recommends unicode-cldr-core mecab-ipadic \
     && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 slugd
 COPY --from=build /src/target/release/slugd /usr/local/bin/slugd

@@ -10,8 +10,9 @@
 //! the cost of a pass alone (without the first pass, which also builds
 //! ICU4X's transliterators), subtract a run of 1000 passes from one of
 //! 3000 and divide by 2000.
-//! Engines: the names of `corpus::sample_options`, `slugd_rules1` (the
-//! defaults by rules 1) and `slug_crate`.
+//! Engines: the names of `corpus::sample_options` (`slugd_in_process` is
+//! the defaults, by the newest rules), `slugd_rules1` and `slugd_rules2`
+//! (the defaults by rules 1 and 2) and `slug_crate`.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -27,13 +28,16 @@ fn main() {
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");
     let titles: Vec<&str> = slugd::corpus::titles().collect();
-    let rules1 = Options {
-        rules: Rules::V1,
+    let version = |rules| Options {
+        rules,
         ..Options::default()
     };
     let options = slugd::corpus::sample_options()
         .into_iter()
-        .chain([("slugd_rules1", rules1)])
+        .chain([
+            ("slugd_rules1", version(Rules::V1)),
+            ("slugd_rules2", version(Rules::V2)),
+        ])
         .find(|(name, _)| *name == engine)
         .map(|(_, options)| options);
     if options.is_none() && engine != "slug_crate" {

@@ -84,40 +84,15 @@ while done < want:
 PY
 }
 
-# RSS of one warmed instance; the median over ROUNDS. `memory` runs it
-# in-process (no REDIS_URL); other args go to serve.
-rss_of() { # redis|memory [serve args]
-  local mode=$1; shift
-  local each=()
-  for _ in $(seq 1 "$ROUNDS"); do
-    local port; port=$(free_port)
-    if [ "$mode" = memory ]; then
-      env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$port" "$@" >/dev/null &
-    else
-      "$BIN" --log warn serve --listen "127.0.0.1:$port" "$@" >/dev/null &
-    fi
-    local pid=$!; PIDS+=("$pid")
-    # An in-process start with every locale reads them for seconds.
-    for _ in $(seq 1 600); do
-      curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-      sleep 0.1
-    done
-    wait_ready "$port"; warm "$port"; sleep 0.5
-    each+=("$(rss_kb "$pid")")
-    kill "$pid"; wait "$pid" 2>/dev/null || true
-  done
-  printf '%s\n' "${each[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
-
 read -r en_raw en_names <<<"$(raw_text en)"
 read -r all_raw all_names <<<"$(raw_text all)"
 
 read -r en_s en_peak en_bytes en_cldr <<<"$(load en)"
-redis_en=$(rss_of redis)
+read -r redis_en _ <<<"$(rss_warmed redis)"
 read -r all_s all_peak all_bytes all_cldr <<<"$(load all)"
-redis_all=$(rss_of redis)
-mem_en=$(rss_of memory --locales en)
-mem_all=$(rss_of memory --locales all)
+read -r redis_all _ <<<"$(rss_warmed redis)"
+read -r mem_en _ <<<"$(rss_warmed memory --locales en)"
+read -r mem_all _ <<<"$(rss_warmed memory --locales all)"
 
 echo
 echo "Loads (slugd load --locales ...):"

@@ -187,6 +187,16 @@ struct TableArgs {
     /// loaded).
     #[arg(long, env = "SLUGD_LOCALES", default_value = "en")]
     locales: LocaleSelection,
+
+    /// IPADIC's CSV sources (EUC-JP), for reading Japanese as Japanese
+    /// (rules 3) when --locales is `all` or has `ja`: Debian's
+    /// `mecab-ipadic` package puts them here (`apt-get install
+    /// mecab-ipadic`). `load` puts their readings in Redis; `serve` and
+    /// `slugify` read them into the process for the in-process table (a
+    /// Redis table holds what its loader loaded). Without them, a warning,
+    /// and Japanese is read as by rules 2.
+    #[arg(long, env = "SLUGD_IPADIC", default_value = crate::japanese::ipadic::DEFAULT_DIR)]
+    ipadic: PathBuf,
 }
 
 /// `slugd serve`.
@@ -429,8 +439,9 @@ struct SlugifyArgs {
     decamelize: Option<bool>,
 
     /// The rule version that makes the slugs: 1 (the slugs of slugd 0.1,
-    /// kept byte for byte) or 2 (the newest). Default: the newest, or the
-    /// --defaults file's.
+    /// kept byte for byte), 2 (issue 19's scripts) or 3 (the newest:
+    /// Japanese read as Japanese). Default: the newest, or the --defaults
+    /// file's.
     #[arg(long, value_name = "N")]
     rules: Option<u64>,
 }
@@ -502,6 +513,8 @@ impl TableArgs {
             prefix: self.prefix()?,
             categories: self.categories.clone(),
             cldr: self.cldr(),
+            ipadic: self.ipadic.clone(),
+            japanese: self.japanese(),
             refresh_interval: millis("--refresh-interval-ms", refresh_ms)?,
         })
     }
@@ -510,6 +523,17 @@ impl TableArgs {
         self.data
             .clone()
             .map_or(DataSource::BuiltIn, DataSource::File)
+    }
+
+    /// Whether the locales ask for Japanese readings.
+    fn japanese(&self) -> bool {
+        match &self.locales {
+            LocaleSelection::All => true,
+            LocaleSelection::List(tags) => tags.iter().any(|tag| {
+                let language = tag.split(['-', '_']).next().unwrap_or("");
+                language.eq_ignore_ascii_case("ja")
+            }),
+        }
     }
 
     fn cldr(&self) -> CldrSettings {
@@ -571,6 +595,7 @@ impl LoadArgs {
             prefix: self.table.prefix()?,
             categories: self.table.categories.clone(),
             cldr: self.table.cldr(),
+            japanese: self.table.japanese().then(|| self.table.ipadic.clone()),
             lock_wait: Duration::from_secs(self.lock_wait_secs),
         })
     }

@@ -97,6 +97,12 @@ impl SlugLocale {
         &self.0.fallbacks
     }
 
+    /// Whether the locale is Japanese (`ja` is along its chain): rules 3
+    /// read its kanji as Japanese.
+    pub fn is_japanese(&self) -> bool {
+        self.fallbacks().iter().any(|tag| tag == "ja")
+    }
+
     /// `title` romanized by the language's transform; borrowed when there
     /// is none or the title has no letter outside ASCII for it to change.
     ///

@@ -231,16 +231,22 @@ pub enum Rules {
     /// their word, Indic scripts keep their vowels, scripts written without
     /// spaces and Chinese are cut into words, HTML entities are decoded,
     /// `decamelize` keeps acronyms whole, Nordic letters with their locale.
-    #[default]
     V2 = 2,
+    /// Issue 20: Japanese read as Japanese where the table has IPADIC's
+    /// readings (a title with kana, or Japanese text with a Japanese
+    /// `locale`): kanji by their Japanese readings, words as the
+    /// segmenter and the dictionary cut them, Hepburn without macrons.
+    /// Without readings, the slugs of rules 2.
+    #[default]
+    V3 = 3,
 }
 
 impl Rules {
     /// The newest version: the default.
-    pub const NEWEST: Rules = Rules::V2;
+    pub const NEWEST: Rules = Rules::V3;
 
     /// Every version, oldest first.
-    pub const ALL: [Rules; 2] = [Rules::V1, Rules::V2];
+    pub const ALL: [Rules; 3] = [Rules::V1, Rules::V2, Rules::V3];
 
     /// The version numbered `n`.
     pub fn new(n: u64) -> Result<Self, OptionError> {
@@ -309,7 +315,7 @@ pub enum OptionError {
     LongFallback(usize),
     /// A rule version that does not exist.
     #[error(
-        "rules {0} does not exist: give 1 (the slugs of slugd 0.1, kept byte for byte) or 2 (the newest, the default)"
+        "rules {0} does not exist: give 1 (the slugs of slugd 0.1, kept byte for byte), 2 (issue 19's scripts) or 3 (the newest, the default: Japanese read as Japanese)"
     )]
     Rules(u64),
 }
@@ -655,10 +661,10 @@ mod tests {
         );
         assert!(
             bad(RawOptions {
-                rules: Some(3),
+                rules: Some(4),
                 ..Default::default()
             })
-            .starts_with("rules 3 does not exist")
+            .starts_with("rules 4 does not exist")
         );
     }
 

@@ -22,7 +22,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::slug::{self, EmptySlug, NoSymbols, Options, SymbolNames};
+use crate::locale::SlugLocale;
+use crate::slug::{self, EmptySlug, NoSymbols, Options, Rules, SymbolNames};
 use crate::table::{MemoryTable, SymbolTable, TableError};
 
 /// Slugs titles with a table. Cheap to clone: clones share the table.
@@ -78,9 +79,6 @@ impl Slugger {
             .map(|t| slug::rewrite(t.as_ref(), options))
             .collect();
         let locale = options.locale.as_ref();
-        if !options.symbols {
-            return Ok(plain(engine(&rewritten, options, &NoSymbols)));
-        }
         // The rewritten titles, and the fallback as it would be rewritten.
         let fallback_title = options
             .fallback
@@ -91,7 +89,15 @@ impl Slugger {
             .chain(fallback_title.iter())
             .map(AsRef::as_ref)
             .collect();
-        match (table.names(&read, locale).await, fallback) {
+        // Rules 3 read Japanese by the table's readings, symbols or not.
+        let japanese = options.rules >= Rules::V3;
+        let kanji = locale.is_some_and(SlugLocale::is_japanese);
+        let reads_japanese =
+            japanese && read.iter().any(|t| crate::japanese::is_japanese(t, kanji));
+        if !(options.symbols || reads_japanese) {
+            return Ok(plain(engine(&rewritten, options, &NoSymbols)));
+        }
+        match (table.names(&read, locale, japanese).await, fallback) {
             (Ok(names), _) => {
                 if let Some(fallback) = fallback {
                     fallback.release();

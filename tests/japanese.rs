@@ -11,38 +11,49 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use slugd::japanese::{self, SortedReadings, ipadic};
+use slugd::options::{Options, RawOptions};
+use slugd::slug::slugify;
+use slugd::table::MemoryTable;
 
-/// The full dictionary, read once for every test of this file.
-fn full() -> &'static SortedReadings {
-    static FULL: OnceLock<SortedReadings> = OnceLock::new();
+/// The shipped table with the readings of the full dictionary (as the
+/// service holds them: `japanese::read_sorted`), read once for every test
+/// of this file.
+fn full() -> &'static MemoryTable {
+    static FULL: OnceLock<MemoryTable> = OnceLock::new();
     FULL.get_or_init(|| {
         let dir = std::env::var_os("SLUGD_IPADIC")
             .map(PathBuf::from)
             .unwrap_or_else(|| ipadic::DEFAULT_DIR.into());
-        let readings = japanese::read_dir(&dir).unwrap_or_else(|e| {
+        let readings = japanese::read_sorted(&dir).unwrap_or_else(|e| {
             panic!(
                 "these tests need the full IPADIC: {e}. Install it with \
                  `sudo apt-get install mecab-ipadic` (scripts/test.sh does), \
                  or point SLUGD_IPADIC at its CSV sources."
             )
         });
-        SortedReadings::new(readings.compact()).expect("the compact form is sorted")
+        shipped().with_readings(readings)
     })
 }
 
-/// `title` read and written as a slug would write it: lower case, words
-/// apart by `-`.
-fn slug_of(readings: &SortedReadings, title: &str) -> String {
-    let read = japanese::read_to_string(title, |key| readings.get(key));
-    let mut slug = String::new();
-    for c in read.to_lowercase().chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c);
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
+/// The shipped table, without readings.
+fn shipped() -> MemoryTable {
+    MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the shipped data files")
+}
+
+/// The default options with `locale: ja`, so that titles of kanji alone
+/// (place names) are read as Japanese too.
+fn japanese_options() -> Options {
+    RawOptions {
+        locale: Some("ja".into()),
+        ..RawOptions::default()
     }
-    slug.trim_end_matches('-').to_owned()
+    .validate()
+    .expect("valid options")
+}
+
+/// `title`'s slug by the engine, as the service gives it.
+fn slug_of(table: &MemoryTable, title: &str) -> String {
+    slugify(title, &japanese_options(), table).unwrap_or_default()
 }
 
 /// The lines of a data file: title, usual romanization, and what slugd
@@ -126,9 +137,9 @@ fn the_shipped_subset_reads_the_development_titles_as_the_full_dictionary_does()
     // data/ipadic-subset/ holds every IPADIC entry whose written form is
     // inside a development title, so every key those titles need.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/ipadic-subset");
-    let subset = japanese::read_dir(&dir).expect("the subset reads");
-    assert_eq!(subset.entries, 423);
-    let subset = SortedReadings::new(subset.compact()).expect("sorted");
+    let read = japanese::read_dir(&dir).expect("the subset reads");
+    assert_eq!(read.entries, 423);
+    let subset = shipped().with_readings(SortedReadings::new(read.compact()).expect("sorted"));
     for (title, usual, miss) in cases("ja-titles.tsv") {
         assert_eq!(slug_of(&subset, &title), miss.unwrap_or(usual), "{title}");
     }

@@ -98,3 +98,36 @@ start_cluster() {
   REDIS_CLUSTER=$(printf '127.0.0.1:%s,' "${ports[@]}")
   export REDIS_CLUSTER="${REDIS_CLUSTER%,}"
 }
+
+# The median of the numbers on standard input, one a line.
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# RSS of one instance warmed by the caller's `warm PORT`, read 0.5 s after
+# it and again SETTLE seconds later (0 by default); prints the medians over
+# ROUNDS, "settled right-after" (kB). `memory` runs it in-process (no
+# REDIS_URL); other args go to serve.
+rss_warmed() { # redis|memory [serve args]
+  local mode=$1; shift
+  local each=()
+  for _ in $(seq 1 "$ROUNDS"); do
+    local port; port=$(free_port)
+    if [ "$mode" = memory ]; then
+      env -u REDIS_URL "$BIN" --log warn serve --listen "127.0.0.1:$port" "$@" >/dev/null &
+    else
+      "$BIN" --log warn serve --listen "127.0.0.1:$port" "$@" >/dev/null &
+    fi
+    local pid=$!; PIDS+=("$pid")
+    # An in-process start with every locale, or with Japanese, reads files
+    # for seconds.
+    for _ in $(seq 1 600); do
+      curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+      sleep 0.1
+    done
+    wait_ready "$port"; warm "$port"; sleep 0.5
+    local now; now=$(rss_kb "$pid")
+    sleep "${SETTLE:-0}"
+    each+=("$(rss_kb "$pid") $now")
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+  done
+  echo "$(printf '%s\n' "${each[@]}" | awk '{print $1}' | median) $(printf '%s\n' "${each[@]}" | awk '{print $2}' | median)"
+}

@@ -16,6 +16,7 @@
 
 use super::keys::KeySet;
 use super::locales::{ENGLISH, Locales};
+use crate::japanese::Reading;
 use crate::locale::SlugLocale;
 use crate::slug::SymbolNames;
 
@@ -25,6 +26,17 @@ pub trait NameSource {
     fn char_name(&self, c: char) -> Option<&str>;
     /// CLDR's name of key `key` in the locale of slot `slot`, if it has one.
     fn cldr_name(&self, slot: u16, key: u32) -> Option<&str>;
+    /// Whether it has Japanese readings ([`SymbolNames::has_readings`]).
+    #[inline]
+    fn has_readings(&self) -> bool {
+        false
+    }
+    /// The reading of a Japanese written form ([`SymbolNames::reading`]).
+    #[inline]
+    fn reading(&self, form: &str) -> Option<Reading> {
+        let _ = form;
+        None
+    }
 }
 
 /// The slots a request reads CLDR names from, in order.
@@ -90,6 +102,16 @@ impl<S: NameSource> SymbolNames for View<'_, S> {
             .for_sequence()
             .find_map(|slot| self.source.cldr_name(slot, key))
             .map(|name| (len, name))
+    }
+
+    #[inline]
+    fn has_readings(&self) -> bool {
+        self.source.has_readings()
+    }
+
+    #[inline]
+    fn reading(&self, form: &str) -> Option<Reading> {
+        self.source.reading(form)
     }
 }
 

@@ -61,10 +61,11 @@ pub struct SlugRequest {
     /// the language; one CLDR has nothing for is a 422 `unknown_locale`.
     locale: Option<String>,
     /// The rule version that makes the slug: 1 (the slugs of slugd 0.1,
-    /// kept byte for byte) or 2 (the newest, the default). Pin a version
-    /// to keep every slug exactly as it is across upgrades.
-    #[schema(minimum = 1, maximum = 2)]
-    #[param(example = 2)]
+    /// kept byte for byte), 2 (issue 19's scripts) or 3 (the newest, the
+    /// default: Japanese read as Japanese). Pin a version to keep every
+    /// slug exactly as it is across upgrades.
+    #[schema(minimum = 1, maximum = 3)]
+    #[param(example = 3)]
     rules: Option<u64>,
 }
 
@@ -196,10 +197,10 @@ async fn one(
         (status = 200, description = "The slug", body = SlugResponse,
             headers(("x-slugd-degraded" = String, description = "`in-process` when the answer came from the fallback table of `--on-redis-down memory`")),
             examples(
-                ("snowman" = (value = json!({"slug": "this-is-my-snowman-post", "rules": 2}))),
-                ("options" = (value = json!({"slug": "the_quick", "rules": 2}))),
-                ("locale" = (value = json!({"slug": "groesse-und-strasse", "rules": 2}))),
-                ("fallback" = (value = json!({"slug": "untitled", "rules": 2}))),
+                ("snowman" = (value = json!({"slug": "this-is-my-snowman-post", "rules": 3}))),
+                ("options" = (value = json!({"slug": "the_quick", "rules": 3}))),
+                ("locale" = (value = json!({"slug": "groesse-und-strasse", "rules": 3}))),
+                ("fallback" = (value = json!({"slug": "untitled", "rules": 3}))),
             )),
         (status = 400, description = "`malformed_json`: the body is not JSON", body = ErrorBody),
         (status = 408, description = "`body_timeout`: the body came too slowly", body = ErrorBody),
@@ -224,7 +225,7 @@ async fn post_slug(
 #[utoipa::path(get, path = "/slug", tag = "slugs", params(SlugRequest),
     responses(
         (status = 200, description = "The slug", body = SlugResponse,
-            examples(("default" = (value = json!({"slug": "i.heavy.heart.redis", "rules": 2}))))),
+            examples(("default" = (value = json!({"slug": "i.heavy.heart.redis", "rules": 3}))))),
         (status = 400, description = "`bad_query`: a value of the wrong type", body = ErrorBody),
         (status = 422, description = "`invalid_request`, `empty_slug` or `unknown_locale`", body = ErrorBody),
         (status = 503, description = "`table_unavailable`", body = ErrorBody),
@@ -245,7 +246,7 @@ async fn get_slug(
     )),
     responses(
         (status = 200, description = "The slugs, in the order of the titles", body = SlugsResponse,
-            examples(("batch" = (value = json!({"slugs": ["i_heavy_heart_redis", "beijing"], "rules": 2}))))),
+            examples(("batch" = (value = json!({"slugs": ["i_heavy_heart_redis", "beijing"], "rules": 3}))))),
         (status = 400, description = "`malformed_json`", body = ErrorBody),
         (status = 413, description = "`too_large`", body = ErrorBody),
         (status = 415, description = "`not_json`", body = ErrorBody),

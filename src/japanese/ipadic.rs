@@ -97,6 +97,24 @@ impl Readings {
     }
 }
 
+/// The longest written form or value a table keeps, in bytes: a Redis
+/// hash stays a compact listpack only while its fields and values are at
+/// most this long (`hash-max-listpack-value`, as for the symbol table's
+/// chunks). IPADIC has 189 longer forms, all long compound names
+/// (`アメリカン・エキスプレス・インターナショナル`): both modes leave them out,
+/// so that both read every title alike.
+pub const MAX_TABLE_BYTES: usize = 64;
+
+/// The readings a table holds: [`read_dir`]'s, without the forms or
+/// values over [`MAX_TABLE_BYTES`].
+pub fn read_for_table(dir: &Path) -> Result<Readings, IpadicError> {
+    let mut readings = read_dir(dir)?;
+    readings.kept.retain(|(surface, reading)| {
+        surface.len() <= MAX_TABLE_BYTES && reading.encoded_len() <= MAX_TABLE_BYTES
+    });
+    Ok(readings)
+}
+
 /// Reads every `*.csv` under `dir` (in name order, so ties of cost are
 /// broken the same way every time: the first file's entry wins).
 pub fn read_dir(dir: &Path) -> Result<Readings, IpadicError> {

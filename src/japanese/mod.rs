@@ -32,7 +32,17 @@ pub mod kind;
 pub mod reading;
 pub mod sorted;
 
-pub use ipadic::{IpadicError, Readings, read_dir};
+pub use ipadic::{IpadicError, Readings, read_dir, read_for_table};
 pub use kind::Kind;
-pub use reading::{Reading, Word, keys_needed, read, read_to_string};
+pub use reading::{
+    MAX_READ_BYTES, Reading, Word, is_japanese, is_kana, keys_needed, read, read_part,
+    read_to_string,
+};
 pub use sorted::SortedReadings;
+
+/// The readings a table holds ([`read_for_table`]), as [`SortedReadings`].
+pub fn read_sorted(dir: &std::path::Path) -> Result<SortedReadings, IpadicError> {
+    let readings = read_for_table(dir)?;
+    Ok(SortedReadings::new(readings.compact())
+        .expect("read_dir keeps each written form once, sorted by its bytes"))
+}

@@ -72,6 +72,11 @@ impl Reading {
         out.push_str(&self.kana);
     }
 
+    /// The length of [`Reading::encode_into`]'s value, in bytes.
+    pub fn encoded_len(&self) -> usize {
+        self.kana.len() + usize::from(self.kind != Kind::Other)
+    }
+
     /// The reading [`Reading::encode_into`] wrote as `value`.
     pub fn decode(value: &str) -> Reading {
         if let Some(kana) = value.strip_prefix(PARTICLE_MARK) {
@@ -115,16 +120,39 @@ pub fn is_kanji(c: char) -> bool {
         | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{3FFFF}')
 }
 
+/// Whether rules 3 read `text` as Japanese: it has kana, or `kanji` (a
+/// Japanese `locale`) and kanji.
+pub fn is_japanese(text: &str, kanji: bool) -> bool {
+    text.chars().any(|c| is_kana(c) || (kanji && is_kanji(c)))
+}
+
 /// Longest written form looked up inside a run of kana words
 /// (kana words the segmenter found one after another), in characters: IPADIC's kana words are short, and a
 /// run of `n` kana asks for at most `n` times this many keys.
 pub const MAX_KANA_KEY_CHARS: usize = 6;
 
+/// Most bytes of a title read as Japanese: the rest is left to the engine
+/// (as rules 2 read it), so that no title costs more than a bounded amount
+/// of work and of keys (a kanji asks for up to [`MAX_KEY_CHARS`] keys).
+/// A title is far shorter.
+pub const MAX_READ_BYTES: usize = 1024;
+
+/// `text` cut where its reading stops: the first [`MAX_READ_BYTES`] (at a
+/// character boundary), and the rest.
+pub fn read_part(text: &str) -> (&str, &str) {
+    let mut cut = text.len().min(MAX_READ_BYTES);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    text.split_at(cut)
+}
+
 /// The written forms `title` may look up, each once, in the order met.
 pub fn keys_needed(title: &str) -> Vec<&str> {
     let mut keys: Vec<&str> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut add = |key| {
-        if !keys.contains(&key) {
+        if seen.insert(key) {
             keys.push(key);
         }
     };

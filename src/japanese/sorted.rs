@@ -7,7 +7,7 @@
 use super::reading::Reading;
 
 /// Readings by written form, as sorted lines.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct SortedReadings {
     /// The compact form (`super::ipadic::Readings::compact`).
     text: String,
@@ -57,6 +57,16 @@ impl SortedReadings {
     /// How many written forms it holds.
     pub fn len(&self) -> usize {
         self.starts.len()
+    }
+
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.text.capacity() + self.starts.capacity() * std::mem::size_of::<u32>()
+    }
+
+    /// Every written form and its value, in byte order of the forms.
+    pub fn lines(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.starts.iter().map(|&start| self.line(start))
     }
 
     /// Whether it holds none.

@@ -8,20 +8,27 @@ use std::collections::BTreeMap;
 /// Fields written per pipelined batch.
 pub const BATCH_FIELDS: usize = 512;
 
-/// The fields waiting to be written, by hash.
-#[derive(Debug, Default)]
-pub struct Batch {
-    hashes: BTreeMap<String, Vec<(u32, String)>>,
+/// The fields waiting to be written, by hash: numbered fields (`u32`, the
+/// names of code points and CLDR keys) or named ones (`String`, Japanese
+/// written forms).
+#[derive(Debug)]
+pub struct Batch<F = u32> {
+    hashes: BTreeMap<String, Vec<(F, String)>>,
     fields: usize,
 }
 
-impl Batch {
+impl<F> Default for Batch<F> {
+    fn default() -> Self {
+        Batch {
+            hashes: BTreeMap::new(),
+            fields: 0,
+        }
+    }
+}
+
+impl<F: redis::ToRedisArgs> Batch<F> {
     /// Adds `fields` to the hash at `key`; returns how many.
-    pub fn add<'a>(
-        &mut self,
-        key: String,
-        fields: impl IntoIterator<Item = (u32, &'a str)>,
-    ) -> u64 {
+    pub fn add<'a>(&mut self, key: String, fields: impl IntoIterator<Item = (F, &'a str)>) -> u64 {
         let hash = self.hashes.entry(key).or_default();
         let before = hash.len();
         hash.extend(fields.into_iter().map(|(f, v)| (f, v.to_owned())));
@@ -59,7 +66,7 @@ mod tests {
 
     #[test]
     fn a_batch_is_full_at_its_size_and_empty_once_taken() {
-        let mut batch = Batch::default();
+        let mut batch: Batch = Batch::default();
         let value = "x".repeat(3);
         let fields: Vec<(u32, &str)> = (0..BATCH_FIELDS as u32 - 1)
             .map(|f| (f, value.as_str()))

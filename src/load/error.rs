@@ -13,6 +13,9 @@ pub enum LoadError {
     /// CLDR's files are missing or unreadable.
     #[error(transparent)]
     Cldr(#[from] crate::cldr::CldrError),
+    /// IPADIC's files are unreadable or have bad lines.
+    #[error(transparent)]
+    Japanese(crate::japanese::IpadicError),
     /// The file has no character of the chosen categories.
     #[error("{path} has no characters of categories {categories}; refusing to load an empty table")]
     Empty {

@@ -31,6 +31,7 @@ mod lock;
 
 use std::fmt;
 use std::io::BufRead;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -43,6 +44,7 @@ use self::error::redis_err;
 pub use self::lock::LOCK_TTL;
 use self::lock::LoadLock;
 use crate::cldr::{self, CldrError, CldrSettings, KeySet, Locales};
+use crate::japanese::{self, IpadicError};
 use crate::redis_conn::{Conn, RedisConfig};
 use crate::table::layout::{self, CldrMeta, Keys, LongNames, Membership, Meta, Version};
 use crate::unicode_data::{
@@ -62,6 +64,9 @@ pub struct LoadSettings {
     pub categories: Categories,
     /// Which CLDR names to load.
     pub cldr: CldrSettings,
+    /// IPADIC's directory, when Japanese readings are loaded (`--locales`
+    /// has `ja` or is `all`).
+    pub japanese: Option<PathBuf>,
     /// How long to wait for another loader's lock.
     pub lock_wait: Duration,
 }
@@ -85,6 +90,11 @@ pub struct LoadReport {
     pub fields: u64,
     /// MEMORY USAGE summed over the version's keys.
     pub bytes: u64,
+    /// Japanese written forms loaded with their readings (0: none).
+    pub japanese_forms: u64,
+    /// MEMORY USAGE summed over the buckets of Japanese readings (part of
+    /// `bytes`).
+    pub japanese_bytes: u64,
     /// Versions removed after the switch.
     pub removed: Vec<Version>,
     /// Wall time of the whole load.
@@ -109,6 +119,13 @@ impl fmt::Display for LoadReport {
             self.bytes as f64 / (self.entries + self.cldr_names).max(1) as f64,
             self.elapsed.as_secs_f64(),
         )?;
+        if self.japanese_forms > 0 {
+            write!(
+                f,
+                "\nJapanese readings of {} written forms, {} bytes of Redis memory",
+                self.japanese_forms, self.japanese_bytes
+            )?;
+        }
         if !self.removed.is_empty() {
             write!(f, "\nremoved old versions {:?}", self.removed)?;
         }
@@ -173,6 +190,15 @@ struct CldrWritten {
     fields: u64,
 }
 
+/// What writing the Japanese readings wrote.
+#[derive(Default)]
+struct ReadingsWritten {
+    meta: layout::Readings,
+    /// Every bucket key written, for measuring.
+    buckets: Vec<String>,
+    fields: u64,
+}
+
 /// What streaming the file wrote.
 struct Written {
     members: Membership,
@@ -191,12 +217,15 @@ impl Load<'_> {
         let version = self.new_version().await?;
         let written = match self.write_entries(file, version).await {
             Ok(written) => match self.write_cldr(version, tags, cldr_keys).await {
-                Ok(cldr) => Ok((written, cldr)),
+                Ok(cldr) => match self.write_readings(version).await {
+                    Ok(readings) => Ok((written, cldr, readings)),
+                    Err(e) => Err(e),
+                },
                 Err(e) => Err(e),
             },
             Err(e) => Err(e),
         };
-        let (written, cldr) = match written {
+        let (written, cldr, readings) = match written {
             Ok(written) => written,
             Err(e) => {
                 // Leave nothing half-written behind; a later load also
@@ -205,9 +234,9 @@ impl Load<'_> {
                 return Err(e);
             }
         };
-        let fields = written.fields + cldr.fields;
-        let (meta, keys) = self
-            .write_meta(version, written.members, written.long, cldr)
+        let fields = written.fields + cldr.fields + readings.fields;
+        let (meta, keys, reading_bytes) = self
+            .write_meta(version, written.members, written.long, cldr, readings)
             .await?;
         self.switch(version).await?;
         self.announce(version).await;
@@ -221,6 +250,8 @@ impl Load<'_> {
             keys,
             fields,
             bytes: meta.bytes,
+            japanese_forms: meta.readings.forms,
+            japanese_bytes: reading_bytes,
             removed,
             elapsed: started.elapsed(),
         })
@@ -363,9 +394,83 @@ impl Load<'_> {
         Ok(written)
     }
 
+    /// Writes IPADIC's Japanese readings, when the locales ask for them,
+    /// into buckets by written form ([`layout::reading_bucket_of`]), each
+    /// bucket in one `HSET` with its mark. The dictionary is read and
+    /// reduced on a blocking thread first (its one reading per form needs
+    /// every file: tens of MB for the time of the load). Without the
+    /// dictionary, a warning that says how to get it, and none.
+    async fn write_readings(&mut self, version: Version) -> Result<ReadingsWritten, LoadError> {
+        let Some(dir) = self.settings.japanese.clone() else {
+            return Ok(ReadingsWritten::default());
+        };
+        let read = tokio::task::spawn_blocking(move || japanese::read_for_table(&dir))
+            .await
+            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
+        let readings = match read {
+            Ok(readings) => readings,
+            Err(e @ IpadicError::Missing { .. }) => {
+                tracing::warn!(
+                    error = %e,
+                    "no Japanese readings loaded: Japanese is read as by rules 2; to read it as Japanese: {}",
+                    japanese::ipadic::HOW_TO_GET
+                );
+                return Ok(ReadingsWritten::default());
+            }
+            Err(e) => return Err(LoadError::Japanese(e)),
+        };
+        if readings.kept.is_empty() {
+            tracing::warn!("IPADIC's files hold no reading: none loaded");
+            return Ok(ReadingsWritten::default());
+        }
+        let meta = layout::Readings::for_forms(readings.kept.len() as u64);
+        let mut order: Vec<(u32, usize)> = readings
+            .kept
+            .iter()
+            .enumerate()
+            .map(|(i, (form, _))| (layout::reading_bucket_of(form, meta.buckets), i))
+            .collect();
+        order.sort_unstable();
+        let mut written = ReadingsWritten {
+            meta,
+            ..ReadingsWritten::default()
+        };
+        let mut batch: Batch<String> = Batch::default();
+        let mut value = String::new();
+        let mut rest = &order[..];
+        // Every bucket gets its mark, one without forms too: a reader
+        // takes a bucket without it for one that is gone.
+        for bucket in 0..meta.buckets {
+            let here = rest.iter().take_while(|(b, _)| *b == bucket).count();
+            let (group, after) = rest.split_at(here);
+            rest = after;
+            let key = self.keys.reading_bucket(version, bucket);
+            written.buckets.push(key.clone());
+            let mut fields = vec![(
+                layout::READING_MARK.to_owned(),
+                layout::READING_MARK_VALUE.to_owned(),
+            )];
+            for &(_, i) in group {
+                let (form, reading) = &readings.kept[i];
+                value.clear();
+                reading.encode_into(&mut value);
+                fields.push((form.to_string(), value.clone()));
+            }
+            written.fields += batch.add(key, fields.iter().map(|(f, v)| (f.clone(), v.as_str())));
+            if batch.is_full() {
+                self.write(&mut batch).await?;
+            }
+        }
+        self.write(&mut batch).await?;
+        Ok(written)
+    }
+
     /// Writes what `batch` holds, in one pipeline per node, and renews the
     /// lock.
-    async fn write(&mut self, batch: &mut Batch) -> Result<(), LoadError> {
+    async fn write<F: redis::ToRedisArgs>(
+        &mut self,
+        batch: &mut Batch<F>,
+    ) -> Result<(), LoadError> {
         let cmds = batch.take();
         if cmds.is_empty() {
             return Ok(());
@@ -379,14 +484,15 @@ impl Load<'_> {
 
     /// Writes the version's meta, measures the version's Redis memory in the
     /// same round trip and records it. Returns the meta and the number of
-    /// keys of the version.
+    /// keys of the version, and the memory of its Japanese readings.
     async fn write_meta(
         &mut self,
         version: Version,
         members: Membership,
         long: LongNames,
         cldr: CldrWritten,
-    ) -> Result<(Meta, u64), LoadError> {
+        readings: ReadingsWritten,
+    ) -> Result<(Meta, u64, u64), LoadError> {
         let doing = "writing the version's meta";
         let mut meta = Meta {
             entries: members.len() as u64,
@@ -399,6 +505,7 @@ impl Load<'_> {
                 .map_or(0, |d| d.as_secs()),
             bytes: 0,
             cldr: cldr.meta,
+            readings: readings.meta,
         };
         let meta_key = self.keys.meta(version);
         let mut hset = redis::cmd("HSET");
@@ -410,6 +517,9 @@ impl Load<'_> {
             .map(|b| self.keys.bucket(version, b))
             .chain(cldr.buckets)
             .collect();
+        // The readings' buckets last, so their memory is the tail's.
+        let reading_keys = readings.buckets.len();
+        version_keys.extend(readings.buckets);
         version_keys.push(meta_key.clone());
         let mut cmds = vec![(meta_key.clone(), hset)];
         for key in &version_keys {
@@ -422,17 +532,22 @@ impl Load<'_> {
             .per_node(cmds, false)
             .await
             .map_err(redis_err(doing))?;
-        for reply in replies.into_iter().skip(1) {
+        let mut reading_bytes = 0;
+        let first_reading = version_keys.len() - 1 - reading_keys;
+        for (k, reply) in replies.into_iter().skip(1).enumerate() {
             let usage: Option<u64> = redis::from_redis_value(reply)
                 .map_err(|e| redis_err("measuring the table")(e.into()))?;
             meta.bytes += usage.unwrap_or(0);
+            if (first_reading..first_reading + reading_keys).contains(&k) {
+                reading_bytes += usage.unwrap_or(0);
+            }
         }
         let _: i64 = self
             .conn
             .hset(&meta_key, layout::field::BYTES, meta.bytes)
             .await
             .map_err(redis_err(doing))?;
-        Ok((meta, version_keys.len() as u64))
+        Ok((meta, version_keys.len() as u64, reading_bytes))
     }
 
     /// Points `current` at `version` if the lock is still ours: the one

@@ -9,6 +9,7 @@ use super::rules::{
     spelled_letter, starts_word, word_follows,
 };
 use super::scripts;
+use crate::japanese;
 use crate::named;
 use crate::options::{Options, Rules, StopWords};
 
@@ -468,7 +469,8 @@ pub(super) struct Unrewritten;
 ///
 /// `watch`: `title` was not rewritten, and the options rewrite nothing but
 /// what rules 2 do. The build stops at the first `&` or character of the
-/// romanized scripts (`Unrewritten`), and so reads the usual title in one
+/// romanized scripts (`Unrewritten`), and by rules 3 with a table of
+/// Japanese readings at the first kana, and so reads the usual title in one
 /// pass instead of a survey and a pass. A build that ends early at
 /// `max_length` looks at the rest first: a word it wrote may have looked
 /// ahead into what the rewrite would change.
@@ -506,6 +508,8 @@ pub(super) fn build<const EXTRAS: bool>(
         },
         run_start: usize::MAX,
     };
+    // Rules 3 read kana as Japanese where the table has readings.
+    let kana_stops = watch && options.rules >= Rules::V3 && names.has_readings();
     let bytes = title.as_bytes();
     let mut i = 0;
     while let Some(&(mut byte)) = bytes.get(i) {
@@ -524,7 +528,10 @@ pub(super) fn build<const EXTRAS: bool>(
             }
         }
         if b.out.len() >= stop_at {
-            if watch && scripts::first_run_or(title, i, is_ampersand).is_some() {
+            if watch
+                && (scripts::first_run_or(title, i, is_ampersand).is_some()
+                    || (kana_stops && japanese::is_japanese(&title[i..], false)))
+            {
                 return Err(Unrewritten);
             }
             break;
@@ -545,7 +552,10 @@ pub(super) fn build<const EXTRAS: bool>(
             }
             continue;
         }
-        if watch && is_wide_lead(byte) && scripts::starts_run(title, i) {
+        if watch
+            && is_wide_lead(byte)
+            && (scripts::starts_run(title, i) || (kana_stops && starts_kana(title, i)))
+        {
             return Err(Unrewritten);
         }
         let c = title[i..].chars().next().expect("i is on a char boundary");
@@ -567,4 +577,12 @@ pub(super) fn build<const EXTRAS: bool>(
         b.push_non_ascii(c, (title, at, i), options.symbols, names);
     }
     Ok(b.finish())
+}
+
+/// Whether kana starts at byte `at` of `title`, where a byte of 0xE0 or
+/// more is: kana's UTF-8 starts with 0xE3 or 0xEF.
+#[cold]
+fn starts_kana(title: &str, at: usize) -> bool {
+    matches!(title.as_bytes()[at], 0xE3 | 0xEF)
+        && title[at..].chars().next().is_some_and(japanese::is_kana)
 }

@@ -67,6 +67,7 @@ pub use names::{NoSymbols, SymbolNames};
 pub use rules::AND;
 pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 
+use crate::japanese;
 use crate::locale::SlugLocale;
 use builder::{Unrewritten, build};
 use rules::{find_byte, is_ampersand, truncate_at_word};
@@ -121,7 +122,7 @@ pub fn slugify_rewritten(
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
-    let slug = slug_of(title, options, names);
+    let slug = slug_of(&read_japanese(title, options, names), options, names);
     if slug.is_err()
         && let Some(fallback) = &options.fallback
     {
@@ -139,7 +140,54 @@ fn slug_of_fallback(
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
-    slug_of(&rewrite(fallback, options), options, names)
+    let rewritten = rewrite(fallback, options);
+    slug_of(&read_japanese(&rewritten, options, names), options, names)
+}
+
+/// Rules 3's last rewrite, the one that needs the table: Japanese read as
+/// Japanese (`crate::japanese`) where the table has IPADIC's readings, in a
+/// title with kana, or with a Japanese `locale` in one with kanji. Kanji
+/// the dictionary cannot read are left to the engine, which reads them as
+/// rules 2 do. With a Japanese `locale` its romanization comes after
+/// ([`rewrite`] leaves it out), so without readings rules 3 give rules 2's
+/// slugs. Borrowed when nothing changes.
+#[inline]
+fn read_japanese<'t>(text: &'t str, options: &Options, names: &impl SymbolNames) -> Cow<'t, str> {
+    if options.rules < Rules::V3 {
+        return Cow::Borrowed(text);
+    }
+    let locale = options.locale.as_ref().filter(|l| l.is_japanese());
+    if locale.is_none() && !names.has_readings() {
+        return Cow::Borrowed(text);
+    }
+    read_japanese_with(text, locale, names)
+}
+
+/// [`read_japanese`] where it may change the title.
+#[cold]
+#[inline(never)]
+fn read_japanese_with<'t>(
+    text: &'t str,
+    japanese_locale: Option<&SlugLocale>,
+    names: &impl SymbolNames,
+) -> Cow<'t, str> {
+    let read = if names.has_readings() && japanese::is_japanese(text, japanese_locale.is_some()) {
+        // Only the first bytes are read ([`japanese::MAX_READ_BYTES`]);
+        // the Redis pipeline asks for the keys of the same part.
+        let (head, tail) = japanese::read_part(text);
+        let mut read = japanese::read_to_string(head, |form| names.reading(form));
+        read.push_str(tail);
+        Cow::Owned(read)
+    } else {
+        Cow::Borrowed(text)
+    };
+    let Some(locale) = japanese_locale else {
+        return read;
+    };
+    match locale.romanize_v2(&read) {
+        Cow::Borrowed(_) => read,
+        Cow::Owned(romanized) => Cow::Owned(romanized),
+    }
 }
 
 /// The title as the options rewrite it before its characters are read:
@@ -154,7 +202,7 @@ pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     }
     match survey(title) {
         // The usual title: nothing but what rules 1 rewrite.
-        (false, None) => match replace_and_romanize(title, options, SlugLocale::romanize_v2) {
+        (false, None) => match replace_and_romanize(title, options, romanizer(options)) {
             Cow::Borrowed(_) => Cow::Borrowed(title),
             Cow::Owned(text) => romanize_replaced(text, options),
         },
@@ -177,7 +225,7 @@ fn rewrite_marked<'t>(
     } else {
         Cow::Borrowed(title)
     };
-    let rewritten = match replace_and_romanize(&decoded, options, SlugLocale::romanize_v2) {
+    let rewritten = match replace_and_romanize(&decoded, options, romanizer(options)) {
         Cow::Borrowed(_) => decoded,
         Cow::Owned(text) => return romanize_replaced(text, options),
     };
@@ -216,6 +264,20 @@ fn survey(title: &str) -> (bool, Option<usize>) {
         None => (false, None),
         Some(at) if bytes[at] == b'&' => (true, scripts::first_run(title, at + 1)),
         Some(at) => (find_byte(bytes, at, is_ampersand).is_some(), Some(at)),
+    }
+}
+
+/// How rules 2 and later romanize the `locale`'s letters in [`rewrite`]:
+/// [`SlugLocale::romanize_v2`], except that rules 3 romanize a Japanese
+/// locale's only after reading Japanese ([`read_japanese`]), which needs
+/// its kana.
+#[inline]
+fn romanizer(options: &Options) -> for<'a> fn(&SlugLocale, &'a str) -> Cow<'a, str> {
+    match &options.locale {
+        Some(locale) if options.rules >= Rules::V3 && locale.is_japanese() => {
+            |_, text| Cow::Borrowed(text)
+        }
+        _ => SlugLocale::romanize_v2,
     }
 }
 

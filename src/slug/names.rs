@@ -1,6 +1,8 @@
 //! How the engine asks for names: the [`SymbolNames`] trait a table
 //! implements, and the two simplest implementations (no table, a map).
 
+use crate::japanese::Reading;
+
 /// Names characters of the symbol table. `None` means "not a table
 /// character": the engine transliterates it instead.
 pub trait SymbolNames {
@@ -12,6 +14,21 @@ pub trait SymbolNames {
     #[inline]
     fn sequence(&self, text: &str) -> Option<(usize, &str)> {
         let _ = text;
+        None
+    }
+
+    /// Whether the table has Japanese readings (IPADIC's, issue 20):
+    /// without them, rules 3 read Japanese as rules 2 do.
+    #[inline]
+    fn has_readings(&self) -> bool {
+        false
+    }
+
+    /// The reading of the Japanese written form `form`, if the table has
+    /// one.
+    #[inline]
+    fn reading(&self, form: &str) -> Option<Reading> {
+        let _ = form;
         None
     }
 }

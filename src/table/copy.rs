@@ -5,7 +5,10 @@
 //! the locales only where the service's `--cldr` directory has their files
 //! (a load from another directory may hold more); before Redis has answered
 //! once, the service's own settings. Without `--data` and `--cldr` the
-//! copy is made of the files built into the binary.
+//! copy is made of the files built into the binary. A version with
+//! Japanese readings is copied with the readings of `--ipadic`.
+
+use std::path::PathBuf;
 
 use super::error::OpenError;
 use super::layout::Meta;
@@ -23,6 +26,11 @@ pub struct CopySource {
     categories: Categories,
     /// The service's CLDR directory and locales.
     cldr: CldrSettings,
+    /// IPADIC's directory: the copy of a version with Japanese readings
+    /// reads them from it, and so does the copy made before Redis has
+    /// answered when the service's `--locales` ask for them (`japanese`).
+    ipadic: PathBuf,
+    japanese: bool,
 }
 
 impl CopySource {
@@ -32,6 +40,8 @@ impl CopySource {
             data: settings.data.clone(),
             categories: settings.categories.clone(),
             cldr: settings.cldr.clone(),
+            ipadic: settings.ipadic.clone(),
+            japanese: settings.japanese,
         }
     }
 
@@ -42,7 +52,26 @@ impl CopySource {
             Some(meta) => (meta.categories.clone(), self.locales_of(meta)),
             None => (self.categories.clone(), self.cldr.clone()),
         };
-        MemoryTable::build(self.data.clone(), categories, cldr).await
+        let table = MemoryTable::build(self.data.clone(), categories, cldr).await?;
+        match live {
+            // The version's Japanese readings, from --ipadic: without them
+            // the copy would read Japanese otherwise than Redis does, so it
+            // fails instead, whatever the reason.
+            Some(meta) if meta.readings.any() => {
+                let dir = self.ipadic.clone();
+                let readings =
+                    tokio::task::spawn_blocking(move || crate::japanese::read_sorted(&dir))
+                        .await
+                        .unwrap_or_else(|panicked| {
+                            std::panic::resume_unwind(panicked.into_panic())
+                        })?;
+                Ok(table.with_readings(readings))
+            }
+            Some(_) => Ok(table),
+            None => Ok(table
+                .read_japanese(self.japanese.then_some(self.ipadic.as_path()))
+                .await?),
+        }
     }
 
     /// Whether a copy could be built, without building one: the data file

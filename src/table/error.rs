@@ -14,6 +14,10 @@ pub enum OpenError {
     /// CLDR's files for the in-process table are unusable.
     #[error("cannot read CLDR's names")]
     Cldr(#[from] crate::cldr::CldrError),
+    /// IPADIC's files for the in-process table's Japanese readings are
+    /// unreadable or have bad lines.
+    #[error("cannot read IPADIC's Japanese readings")]
+    Japanese(#[from] crate::japanese::IpadicError),
     /// The data file the fallback of `--on-redis-down memory` would build
     /// its table from during an outage is unusable (checked at start).
     #[error("--on-redis-down memory cannot build its in-process table from --data")]

@@ -14,6 +14,7 @@
 //! | `{p}meta:{v}` | hash | version `v`: see [`Meta`] |
 //! | `{p}t:{v}:{b}` | hash | bucket `b` (hex) of version `v`: field = code point offset, value = name |
 //! | `{p}t:{v}:L{l}:{b}` | hash | CLDR names of locale slot `l` (hex), bucket `b` of key numbers: field = offset, value = name |
+//! | `{p}t:{v}:J{b}` | hash | Japanese readings, bucket `b` (hex) of written forms: field = written form, value = reading (see [`Readings`]); field `""` marks the bucket |
 //!
 //! On a Redis Cluster, the `{ctl}` hash tag puts the four control keys in
 //! one slot, so the loader's switch script may touch both the lock and
@@ -40,6 +41,15 @@
 //! The membership index (one bit per code point, sent once per version in
 //! `meta`) lets a reader know which characters of a title need a look-up
 //! without asking Redis, and which names have more than one chunk.
+//!
+//! IPADIC's Japanese readings (issue 20) are keyed by written form, not by
+//! number: a form goes to bucket [`reading_bucket_of`] of [`Readings`]'
+//! count, chosen so that a bucket holds [`FORMS_PER_BUCKET`] forms on
+//! average, and never more than 128 in practice; forms and values are at
+//! most 64 bytes (`crate::japanese::ipadic::MAX_TABLE_BYTES`), so every
+//! bucket stays a listpack. Each bucket also has the field `""`, so a
+//! reader tells a form the dictionary lacks (nil) from a bucket that is
+//! gone (the version was removed: its marker is nil too).
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -152,6 +162,12 @@ impl Keys {
         format!("{}t:{v}:{b:x}", self.prefix)
     }
 
+    /// The hash of bucket `b` of the Japanese readings of version `v`. It
+    /// matches [`Keys::bucket_pattern`] too.
+    pub fn reading_bucket(&self, v: Version, b: u32) -> String {
+        format!("{}t:{v}:J{b:x}", self.prefix)
+    }
+
     /// The hash of bucket `b` of the CLDR names of locale slot `slot` in
     /// version `v`. It matches [`Keys::bucket_pattern`], so removing a
     /// version removes these too.
@@ -172,6 +188,53 @@ impl Keys {
         let _ = write!(pattern, "t:{v}:*");
         pattern
     }
+}
+
+/// Written forms per bucket of Japanese readings, on average: with
+/// 325,683 forms in 5,089 buckets, the fullest holds about 100, under the
+/// listpack's 128.
+pub const FORMS_PER_BUCKET: usize = 64;
+
+/// The field every bucket of Japanese readings has, whose value is
+/// [`READING_MARK_VALUE`].
+pub const READING_MARK: &str = "";
+
+/// The value of [`READING_MARK`].
+pub const READING_MARK_VALUE: &str = "1";
+
+/// What a version holds of Japanese readings, in the meta fields `ja_*`.
+/// Optional, like [`CldrMeta`]: a version without them has none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Readings {
+    /// Buckets (`ja_buckets`); 0 for none.
+    pub buckets: u32,
+    /// Written forms (`ja_forms`).
+    pub forms: u64,
+}
+
+impl Readings {
+    /// The buckets `forms` written forms take (none for none).
+    pub fn for_forms(forms: u64) -> Self {
+        Readings {
+            buckets: forms.div_ceil(FORMS_PER_BUCKET as u64) as u32,
+            forms,
+        }
+    }
+
+    /// Whether the version has readings.
+    pub fn any(&self) -> bool {
+        self.buckets > 0
+    }
+}
+
+/// The bucket of written form `form` among `buckets` (at least 1): FNV-1a
+/// of its bytes, which every slugd computes alike.
+pub fn reading_bucket_of(form: &str, buckets: u32) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for &byte in form.as_bytes() {
+        hash = (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193);
+    }
+    hash % buckets.max(1)
 }
 
 /// The number field of chunk `k` of the name of number `i` in its bucket
@@ -247,6 +310,8 @@ pub struct Meta {
     pub bytes: u64,
     /// CLDR's names; empty for a table loaded by a slugd before them.
     pub cldr: CldrMeta,
+    /// Japanese readings; none for a table loaded without them.
+    pub readings: Readings,
 }
 
 /// What a version holds of CLDR's names, in the meta fields `cldr_*`.
@@ -381,6 +446,10 @@ pub mod field {
     pub const CLDR_LONG: &str = "cldr_long";
     /// How many CLDR names.
     pub const CLDR_NAMES: &str = "cldr_names";
+    /// Buckets of Japanese readings.
+    pub const JA_BUCKETS: &str = "ja_buckets";
+    /// Japanese written forms.
+    pub const JA_FORMS: &str = "ja_forms";
 }
 
 impl Meta {
@@ -397,6 +466,12 @@ impl Meta {
             (field::BYTES, self.bytes.to_string()),
         ];
         self.cldr.to_fields(&mut fields);
+        if self.readings.any() {
+            fields.extend([
+                (field::JA_BUCKETS, self.readings.buckets.to_string()),
+                (field::JA_FORMS, self.readings.forms.to_string()),
+            ]);
+        }
         fields
     }
 
@@ -434,6 +509,15 @@ impl Meta {
             loaded_at: number(field::LOADED_AT).unwrap_or(0),
             bytes: number(field::BYTES)?,
             cldr: CldrMeta::from_fields(fields).map_err(|e| format!("CLDR names: {e}"))?,
+            readings: match fields.get(field::JA_BUCKETS) {
+                None => Readings::default(),
+                Some(buckets) => Readings {
+                    buckets: buckets
+                        .parse()
+                        .map_err(|_| "'ja_buckets' is not a number".to_owned())?,
+                    forms: number(field::JA_FORMS)?,
+                },
+            },
         })
     }
 }
@@ -472,6 +556,7 @@ mod tests {
             loaded_at: 1_700_000_000,
             bytes: 420,
             cldr: CldrMeta::default(),
+            readings: Readings::default(),
         };
         // A table loaded before CLDR names: none.
         let old: HashMap<String, String> = meta
@@ -491,8 +576,10 @@ mod tests {
                 long: [((1u16, 1u32), 2u8)].into_iter().collect(),
                 names: 2,
             },
+            readings: Readings::for_forms(129),
             ..meta
         };
+        assert_eq!(meta.readings.buckets, 3);
         let mut fields: HashMap<String, String> = meta
             .to_fields()
             .into_iter()
@@ -507,11 +594,26 @@ mod tests {
         assert!(Meta::from_fields(&HashMap::new()).is_err());
     }
 
+    /// The bucket of a written form is FNV-1a's, the same in every slugd:
+    /// a loader and a service of another build agree on it.
+    #[test]
+    fn a_written_form_has_one_bucket_whatever_reads_it() {
+        // FNV-1a 32 of "" and "a", as published (0x811c9dc5, 0xe40c292c).
+        assert_eq!(reading_bucket_of("", u32::MAX), 0x811c_9dc5);
+        assert_eq!(reading_bucket_of("a", u32::MAX), 0xe40c_292c);
+        assert_eq!(reading_bucket_of("東京", 1), 0);
+        assert!(reading_bucket_of("東京", 5_089) < 5_089);
+        assert!(!Readings::for_forms(0).any());
+        assert_eq!(Readings::for_forms(64).buckets, 1);
+        assert_eq!(Readings::for_forms(65).buckets, 2);
+    }
+
     #[test]
     fn key_names_and_scan_patterns() {
         let keys = Keys::new("app*1:");
         assert_eq!(keys.bucket(7, 0x9c), "app*1:t:7:9c");
         assert_eq!(keys.cldr_bucket(7, 0x1a, 3), "app*1:t:7:L1a:3");
+        assert_eq!(keys.reading_bucket(7, 0x1a), "app*1:t:7:J1a");
         assert_eq!(keys.bucket_pattern(7), "app\\*1:t:7:*");
         assert_eq!(keys.current(), "app*1:{ctl}:current");
         assert_eq!(keys.lock(), "app*1:{ctl}:lock");

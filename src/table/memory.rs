@@ -23,6 +23,7 @@ use std::fmt::Write;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
+use std::sync::Arc;
 
 use super::error::OpenError;
 use super::layout::MAX_NAME_BYTES;
@@ -30,6 +31,7 @@ use crate::builtin;
 use crate::cldr::{
     self, Chain, CldrDir, CldrError, CldrSettings, ENGLISH, KeySet, Locales, NameSource, View,
 };
+use crate::japanese::{IpadicError, Reading, SortedReadings};
 use crate::locale::SlugLocale;
 use crate::membership::Membership;
 use crate::slug::SymbolNames;
@@ -42,6 +44,9 @@ pub struct MemoryTable {
     chars: Store,
     /// CLDR's, by key and locale.
     cldr: CldrNames,
+    /// IPADIC's Japanese readings, when `ja` is among the locales and the
+    /// dictionary was found (issue 20); shared by the clones.
+    readings: Option<Arc<SortedReadings>>,
 }
 
 /// CLDR's names in memory.
@@ -206,6 +211,7 @@ impl MemoryTable {
                 locales: Locales::new(vec![ENGLISH.to_owned()]),
                 names: vec![Store::borrowed(&parts.english)],
             },
+            readings: None,
         }
     }
 
@@ -259,6 +265,7 @@ impl MemoryTable {
         Ok(MemoryTable {
             chars: Store::from_sorted(entries.iter().map(|e| (e.ch as u32, e.name.as_str()))),
             cldr: CldrNames::default(),
+            readings: None,
         })
     }
 
@@ -295,6 +302,54 @@ impl MemoryTable {
         self.chars.ends.is_empty()
     }
 
+    /// The table with IPADIC's Japanese readings from `dir`, when given,
+    /// read on a blocking thread (a second or two). Without the dictionary
+    /// (or with one that holds no reading) a warning says how to get it,
+    /// and the table has none: Japanese is read as by rules 2. A
+    /// dictionary that cannot be read is an error, as for the loader.
+    pub async fn read_japanese(self, dir: Option<&Path>) -> Result<Self, IpadicError> {
+        let Some(dir) = dir.map(Path::to_owned) else {
+            return Ok(self);
+        };
+        let read = tokio::task::spawn_blocking(move || crate::japanese::read_sorted(&dir))
+            .await
+            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
+        match read {
+            Ok(readings) if !readings.is_empty() => {
+                tracing::info!(
+                    forms = readings.len(),
+                    bytes = readings.heap_bytes(),
+                    "Japanese readings ready"
+                );
+                Ok(self.with_readings(readings))
+            }
+            Ok(_) => {
+                tracing::warn!("IPADIC's files hold no reading: Japanese is read as by rules 2");
+                Ok(self)
+            }
+            Err(e @ IpadicError::Missing { .. }) => {
+                tracing::warn!(
+                    error = %e,
+                    "no Japanese readings: Japanese is read as by rules 2; to read it as Japanese: {}",
+                    crate::japanese::ipadic::HOW_TO_GET
+                );
+                Ok(self)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The table with IPADIC's Japanese readings.
+    pub fn with_readings(mut self, readings: SortedReadings) -> Self {
+        self.readings = Some(Arc::new(readings));
+        self
+    }
+
+    /// The Japanese readings held, if any.
+    pub fn readings(&self) -> Option<&SortedReadings> {
+        self.readings.as_deref()
+    }
+
     /// The CLDR names held, over every locale.
     pub fn cldr_names(&self) -> usize {
         self.cldr.names.iter().map(|s| s.ends.len()).sum()
@@ -310,6 +365,7 @@ impl MemoryTable {
         self.chars.heap_bytes()
             + self.cldr.keys.heap_bytes()
             + self.cldr.names.iter().map(Store::heap_bytes).sum::<usize>()
+            + self.readings().map_or(0, SortedReadings::heap_bytes)
     }
 
     /// The names a request with `locale` reads.
@@ -345,6 +401,15 @@ impl NameSource for MemoryTable {
     fn cldr_name(&self, slot: u16, key: u32) -> Option<&str> {
         self.cldr.names.get(slot as usize)?.get(key)
     }
+
+    #[inline]
+    fn has_readings(&self) -> bool {
+        self.readings.is_some()
+    }
+
+    fn reading(&self, form: &str) -> Option<Reading> {
+        self.readings.as_ref()?.get(form)
+    }
 }
 
 /// The first lines of [`MemoryTable::to_source`]'s form.
@@ -375,6 +440,15 @@ impl SymbolNames for MemoryTable {
         let (key, len) = self.cldr.keys.longest(text)?;
         let english = self.cldr.names.first()?;
         english.get(key).map(|name| (len, name))
+    }
+
+    #[inline]
+    fn has_readings(&self) -> bool {
+        self.readings.is_some()
+    }
+
+    fn reading(&self, form: &str) -> Option<Reading> {
+        NameSource::reading(self, form)
     }
 }
 

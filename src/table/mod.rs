@@ -61,6 +61,8 @@ impl SymbolTable {
                 settings.categories.clone(),
                 settings.cldr.clone(),
             )
+            .await?
+            .read_japanese(settings.japanese.then_some(settings.ipadic.as_path()))
             .await?;
             tracing::info!(
                 entries = table.len(),

@@ -39,6 +39,7 @@ use redis::Value;
 use super::error::TableError;
 use super::layout::{self, Keys, Meta, Version};
 use crate::cldr::{Chain, KeySet, NameSource, View};
+use crate::japanese::{self, Reading};
 use crate::locale::SlugLocale;
 use crate::metrics::TableMetrics;
 use crate::named;
@@ -84,6 +85,20 @@ fn wanted<T: AsRef<str>>(version: &LoadedVersion, titles: &[T], chain: &Chain) -
     wanted.sort_unstable();
     wanted.dedup();
     wanted
+}
+
+/// The written forms `titles` (the Japanese ones of a request) may look
+/// up, each once: of the part of each that is read
+/// ([`japanese::read_part`]), and only those a table can hold (a longer
+/// form is in no bucket, and reads as missing in process too).
+fn forms_needed<'t>(titles: impl Iterator<Item = &'t str>) -> Vec<&'t str> {
+    let mut forms: Vec<&str> = titles
+        .flat_map(|t| japanese::keys_needed(japanese::read_part(t).0))
+        .filter(|form| form.len() <= japanese::ipadic::MAX_TABLE_BYTES)
+        .collect();
+    forms.sort_unstable();
+    forms.dedup();
+    forms
 }
 
 /// The Redis backend.
@@ -143,21 +158,52 @@ impl NameSource for Names {
     }
 }
 
+/// Japanese readings by written form, as one request fetched them.
+pub type FormReadings = HashMap<Box<str>, Reading>;
+
+/// What one request read: the names, and the readings of its Japanese
+/// written forms when the version has readings (`None` when it has none).
+pub struct RequestSource {
+    names: Names,
+    readings: Option<FormReadings>,
+}
+
+impl NameSource for RequestSource {
+    #[inline]
+    fn char_name(&self, c: char) -> Option<&str> {
+        self.names.char_name(c)
+    }
+
+    #[inline]
+    fn cldr_name(&self, slot: u16, key: u32) -> Option<&str> {
+        self.names.cldr_name(slot, key)
+    }
+
+    #[inline]
+    fn has_readings(&self) -> bool {
+        self.readings.is_some()
+    }
+
+    fn reading(&self, form: &str) -> Option<Reading> {
+        self.readings.as_ref()?.get(form).cloned()
+    }
+}
+
 /// The names one request needs, read from Redis (or the cache), with the
 /// version's CLDR keys and the request locale's chain: a
 /// [`crate::slug::SymbolNames`] through [`RequestNames::view`].
 pub struct RequestNames {
     version: Option<Arc<LoadedVersion>>,
     chain: Chain,
-    names: Names,
+    source: RequestSource,
 }
 
 impl RequestNames {
     /// What the engine reads.
-    pub fn view(&self) -> View<'_, Names> {
+    pub fn view(&self) -> View<'_, RequestSource> {
         static NO_KEYS: OnceLock<KeySet> = OnceLock::new();
         View {
-            source: &self.names,
+            source: &self.source,
             keys: match &self.version {
                 Some(v) => &v.meta.cldr.keys,
                 None => NO_KEYS.get_or_init(KeySet::default),
@@ -169,10 +215,12 @@ impl RequestNames {
 
 /// What one fetch found.
 enum Fetched {
-    /// Every name asked for.
-    Names(Names),
-    /// A name the version's index lists but that is gone.
-    Missing(NameKey),
+    /// Every name asked for, and the readings of the forms asked for that
+    /// the dictionary has.
+    Names(Names, FormReadings),
+    /// A name the version's index lists, or a bucket of readings, that is
+    /// gone: what it is.
+    Missing(String),
 }
 
 /// Names already fetched, keyed by version and [`NameKey`]: a version
@@ -363,25 +411,37 @@ impl RedisTable {
     /// The names `titles` need with `locale`, in at most one round trip
     /// (none when no character or sequence of them is in the table, or the
     /// cache has every name).
+    ///
+    /// With `japanese` (rules 3) and a version with Japanese readings, the
+    /// readings of the written forms its Japanese titles may look up
+    /// ([`japanese::keys_needed`]) come in the same round trip, one `HMGET`
+    /// per bucket of forms. They are not cached.
     pub async fn names<T: AsRef<str>>(
         &self,
         titles: &[T],
         locale: Option<&SlugLocale>,
+        japanese: bool,
     ) -> Result<RequestNames, TableError> {
+        let kanji = locale.is_some_and(SlugLocale::is_japanese);
+        let is_japanese = |t: &str| japanese && japanese::is_japanese(t, kanji);
         let mut version = match self.version().await {
             Ok(version) => version,
             // Redis has never answered: a title none of whose characters
-            // can be in the table is slugged all the same.
+            // can be in the table is slugged all the same. Japanese (by
+            // rules 3) is not: its readings would be in the table.
             Err(e) => {
-                let needs_table = titles
-                    .iter()
-                    .any(|t| named::may_need_table(t.as_ref(), &self.expected));
+                let needs_table = titles.iter().any(|t| {
+                    named::may_need_table(t.as_ref(), &self.expected) || is_japanese(t.as_ref())
+                });
                 return match needs_table {
                     true => Err(e),
                     false => Ok(RequestNames {
                         version: None,
                         chain: Chain::default(),
-                        names: HashMap::new(),
+                        source: RequestSource {
+                            names: HashMap::new(),
+                            readings: None,
+                        },
                     }),
                 };
             }
@@ -391,38 +451,42 @@ impl RedisTable {
         for _ in 0..3 {
             let chain = Chain::new(locale, &version.meta.cldr.locales);
             let wanted = wanted(&version, titles, &chain);
+            let has_readings = version.meta.readings.any();
+            let forms = match has_readings {
+                true => forms_needed(titles.iter().map(AsRef::as_ref).filter(|t| is_japanese(t))),
+                false => Vec::new(),
+            };
             let mut names = HashMap::with_capacity(wanted.len());
             let asked = wanted.len();
             let missing = self.cache.lookup(version.version, wanted, &mut names);
             self.metrics.cache_lookup(asked, missing.len());
-            let done = |names| RequestNames {
+            let done = |names, readings| RequestNames {
                 version: Some(version.clone()),
                 chain: chain.clone(),
-                names,
+                source: RequestSource {
+                    names,
+                    readings: has_readings.then_some(readings),
+                },
             };
-            if missing.is_empty() {
-                return Ok(done(names));
+            if missing.is_empty() && forms.is_empty() {
+                return Ok(done(names, HashMap::new()));
             }
-            let mut fetched = self.fetch(&version, &missing, true).await?;
+            let mut fetched = self.fetch(&version, &missing, &forms, true).await?;
             if matches!(fetched, Fetched::Missing(_)) && self.conn.reads_from_replicas() {
                 // A replica may lag behind its primary just after a load.
-                fetched = self.fetch(&version, &missing, false).await?;
+                fetched = self.fetch(&version, &missing, &forms, false).await?;
             }
             match fetched {
-                Fetched::Names(fetched) => {
+                Fetched::Names(fetched, readings) => {
                     self.cache.insert(version.version, &fetched);
                     names.extend(fetched);
-                    return Ok(done(names));
+                    return Ok(done(names, readings));
                 }
-                Fetched::Missing(key) => {
+                Fetched::Missing(what) => {
                     let now = self.refresh().await?;
                     if now.version == version.version {
-                        let what = match key.unpack() {
-                            Ok(c) => format!("U+{:04X}", c as u32),
-                            Err((slot, key)) => format!("CLDR key {key} of locale slot {slot}"),
-                        };
                         return Err(TableError::Damaged(format!(
-                            "version {} has no name for {what}",
+                            "version {} has no {what}",
                             version.version
                         )));
                     }
@@ -442,6 +506,7 @@ impl RedisTable {
         &self,
         version: &LoadedVersion,
         wanted: &[NameKey],
+        forms: &[&str],
         from_replicas: bool,
     ) -> Result<Fetched, TableError> {
         let (v, meta) = (version.version, &version.meta);
@@ -465,7 +530,16 @@ impl RedisTable {
                 fields.push((name, layout::field_of_index(offset, k)));
             }
         }
-        let cmds: Vec<(String, redis::Cmd)> = by_bucket
+        // Bucket key -> forms asked, after the bucket's mark.
+        let mut by_form_bucket: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+        for &form in forms {
+            let bucket = layout::reading_bucket_of(form, meta.readings.buckets);
+            by_form_bucket
+                .entry(self.keys.reading_bucket(v, bucket))
+                .or_default()
+                .push(form);
+        }
+        let mut cmds: Vec<(String, redis::Cmd)> = by_bucket
             .iter()
             .map(|(key, fields)| {
                 let mut cmd = redis::cmd("HMGET");
@@ -476,14 +550,27 @@ impl RedisTable {
                 (key.clone(), cmd)
             })
             .collect();
+        cmds.extend(by_form_bucket.iter().map(|(key, forms)| {
+            let mut cmd = redis::cmd("HMGET");
+            cmd.arg(key).arg(layout::READING_MARK).arg(forms);
+            (key.clone(), cmd)
+        }));
         let replies: Vec<Value> = self
             .call(|mut c| {
                 let cmds = cmds.clone();
                 async move { c.per_node(cmds, from_replicas).await }
             })
             .await?;
+        if replies.len() != cmds.len() {
+            return Err(TableError::Damaged(format!(
+                "{} replies to {} commands",
+                replies.len(),
+                cmds.len()
+            )));
+        }
+        let mut replies = replies.into_iter();
         let mut names: HashMap<NameKey, String> = HashMap::with_capacity(wanted.len());
-        for ((key, fields), reply) in by_bucket.iter().zip(replies) {
+        for ((key, fields), reply) in by_bucket.iter().zip(replies.by_ref()) {
             let values: Vec<Option<String>> = redis::from_redis_value(reply)
                 .map_err(|e| TableError::Damaged(format!("{key}: {e}")))?;
             if values.len() != fields.len() {
@@ -495,13 +582,43 @@ impl RedisTable {
             }
             for (&(name, _), value) in fields.iter().zip(values) {
                 let Some(chunk) = value else {
-                    return Ok(Fetched::Missing(name));
+                    let what = match name.unpack() {
+                        Ok(c) => format!("name for U+{:04X}", c as u32),
+                        Err((slot, key)) => {
+                            format!("name for CLDR key {key} of locale slot {slot}")
+                        }
+                    };
+                    return Ok(Fetched::Missing(what));
                 };
                 names.entry(name).or_default().push_str(&chunk);
             }
         }
+        let mut readings = FormReadings::new();
+        for ((key, forms), reply) in by_form_bucket.iter().zip(replies) {
+            let values: Vec<Option<String>> = redis::from_redis_value(reply)
+                .map_err(|e| TableError::Damaged(format!("{key}: {e}")))?;
+            let [mark, values @ ..] = &values[..] else {
+                return Err(TableError::Damaged(format!("{key} answered nothing")));
+            };
+            if values.len() != forms.len() {
+                return Err(TableError::Damaged(format!(
+                    "{key} answered {} fields for {}",
+                    values.len() + 1,
+                    forms.len() + 1
+                )));
+            }
+            if mark.is_none() {
+                return Ok(Fetched::Missing(format!("bucket of readings {key}")));
+            }
+            for (&form, value) in forms.iter().zip(values) {
+                if let Some(value) = value {
+                    readings.insert(form.into(), Reading::decode(value));
+                }
+            }
+        }
         Ok(Fetched::Names(
             names.into_iter().map(|(c, n)| (c, Arc::from(n))).collect(),
+            readings,
         ))
     }
 

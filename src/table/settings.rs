@@ -1,6 +1,7 @@
 //! What a table is opened from: `slugd serve`'s and `slugd slugify`'s
 //! validated table settings.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cldr::CldrSettings;
@@ -19,6 +20,13 @@ pub struct TableSettings {
     /// fallback): where, and which locales. A Redis table holds the
     /// locales its loader loaded.
     pub cldr: CldrSettings,
+    /// IPADIC's directory (`--ipadic`): the Japanese readings of the
+    /// in-process table when `japanese`, and of the fallback's copy of a
+    /// Redis version that has readings.
+    pub ipadic: PathBuf,
+    /// Whether the in-process table holds Japanese readings: `--locales`
+    /// has `ja` or is `all`.
+    pub japanese: bool,
     /// The key prefix in Redis.
     pub prefix: String,
     /// Categories of the in-process table. A Redis table says its own; until

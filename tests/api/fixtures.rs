@@ -489,6 +489,7 @@ pub fn load_settings(server: &RedisServer) -> LoadSettings {
         prefix: "slugd:".to_owned(),
         categories: Categories::default(),
         cldr: shipped_cldr(),
+        japanese: None,
         lock_wait: Duration::from_secs(30),
     }
 }

@@ -31,6 +31,8 @@ pub fn table_settings(config: Option<RedisConfig>) -> TableSettings {
         prefix: "slugd:".to_owned(),
         categories: Categories::default(),
         cldr: shipped_cldr(),
+        ipadic: slugd::japanese::ipadic::DEFAULT_DIR.into(),
+        japanese: false,
         refresh_interval: Duration::from_millis(200),
         on_redis_down: Default::default(),
         name_cache: 1024,
@@ -91,6 +93,22 @@ impl AppBuilder {
     /// CLDR's names for the in-process table and the fallback.
     pub fn cldr(mut self, cldr: slugd::cldr::CldrSettings) -> Self {
         self.settings.table.cldr = cldr;
+        self
+    }
+
+    /// IPADIC's directory, for the Japanese readings of the in-process
+    /// table (as `--locales ja --ipadic DIR` gives them) and of the
+    /// fallback's copy.
+    pub fn japanese(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.settings.table.ipadic = dir.into();
+        self.settings.table.japanese = true;
+        self
+    }
+
+    /// IPADIC's directory, for the fallback's copy of a Redis version with
+    /// readings only (`--ipadic DIR` without `ja` in `--locales`).
+    pub fn ipadic(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.settings.table.ipadic = dir.into();
         self
     }
 

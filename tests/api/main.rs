@@ -13,6 +13,7 @@ mod health;
 mod helpers;
 mod home;
 mod instances;
+mod japanese;
 mod letters;
 mod load;
 mod load_faults;

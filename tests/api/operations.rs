@@ -13,7 +13,7 @@ use crate::serve_process::ServeProcess;
 
 impl App {
     /// Scrapes `/metrics`: its text, after checking the content type.
-    async fn scrape(&self) -> String {
+    pub(crate) async fn scrape(&self) -> String {
         let r = self.client.get(self.url("/metrics")).send().await.unwrap();
         assert_eq!(r.status(), 200);
         let kind = r.headers()["content-type"].to_str().unwrap().to_owned();
@@ -24,19 +24,19 @@ impl App {
 
 /// The value of the sample `series` (name and labels as Prometheus writes
 /// them, `name{a="b"}`), 0 when absent.
-fn sample(text: &str, series: &str) -> f64 {
+pub(crate) fn sample(text: &str, series: &str) -> f64 {
     text.lines()
         .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
         .map_or(0.0, |v| v.parse().unwrap())
 }
 
 /// How much `series` moved from `before` to `after`.
-fn moved(before: &str, after: &str, series: &str) -> f64 {
+pub(crate) fn moved(before: &str, after: &str, series: &str) -> f64 {
     sample(after, series) - sample(before, series)
 }
 
 const SLUG_200: &str = r#"slugd_http_requests_total{route="/slug",status="200"}"#;
-const TABLE_TRIPS: &str = r#"slugd_redis_round_trips_total{component="table"}"#;
+pub(crate) const TABLE_TRIPS: &str = r#"slugd_redis_round_trips_total{component="table"}"#;
 const HITS: &str = "slugd_name_cache_hits_total";
 const MISSES: &str = "slugd_name_cache_misses_total";
 

@@ -158,7 +158,7 @@ async fn a_new_title_gets_a_new_slug_and_the_old_one_stays_the_owners() {
         assert_eq!(s, 200, "{b}");
         assert_eq!(
             b,
-            json!({"scope": "posts", "slug": slug, "owner": "42", "current": "hello-moon", "rules": 2})
+            json!({"scope": "posts", "slug": slug, "owner": "42", "current": "hello-moon", "rules": 3})
         );
     }
     // The old slug is still the owner's: another owner gets the next one.
@@ -1026,7 +1026,7 @@ async fn reservations_keep_the_rule_version_that_made_them() {
         "{b}"
     );
     let (s, b) = app
-        .reserve_with("posts", "2", "Hello World", json!({}))
+        .reserve_with("posts", "2", "Hello World", json!({"rules": 2}))
         .await;
     assert_eq!(
         (s, &b["slug"], &b["rules"]),

@@ -228,7 +228,7 @@ async fn each_version_gives_the_recorded_slugs_on_redis() {
 async fn answers_say_which_rules_made_them_and_a_version_can_be_pinned() {
     let app = App::in_process().await;
     let answer = app.post("/slug", &json!({"title": "Hello World"})).await;
-    assert_eq!(answer, (200, json!({"slug": "hello-world", "rules": 2})));
+    assert_eq!(answer, (200, json!({"slug": "hello-world", "rules": 3})));
     let answer = app
         .post("/slug", &json!({"title": "Hello World", "rules": 1}))
         .await;
@@ -240,14 +240,14 @@ async fn answers_say_which_rules_made_them_and_a_version_can_be_pinned() {
         .await;
     assert_eq!(answer, (200, json!({"slugs": ["a", "b"], "rules": 1})));
 
-    let (status, body) = app.post("/slug", &json!({"title": "x", "rules": 3})).await;
+    let (status, body) = app.post("/slug", &json!({"title": "x", "rules": 4})).await;
     assert_eq!(status, 422);
     assert_eq!(body["code"], "invalid_request");
     assert!(
         body["error"]
             .as_str()
             .unwrap()
-            .starts_with("rules 3 does not exist: give 1"),
+            .starts_with("rules 4 does not exist: give 1"),
         "{body}"
     );
     let (status, body) = app
