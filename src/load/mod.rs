@@ -9,7 +9,8 @@
 //!    [`BATCH_FIELDS`] fields ([`batch`]). Readers do not see the version yet. Then
 //!    CLDR's names of each locale of `--locales` (their keys were numbered
 //!    in a first pass over the files, before the lock), one locale at a
-//!    time, into buckets of their own.
+//!    time, into buckets of their own; then IPADIC's Japanese readings
+//!    (read and reduced before the lock too), bucket by bucket.
 //! 4. On any bad line, read on to report them all, then remove what was
 //!    written and leave the live table as it was.
 //! 5. Write the version's `meta` (index, counts, measured memory).
@@ -20,7 +21,9 @@
 //!    next round trip and move over; see `table::redis`.
 //!
 //! Memory stays bounded: one line, one batch and the membership bitmap;
-//! for CLDR, the key set and one locale's names.
+//! for CLDR, the key set and one locale's names; for Japanese, the reduced
+//! dictionary, which one reading per written form needs whole (the
+//! loader's peak RSS is 83 MB with it, 14 MB without: docs/figures.md).
 //!
 //! [`run`] reads as those steps, each a method of [`Load`]; the lock is a
 //! guard type of its own ([`lock`]) and the errors are in [`error`].
@@ -44,7 +47,7 @@ use self::error::redis_err;
 pub use self::lock::LOCK_TTL;
 use self::lock::LoadLock;
 use crate::cldr::{self, CldrError, CldrSettings, KeySet, Locales};
-use crate::japanese::{self, IpadicError};
+use crate::japanese::{self, IpadicError, Readings};
 use crate::redis_conn::{Conn, RedisConfig};
 use crate::table::layout::{self, CldrMeta, Keys, LongNames, Membership, Meta, Version};
 use crate::unicode_data::{
@@ -157,6 +160,10 @@ pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
     })
     .await
     .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))?;
+    // IPADIC read and reduced before the lock too (seconds, tens of MB):
+    // a broken dictionary fails the load here, and the lock is not held
+    // idle while it is read.
+    let readings = read_readings(settings).await?;
     let conn = Conn::for_loader(&settings.redis)
         .await
         .map_err(redis_err("connecting"))?;
@@ -168,9 +175,38 @@ pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
         lock,
         settings,
     };
-    let result = load.steps(file, (tags, cldr_keys), started).await;
+    let result = load.steps(file, (tags, cldr_keys), readings, started).await;
     load.lock.release().await;
     result
+}
+
+/// IPADIC's readings, when the locales ask for them and the dictionary is
+/// there ([`japanese::read_for_table`], on a blocking thread). Without the
+/// dictionary, or with one that holds no reading, a warning that says how
+/// to get it, and none.
+async fn read_readings(settings: &LoadSettings) -> Result<Option<Readings>, LoadError> {
+    let Some(dir) = settings.japanese.clone() else {
+        return Ok(None);
+    };
+    let read = tokio::task::spawn_blocking(move || japanese::read_for_table(&dir))
+        .await
+        .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
+    match read {
+        Ok(readings) if !readings.kept.is_empty() => Ok(Some(readings)),
+        Ok(_) => {
+            tracing::warn!("IPADIC's files hold no reading: none loaded");
+            Ok(None)
+        }
+        Err(e @ IpadicError::Missing { .. }) => {
+            tracing::warn!(
+                error = %e,
+                "no Japanese readings loaded: Japanese is read as by rules 2; to read it as Japanese: {}",
+                japanese::ipadic::HOW_TO_GET
+            );
+            Ok(None)
+        }
+        Err(e) => Err(LoadError::Japanese(e)),
+    }
 }
 
 /// One load in progress, holding the lock.
@@ -212,12 +248,13 @@ impl Load<'_> {
         &mut self,
         file: Box<dyn BufRead + Send>,
         (tags, cldr_keys): (Vec<String>, KeySet),
+        readings: Option<Readings>,
         started: Instant,
     ) -> Result<LoadReport, LoadError> {
         let version = self.new_version().await?;
         let written = match self.write_entries(file, version).await {
             Ok(written) => match self.write_cldr(version, tags, cldr_keys).await {
-                Ok(cldr) => match self.write_readings(version).await {
+                Ok(cldr) => match self.write_readings(version, readings).await {
                     Ok(readings) => Ok((written, cldr, readings)),
                     Err(e) => Err(e),
                 },
@@ -394,35 +431,18 @@ impl Load<'_> {
         Ok(written)
     }
 
-    /// Writes IPADIC's Japanese readings, when the locales ask for them,
-    /// into buckets by written form ([`layout::reading_bucket_of`]), each
-    /// bucket in one `HSET` with its mark. The dictionary is read and
-    /// reduced on a blocking thread first (its one reading per form needs
-    /// every file: tens of MB for the time of the load). Without the
-    /// dictionary, a warning that says how to get it, and none.
-    async fn write_readings(&mut self, version: Version) -> Result<ReadingsWritten, LoadError> {
-        let Some(dir) = self.settings.japanese.clone() else {
+    /// Writes IPADIC's Japanese readings ([`read_readings`]'s), when there
+    /// are any, into buckets by written form
+    /// ([`layout::reading_bucket_of`]), each bucket in one `HSET` with its
+    /// mark.
+    async fn write_readings(
+        &mut self,
+        version: Version,
+        readings: Option<Readings>,
+    ) -> Result<ReadingsWritten, LoadError> {
+        let Some(readings) = readings else {
             return Ok(ReadingsWritten::default());
         };
-        let read = tokio::task::spawn_blocking(move || japanese::read_for_table(&dir))
-            .await
-            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
-        let readings = match read {
-            Ok(readings) => readings,
-            Err(e @ IpadicError::Missing { .. }) => {
-                tracing::warn!(
-                    error = %e,
-                    "no Japanese readings loaded: Japanese is read as by rules 2; to read it as Japanese: {}",
-                    japanese::ipadic::HOW_TO_GET
-                );
-                return Ok(ReadingsWritten::default());
-            }
-            Err(e) => return Err(LoadError::Japanese(e)),
-        };
-        if readings.kept.is_empty() {
-            tracing::warn!("IPADIC's files hold no reading: none loaded");
-            return Ok(ReadingsWritten::default());
-        }
         let meta = layout::Readings::for_forms(readings.kept.len() as u64);
         let mut order: Vec<(u32, usize)> = readings
             .kept
