@@ -48,10 +48,11 @@ impl SortedReadings {
             at += line.len() + 1;
         }
         starts.shrink_to_fit();
-        Ok(SortedReadings {
-            text: compact,
-            starts,
-        })
+        // The compact form grew as it was written: half its capacity may
+        // be spare.
+        let mut text = compact;
+        text.shrink_to_fit();
+        Ok(SortedReadings { text, starts })
     }
 
     /// How many written forms it holds.
