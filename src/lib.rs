@@ -62,9 +62,11 @@
 //!   `--help` is the configuration reference. `commands` holds what each
 //!   command does with its settings, `stream` the line-by-line
 //!   `slugd slugify`, `lines` bounded line reading.
-//! - [`japanese`]: Japanese read as Japanese: IPADIC's readings (the
-//!   streaming reader and the compact form), the reading of a title
-//!   through a lookup of written forms, Hepburn without macrons.
+//! - [`japanese`]: Japanese read as Japanese (rules 3): IPADIC's readings
+//!   (the streaming reader and the compact form), the reading of a title
+//!   through a lookup of written forms, Hepburn without macrons. The
+//!   tables hold the readings (`table::memory`, `table::redis`, the
+//!   loader), the engine reads with them (`slug`).
 //! - [`corpus`]: the sample titles shared by bench, benchmarks and tests.
 //! - [`metrics`]: the Prometheus recorder of one service and the handles
 //!   the table and the reservations count with, and the per-thread cells

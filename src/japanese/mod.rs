@@ -17,14 +17,16 @@
 //! - [`sorted`]: the readings held in process as sorted lines, looked up
 //!   by binary search.
 //!
-//! What the table, loader and engine take from here: `slugd load`
-//! streams [`Readings::compact`]'s lines (or [`Readings::kept`]) into one
-//! hash of the table version, written form to [`Reading::encode_into`]'s
-//! value; a request sends [`keys_needed`] in the `HMGET` it already
-//! makes (one round trip) and calls [`read`] with what came back; the
-//! in-process table holds a [`SortedReadings`] and passes its `get`.
-//! Without the data `read_dir` fails with [`IpadicError::Missing`], which
-//! says how to get it.
+//! What the table, loader and engine take from here: `slugd load` writes
+//! [`read_for_table`]'s forms into buckets of the table version
+//! (`crate::table::layout`), written form to [`Reading::encode_into`]'s
+//! value; a Redis request sends the [`keys_needed`] of each Japanese
+//! title ([`is_japanese`], its [`read_part`]) in the pipeline it already
+//! makes (one round trip), and the engine reads the title
+//! ([`read_to_string`]) through what came back; the in-process table
+//! holds [`read_sorted`]'s [`SortedReadings`]. Without the data
+//! `read_dir` fails with [`IpadicError::Missing`], which says how to get
+//! it.
 
 pub mod hepburn;
 pub mod ipadic;
