@@ -92,9 +92,10 @@ impl Slugger {
         // Rules 3 read Japanese by the table's readings, symbols or not.
         let japanese = options.rules >= Rules::V3;
         let kanji = locale.is_some_and(SlugLocale::is_japanese);
-        let reads_japanese =
-            japanese && read.iter().any(|t| crate::japanese::is_japanese(t, kanji));
-        if !(options.symbols || reads_japanese) {
+        // Scanned only when symbols are off.
+        if !(options.symbols
+            || (japanese && read.iter().any(|t| crate::japanese::is_japanese(t, kanji))))
+        {
             return Ok(plain(engine(&rewritten, options, &NoSymbols)));
         }
         match (table.names(&read, locale, japanese).await, fallback) {

@@ -456,7 +456,6 @@ impl Load<'_> {
             ..ReadingsWritten::default()
         };
         let mut batch: Batch<String> = Batch::default();
-        let mut value = String::new();
         let mut rest = &order[..];
         // Every bucket gets its mark, one without forms too: a reader
         // takes a bucket without it for one that is gone.
@@ -466,17 +465,20 @@ impl Load<'_> {
             rest = after;
             let key = self.keys.reading_bucket(version, bucket);
             written.buckets.push(key.clone());
-            let mut fields = vec![(
-                layout::READING_MARK.to_owned(),
-                layout::READING_MARK_VALUE.to_owned(),
-            )];
-            for &(_, i) in group {
-                let (form, reading) = &readings.kept[i];
-                value.clear();
-                reading.encode_into(&mut value);
-                fields.push((form.to_string(), value.clone()));
-            }
-            written.fields += batch.add(key, fields.iter().map(|(f, v)| (f.clone(), v.as_str())));
+            let values: Vec<String> = group
+                .iter()
+                .map(|&(_, i)| {
+                    let mut value = String::new();
+                    readings.kept[i].1.encode_into(&mut value);
+                    value
+                })
+                .collect();
+            let mark = (layout::READING_MARK.to_owned(), layout::READING_MARK_VALUE);
+            let forms = group
+                .iter()
+                .zip(&values)
+                .map(|(&(_, i), value)| (readings.kept[i].0.to_string(), value.as_str()));
+            written.fields += batch.add(key, std::iter::once(mark).chain(forms));
             if batch.is_full() {
                 self.write(&mut batch).await?;
             }

@@ -91,16 +91,10 @@ pub fn slugify(
     if !(options.replacements.is_empty() && options.locale.is_none()) {
         return slugify_rewritten(&rewrite(title, options), options, names);
     }
-    let slug = match slug_in(title, options, names, options.rules >= Rules::V2) {
-        Ok(slug) => slug,
-        Err(Unrewritten) => return slugify_unrewritten(title, options, names),
-    };
-    if slug.is_err()
-        && let Some(fallback) = &options.fallback
-    {
-        return slug_of_fallback(fallback, options, names);
+    match slug_in(title, options, names, options.rules >= Rules::V2) {
+        Ok(slug) => or_fallback(slug, options, names),
+        Err(Unrewritten) => slugify_unrewritten(title, options, names),
     }
-    slug
 }
 
 /// [`slugify`] of a title whose pass met what rules 2 rewrite.
@@ -123,12 +117,20 @@ pub fn slugify_rewritten(
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
     let slug = slug_of(&read_japanese(title, options, names), options, names);
-    if slug.is_err()
-        && let Some(fallback) = &options.fallback
-    {
-        return slug_of_fallback(fallback, options, names);
+    or_fallback(slug, options, names)
+}
+
+/// `slug`, or the slug of the `fallback` when it is empty and there is one.
+#[inline]
+fn or_fallback(
+    slug: Result<String, EmptySlug>,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Result<String, EmptySlug> {
+    match (&slug, &options.fallback) {
+        (Err(EmptySlug), Some(fallback)) => slug_of_fallback(fallback, options, names),
+        _ => slug,
     }
-    slug
 }
 
 /// The slug of the `fallback` title: out of line, so that the usual path

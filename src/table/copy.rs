@@ -58,13 +58,7 @@ impl CopySource {
             // the copy would read Japanese otherwise than Redis does, so it
             // fails instead, whatever the reason.
             Some(meta) if meta.readings.any() => {
-                let dir = self.ipadic.clone();
-                let readings =
-                    tokio::task::spawn_blocking(move || crate::japanese::read_sorted(&dir))
-                        .await
-                        .unwrap_or_else(|panicked| {
-                            std::panic::resume_unwind(panicked.into_panic())
-                        })?;
+                let readings = super::memory::read_readings(self.ipadic.clone()).await?;
                 Ok(table.with_readings(readings))
             }
             Some(_) => Ok(table),

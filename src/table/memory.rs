@@ -22,7 +22,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::error::OpenError;
@@ -311,10 +311,7 @@ impl MemoryTable {
         let Some(dir) = dir.map(Path::to_owned) else {
             return Ok(self);
         };
-        let read = tokio::task::spawn_blocking(move || crate::japanese::read_sorted(&dir))
-            .await
-            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
-        match read {
+        match read_readings(dir).await {
             Ok(readings) if !readings.is_empty() => {
                 tracing::info!(
                     forms = readings.len(),
@@ -422,6 +419,15 @@ fn numbers(out: &mut String, numbers: &[u32]) {
         let _ = write!(out, "{}{n},", if i % 16 == 0 { "\n" } else { " " });
     }
     out.push_str("\n]");
+}
+
+/// IPADIC's readings in `dir` as the tables hold them
+/// ([`crate::japanese::read_sorted`]), read on a blocking thread (a second
+/// or two, tens of MB meanwhile).
+pub(super) async fn read_readings(dir: PathBuf) -> Result<SortedReadings, IpadicError> {
+    tokio::task::spawn_blocking(move || crate::japanese::read_sorted(&dir))
+        .await
+        .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))
 }
 
 /// The table without a locale: UnicodeData's names, and English CLDR
