@@ -7,7 +7,7 @@
 //!
 //! Engines: slugd with each of `corpus::sample_options` (in-process table;
 //! the defaults are the newest rules), slugd's defaults by rules 1
-//! (`slugd_rules1`: rules 2 on the corpus over rules 1 is the last
+//! and 2 (`slugd_rules1`, `slugd_rules2`: each over rules 1 is the last
 //! column), and the `slug` crate. For counts that noise cannot move, see
 //! `examples/engine_count.rs`.
 
@@ -36,7 +36,14 @@ fn main() {
         ..Options::default()
     };
     samples.push(("slugd_rules1", rules1));
-    let rules1_at = samples.len() - 1;
+    samples.push((
+        "slugd_rules2",
+        Options {
+            rules: Rules::V2,
+            ..Options::default()
+        },
+    ));
+    let rules1_at = samples.len() - 2;
     let crate_at = samples.len();
     let pass = |engine: usize| match samples.get(engine) {
         Some((_, options)) => titles

@@ -5,7 +5,7 @@
 
 use super::names::SymbolNames;
 use super::rules::{
-    AND, between_digits, groups_digits, is_ampersand, is_letter, is_traceless, is_wide_lead,
+    AND, Class, between_digits, class_of, groups_digits, is_ampersand, is_traceless, is_wide_lead,
     spelled_letter, starts_word, word_follows,
 };
 use super::scripts;
@@ -328,10 +328,13 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
                     }
                 }
             }
-            None => {
-                if self.letters && is_letter(c) {
-                    return;
+            // Rules 2: a letter deunicode does not know leaves no trace.
+            None if self.letters => {
+                if class_of(c) == Class::Other {
+                    self.separate();
                 }
+            }
+            None => {
                 if separates() {
                     self.separate();
                 }
@@ -351,24 +354,29 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
     #[inline(never)]
     fn push_letter(&mut self, c: char, text: &str, from: usize) {
         let rest = &text.as_bytes()[from..];
-        if !is_letter(c) {
-            let traceless = is_traceless(c);
-            for &byte in rest {
-                if !self.push_if_alnum(byte) && !traceless {
-                    self.separate();
-                }
-            }
-            return;
-        }
-        if !text.bytes().any(|b| b.is_ascii_alphanumeric()) {
-            for byte in spelled_letter(c).unwrap_or("").bytes() {
+        let alone = !text.bytes().any(|b| b.is_ascii_alphanumeric());
+        // Asked first: a spelled letter needs no look-up of its category.
+        if alone && let Some(spelling) = spelled_letter(c) {
+            for byte in spelling.bytes() {
                 self.push_if_alnum(byte);
             }
             return;
         }
-        for &byte in rest {
-            if !self.push_if_alnum(byte) && byte == b' ' {
-                self.separate();
+        match class_of(c) {
+            Class::Letter if alone => {}
+            Class::Letter => {
+                for &byte in rest {
+                    if !self.push_if_alnum(byte) && byte == b' ' {
+                        self.separate();
+                    }
+                }
+            }
+            class => {
+                for &byte in rest {
+                    if !self.push_if_alnum(byte) && class != Class::Traceless {
+                        self.separate();
+                    }
+                }
             }
         }
     }

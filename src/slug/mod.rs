@@ -91,10 +91,26 @@ pub fn slugify(
     if !(options.replacements.is_empty() && options.locale.is_none()) {
         return slugify_rewritten(&rewrite(title, options), options, names);
     }
-    match slug_in(title, options, names, options.rules >= Rules::V2) {
+    let watch = options.rules >= Rules::V2;
+    // A title that starts with a run of the scripts (most titles in them)
+    // goes straight to the rewrite, without a pass that stops at once.
+    if watch && starts_with_run(title) {
+        return slugify_unrewritten(title, options, names);
+    }
+    match slug_in(title, options, names, watch) {
         Ok(slug) => or_fallback(slug, options, names),
         Err(Unrewritten) => slugify_unrewritten(title, options, names),
     }
+}
+
+/// Whether `title` starts with a character of the scripts rules 2
+/// romanize.
+#[inline]
+fn starts_with_run(title: &str) -> bool {
+    title
+        .as_bytes()
+        .first()
+        .is_some_and(|&lead| rules::is_wide_lead(lead) && scripts::starts_run(title, 0))
 }
 
 /// [`slugify`] of a title whose pass met what rules 2 rewrite.

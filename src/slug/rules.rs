@@ -51,31 +51,50 @@ pub(super) fn find_byte(bytes: &[u8], from: usize, wanted: impl Fn(u8) -> bool) 
 /// Whether a character should leave no trace: combining marks, variation
 /// selectors, joiners, bidi controls and other format characters.
 pub(super) fn is_traceless(c: char) -> bool {
+    class_of(c) == Class::Traceless
+}
+
+/// What rules 2 ask of a character whose transliteration is not all
+/// letters and digits, from one look-up of its general category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Class {
+    /// A letter (general category L*, modifier letters included).
+    Letter,
+    /// A combining mark, variation selector, joiner, bidi control or other
+    /// format character ([`is_traceless`]).
+    Traceless,
+    /// Anything else.
+    Other,
+}
+
+/// The [`Class`] of `c`.
+pub(super) fn class_of(c: char) -> Class {
     match c {
         // The big blocks of letters that deunicode spells with a trailing
-        // space (CJK ideographs, Hangul syllables) hold no marks: skip the
-        // category look-up for them.
-        '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}' => false,
+        // space (CJK ideographs, Hangul syllables): skip the category
+        // look-up for them.
+        '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}' => {
+            Class::Letter
+        }
         // Variation selectors 17-256.
-        '\u{E0100}'..='\u{E01EF}' => true,
-        _ => matches!(
-            c.general_category(),
+        '\u{E0100}'..='\u{E01EF}' => Class::Traceless,
+        _ => match c.general_category() {
             GeneralCategory::NonspacingMark
-                | GeneralCategory::SpacingMark
-                | GeneralCategory::EnclosingMark
-                | GeneralCategory::Format
-        ),
+            | GeneralCategory::SpacingMark
+            | GeneralCategory::EnclosingMark
+            | GeneralCategory::Format => Class::Traceless,
+            GeneralCategory::UppercaseLetter
+            | GeneralCategory::LowercaseLetter
+            | GeneralCategory::TitlecaseLetter
+            | GeneralCategory::ModifierLetter
+            | GeneralCategory::OtherLetter => Class::Letter,
+            _ => Class::Other,
+        },
     }
 }
 
-/// Whether `c` is a letter (general category L*, modifier letters
-/// included).
-pub(super) fn is_letter(c: char) -> bool {
-    use unicode_properties::GeneralCategoryGroup;
-    c.general_category_group() == GeneralCategoryGroup::Letter
-}
-
-/// Rules 2: the ASCII spelling of a letter that deunicode writes as
+/// Rules 2: the ASCII spelling of a letter (every one is of [`Class::Letter`])
+/// that deunicode writes as
 /// punctuation alone (`@`, `'`, `~`) or as nothing, where readers write a
 /// letter for it; every other such letter leaves no trace. The list of
 /// those letters is `data/letters-as-punctuation.tsv` (made and checked by

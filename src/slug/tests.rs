@@ -467,11 +467,14 @@ fn the_block_search_finds_the_first_wanted_byte() {
 /// scan for kana finds exactly the kana.
 #[test]
 fn the_scans_for_scripts_and_kana_miss_no_character() {
-    use super::scripts::{first_run, has_kana, is_kana, is_script};
+    use super::scripts::{first_run, first_run_but_han, has_kana, is_kana, is_script};
     for c in ('\u{80}'..='\u{3FFFF}').chain(['\u{E0100}', '\u{10FFFF}']) {
         let text = format!("ab {c}{c} z");
         let want = is_script(c).then_some(3);
         assert_eq!(first_run(&text, 0), want, "U+{:04X}", c as u32);
+        // Every script but Han is below U+1800, Han above.
+        let but_han = want.filter(|_| (c as u32) < 0x1800);
+        assert_eq!(first_run_but_han(&text, 0), but_han, "U+{:04X}", c as u32);
         assert_eq!(has_kana(&text), is_kana(c), "U+{:04X}", c as u32);
     }
 }
@@ -676,4 +679,32 @@ fn rules_3_are_rules_2_but_for_japanese_read_by_readings() {
         }
     }
     assert!(read >= 20, "only {read} Japanese titles read otherwise");
+}
+
+#[test]
+fn every_spelled_letter_is_a_letter_and_traceless_is_its_class() {
+    use super::rules::{Class, class_of, is_traceless, spelled_letter};
+    use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+    // The engine spells such a letter without asking its class.
+    let spelled: Vec<char> = ('\0'..=char::MAX)
+        .filter(|&c| spelled_letter(c).is_some())
+        .collect();
+    assert!(spelled.contains(&'ə') && spelled.contains(&'ا'));
+    for c in spelled {
+        assert_eq!(class_of(c), Class::Letter, "{c:?}");
+    }
+    for c in ['a', 'Ж', 'ʻ', '北', '한', 'ا'] {
+        assert_eq!(class_of(c), Class::Letter, "{c:?}");
+    }
+    for c in ['\u{301}', '\u{FE0F}', '\u{200D}', '\u{E0100}', '\u{94D}'] {
+        assert!(is_traceless(c), "{c:?}");
+    }
+    for c in ['—', '«', '☃', '1', ' '] {
+        assert_eq!(class_of(c), Class::Other, "{c:?}");
+    }
+    // Letters are what the general category says they are, everywhere.
+    for c in ('\0'..=char::MAX).step_by(7) {
+        let letter = c.general_category_group() == GeneralCategoryGroup::Letter;
+        assert_eq!(class_of(c) == Class::Letter, letter, "{c:?}");
+    }
 }

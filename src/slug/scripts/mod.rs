@@ -96,6 +96,22 @@ pub(super) fn first_run_or(text: &str, from: usize, stop: impl Fn(u8) -> bool) -
     }
 }
 
+/// Where the first character of these scripts but Han at or after byte
+/// `from` of `text` starts: all of them are below U+1800, so their UTF-8
+/// starts with 0xE0 or 0xE1, and only such bytes are looked at, a block
+/// at a time.
+pub(super) fn first_run_but_han(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut from = from;
+    loop {
+        let at = find_byte(bytes, from, |b| (b == 0xE0) | (b == 0xE1))?;
+        if starts_run(text, at) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+}
+
 /// Whether a character of these scripts starts at byte `at` of `text`,
 /// where a byte of 0xE0 or more is.
 #[inline(always)]
@@ -172,7 +188,13 @@ pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options)
             }
             copied = end;
         }
-        match first_run(title, end) {
+        // Where Han stays, so does every Han run after: only the other
+        // scripts are looked for, past the kana and Han between them.
+        let next = match han {
+            Some(false) => first_run_but_han(title, end),
+            _ => first_run(title, end),
+        };
+        match next {
             Some(next) => at = next,
             None => break,
         }

@@ -76,10 +76,25 @@ impl Script {
 
     /// Whether `c` continues a run of `self`: a character of the script,
     /// or a zero-width joiner or non-joiner, which Indic and Myanmar
-    /// spelling writes inside words.
+    /// spelling writes inside words. One range test for the script, not
+    /// [`Script::of`]'s search through all of them.
     #[inline]
     pub(super) fn continues(self, c: char) -> bool {
-        matches!(c, '\u{200C}' | '\u{200D}') || Script::of(c) == Some(self)
+        let c = c as u32;
+        let own = match self {
+            Script::Indic(block) => {
+                (0x0900..=0x0DFF).contains(&c) && ((c - 0x900) >> 7) as u8 == block
+            }
+            Script::Thai => (0x0E00..=0x0E7F).contains(&c),
+            Script::Lao => (0x0E80..=0x0EFF).contains(&c),
+            Script::Myanmar => (0x1000..=0x109F).contains(&c),
+            Script::Khmer => (0x1780..=0x17FF).contains(&c),
+            Script::Han => matches!(
+                c,
+                0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF
+            ),
+        };
+        own || matches!(c, 0x200C | 0x200D)
     }
 
     /// Whether the run's words are slug words of their own, apart from
@@ -177,4 +192,30 @@ fn pinyin(word: &str, out: &mut String) {
 /// the halfwidth katakana.
 pub(super) fn is_kana(c: char) -> bool {
     matches!(c, '\u{3040}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9D}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Script;
+
+    #[test]
+    fn a_run_continues_with_its_own_script_and_the_joiners_alone() {
+        let scripts: Vec<Script> =
+            ('\u{900}'..='\u{3FFFF}')
+                .filter_map(Script::of)
+                .fold(Vec::new(), |mut all, script| {
+                    if !all.contains(&script) {
+                        all.push(script);
+                    }
+                    all
+                });
+        assert_eq!(scripts.len(), 15, "{scripts:?}");
+        for script in scripts {
+            for c in '\0'..=char::MAX {
+                let expected =
+                    matches!(c, '\u{200C}' | '\u{200D}') || Script::of(c) == Some(script);
+                assert_eq!(script.continues(c), expected, "{script:?} {c:?}");
+            }
+        }
+    }
 }
