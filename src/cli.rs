@@ -444,6 +444,20 @@ struct SlugifyArgs {
     /// file's.
     #[arg(long, value_name = "N")]
     rules: Option<u64>,
+
+    /// Slugs in the title's own script (ascii: false, from rules 3):
+    /// привет-мир, not privet-mir. Prints the IRI form; see --uri.
+    #[arg(long)]
+    unicode: bool,
+
+    /// With --unicode, print each slug's URI form (percent-encoded UTF-8)
+    /// instead.
+    #[arg(long, requires = "unicode")]
+    uri: bool,
+
+    /// Longest slug in bytes of its URI form, cut at a word boundary.
+    #[arg(long, value_name = "BYTES")]
+    max_bytes: Option<usize>,
 }
 
 fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {
@@ -632,6 +646,8 @@ impl SlugifyArgs {
             decamelize: self.decamelize,
             locale: self.locale.clone(),
             rules: self.rules,
+            ascii: self.unicode.then_some(false),
+            max_bytes: self.max_bytes,
         }
     }
 
@@ -644,6 +660,7 @@ impl SlugifyArgs {
             table: self.table.settings(&self.redis, &self.read, 1000)?,
             options,
             title: self.title,
+            uri: self.uri,
         })
     }
 }
@@ -661,6 +678,8 @@ fn flag_of(e: &OptionError) -> &'static str {
         OptionError::EmptyFallback(_) | OptionError::LongFallback(_) => "--fallback",
         OptionError::Locale(_) => "--locale",
         OptionError::Rules(_) => "--rules",
+        OptionError::UnicodeRules(_) => "--unicode",
+        OptionError::ZeroMaxBytes => "--max-bytes",
     }
 }
 

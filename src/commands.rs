@@ -38,6 +38,8 @@ pub struct SlugifySettings {
     pub options: Options,
     /// One title, or `None` for each line of standard input.
     pub title: Option<String>,
+    /// Print the slugs' URI form (`--uri`).
+    pub uri: bool,
 }
 
 /// Runs a command to its end, on a tokio runtime that fits it: `serve` and
@@ -88,10 +90,15 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
         table,
         options,
         title,
+        uri,
     } = settings;
     let slugger = Slugger::new(SymbolTable::open(&table, &Metrics::noop()).await?);
     if let Some(title) = title {
         return match slugger.slugify(&title, &options).await?.0 {
+            Ok(slug) if uri => {
+                println!("{}", crate::slug::uri(&slug));
+                Ok(ExitCode::SUCCESS)
+            }
             Ok(slug) => {
                 println!("{slug}");
                 Ok(ExitCode::SUCCESS)
@@ -106,6 +113,7 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
         stream::slugify_lines(
             &slugger,
             &options,
+            uri,
             stdin,
             stdout,
             std::io::stderr(),

@@ -96,6 +96,8 @@ pub struct StopWords {
     /// Bit `n` set when a stopword is `n` bytes long (63 for longer): most
     /// words of a title are turned away by one test.
     lengths: u64,
+    /// The words as `ascii: false` writes them (NFKC, lowercase).
+    written: Arc<[Box<str>]>,
 }
 
 /// The longest stopword as the slug spells it, in bytes (a 64-character
@@ -106,13 +108,28 @@ const MAX_SPELT_STOPWORD: usize = 256;
 const SCANNED_STOPWORDS: usize = 16;
 
 impl StopWords {
-    fn new(words: HashSet<Box<[u8]>>) -> Self {
+    fn new(words: HashSet<Box<[u8]>>, written: Vec<Box<str>>) -> Self {
         let lengths = words.iter().fold(0, |m, w| m | 1 << w.len().min(63));
         let (list, set) = match words.len() > SCANNED_STOPWORDS {
             true => (Arc::default(), Some(Arc::new(words))),
             false => (words.into_iter().collect(), None),
         };
-        StopWords { list, set, lengths }
+        StopWords {
+            list,
+            set,
+            lengths,
+            written: written.into(),
+        }
+    }
+
+    /// Whether `word`, a word of an `ascii: false` slug (any case), is a
+    /// stopword as written.
+    pub fn contains_written(&self, word: &str) -> bool {
+        if self.written.is_empty() {
+            return false;
+        }
+        let lower = written_form(word);
+        self.written.iter().any(|w| **w == *lower)
     }
 
     /// Whether there are none.
@@ -313,6 +330,12 @@ pub enum OptionError {
     /// A fallback that is too long.
     #[error("fallback is {0} characters long; at most {MAX_FALLBACK_CHARS} are allowed")]
     LongFallback(usize),
+    /// `max_bytes` was 0.
+    #[error("max_bytes must be at least 1 (leave it out for no limit)")]
+    ZeroMaxBytes,
+    /// `ascii: false` by rules that do not have it.
+    #[error("ascii: false needs rules 3 or later (rules {0} give ASCII slugs only)")]
+    UnicodeRules(u64),
     /// A rule version that does not exist.
     #[error(
         "rules {0} does not exist: give 1 (the slugs of slugd 0.1, kept byte for byte), 2 (issue 19's scripts) or 3 (the newest, the default: Japanese read as Japanese)"
@@ -349,6 +372,13 @@ pub struct Options {
     pub locale: Option<SlugLocale>,
     /// Which rule version makes the slug (default the newest).
     pub rules: Rules,
+    /// ASCII slugs (default true); false keeps the title's own script
+    /// (from rules 3).
+    pub ascii: bool,
+    /// Longest slug in bytes of its URI form (percent-encoded UTF-8), cut
+    /// at a word boundary; for an ASCII slug the same as `max_length` in
+    /// bytes.
+    pub max_bytes: Option<NonZeroUsize>,
 }
 
 impl Default for Options {
@@ -365,6 +395,8 @@ impl Default for Options {
             decamelize: false,
             locale: None,
             rules: Rules::NEWEST,
+            ascii: true,
+            max_bytes: None,
         }
     }
 }
@@ -467,6 +499,10 @@ pub struct RawOptions {
     pub locale: Option<String>,
     /// A rule version's number.
     pub rules: Option<u64>,
+    /// ASCII slugs (default true), or the title's own script.
+    pub ascii: Option<bool>,
+    /// Longest slug in bytes of its URI form; 0 is refused.
+    pub max_bytes: Option<usize>,
 }
 
 impl RawOptions {
@@ -522,16 +558,43 @@ impl RawOptions {
         if let Some(n) = self.rules {
             options.rules = Rules::new(n)?;
         }
+        if let Some(ascii) = self.ascii {
+            options.ascii = ascii;
+        }
+        if let Some(n) = self.max_bytes {
+            options.max_bytes = Some(NonZeroUsize::new(n).ok_or(OptionError::ZeroMaxBytes)?);
+        }
+        if !options.ascii && options.rules < Rules::V3 {
+            return Err(OptionError::UnicodeRules(options.rules.number()));
+        }
         Ok(options)
     }
 }
 
 /// Stopwords as the slug spells them: transliterated and lowercased, so
 /// `für` drops the word `fur`.
+/// A word as `ascii: false` compares it: NFKC, lowercase (root rules).
+fn written_form(word: &str) -> std::borrow::Cow<'_, str> {
+    use icu::normalizer::ComposingNormalizer;
+    let nfkc = ComposingNormalizer::new_nfkc();
+    let word = nfkc.normalize(word);
+    if !word.chars().any(char::is_uppercase) {
+        return word;
+    }
+    let lower = icu::casemap::CaseMapper::new()
+        .lowercase_to_string(&word, &icu::locale::LanguageIdentifier::UNKNOWN)
+        .into_owned();
+    nfkc.normalize(&lower).into_owned().into()
+}
+
 fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
     if words.len() > MAX_STOPWORDS {
         return Err(OptionError::TooManyStopwords(words.len()));
     }
+    let written = words
+        .iter()
+        .map(|w| written_form(w.trim()).into_owned().into_boxed_str())
+        .collect();
     let mut out = HashSet::with_capacity(words.len());
     for (i, word) in words.iter().enumerate() {
         // As the engine spells words: transliterated, lowercase, with the
@@ -550,7 +613,7 @@ fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
         }
         out.insert(spelt.into_bytes().into_boxed_slice());
     }
-    Ok(StopWords::new(out))
+    Ok(StopWords::new(out, written))
 }
 
 fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError> {

@@ -90,7 +90,7 @@ impl Slugger {
             .map(AsRef::as_ref)
             .collect();
         // Rules 3 read Japanese by the table's readings, symbols or not.
-        let japanese = options.rules >= Rules::V3;
+        let japanese = options.rules >= Rules::V3 && options.ascii;
         let kanji = locale.is_some_and(SlugLocale::is_japanese);
         // Scanned only when symbols are off.
         if !(options.symbols

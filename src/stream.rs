@@ -52,11 +52,12 @@ enum Item {
 }
 
 /// Slugs every line of `input` onto `output`, reporting bad lines on
-/// `errors`. Call it from a blocking thread: `runtime` runs the table's
+/// `errors`; with `uri`, each slug's URI form. Call it from a blocking thread: `runtime` runs the table's
 /// async calls.
 pub fn slugify_lines(
     slugger: &Slugger,
     options: &Options,
+    uri: bool,
     input: impl BufRead,
     mut output: impl Write,
     mut errors: impl Write,
@@ -114,6 +115,7 @@ pub fn slugify_lines(
                     .map_err(|e| e.to_string()),
             };
             match outcome {
+                Ok(slug) if uri => writeln!(output, "{}", crate::slug::uri(&slug))?,
                 Ok(slug) => writeln!(output, "{slug}")?,
                 Err(why) => {
                     report.failed += 1;

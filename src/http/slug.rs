@@ -67,6 +67,14 @@ pub struct SlugRequest {
     #[schema(minimum = 1, maximum = 3)]
     #[param(example = 3)]
     rules: Option<u64>,
+    /// ASCII slugs (default true); false keeps the title's own script
+    /// (`привет-мир`), NFKC-normalized, and adds the `uri` form. From
+    /// rules 3.
+    ascii: Option<bool>,
+    /// Longest slug in bytes of its URI form (percent-encoded UTF-8; a
+    /// WordPress slug column holds 200), cut at a word boundary, never
+    /// inside a character or a grapheme cluster; at least 1 (default none).
+    max_bytes: Option<usize>,
 }
 
 impl SlugRequest {
@@ -91,6 +99,8 @@ impl SlugRequest {
             decamelize: self.decamelize,
             locale: self.locale.take(),
             rules: self.rules,
+            ascii: self.ascii,
+            max_bytes: self.max_bytes,
         }
     }
 
@@ -125,7 +135,13 @@ impl SlugRequest {
 /// One slug.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SlugResponse {
+    /// The slug; with `ascii: false`, its IRI form (what a reader sees).
     pub slug: String,
+    /// With `ascii: false` only: the slug's URI form, its UTF-8
+    /// percent-encoded (what goes on the wire).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82-%D0%BC%D0%B8%D1%80")]
+    pub uri: Option<String>,
     /// The rule version that made it.
     #[schema(example = 2)]
     pub rules: u64,
@@ -135,6 +151,9 @@ pub struct SlugResponse {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SlugsResponse {
     pub slugs: Vec<String>,
+    /// With `ascii: false` only: the URI form of each slug, in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uris: Option<Vec<String>>,
     /// The rule version that made them.
     #[schema(example = 2)]
     pub rules: u64,
@@ -173,6 +192,7 @@ async fn one(
     match state.slugger.slugify(&title, &options).await? {
         (Ok(slug), degraded) => Ok(Marked(
             Json(SlugResponse {
+                uri: (!options.ascii).then(|| crate::slug::uri(&slug)),
                 slug,
                 rules: options.rules.number(),
             }),
@@ -287,9 +307,13 @@ async fn post_slugs(
         )));
     }
     Ok(Marked(
-        Json(SlugsResponse {
-            slugs: results.slugs.into_iter().flatten().collect(),
-            rules: options.rules.number(),
+        Json({
+            let slugs: Vec<String> = results.slugs.into_iter().flatten().collect();
+            SlugsResponse {
+                uris: (!options.ascii).then(|| slugs.iter().map(|s| crate::slug::uri(s)).collect()),
+                slugs,
+                rules: options.rules.number(),
+            }
         }),
         results.degraded,
     ))
@@ -316,6 +340,8 @@ mod tests {
             decamelize: Some(true),
             locale: Some("de".into()),
             rules: Some(1),
+            ascii: Some(false),
+            max_bytes: Some(200),
         };
         let mut body = serde_json::to_value(&all).unwrap();
         body["title"] = "x".into();

@@ -3,10 +3,11 @@
 //! 1. **Base**: the title's slug with the request's options, through the
 //!    same pipeline as `POST /slug` ([`Slugger`]); it must fit
 //!    [`MAX_SLUG_BYTES`].
-//! 2. **Stems**: with `max_length`, the slug a suffix is appended to must
-//!    leave room for the separator and the number: the stem for suffixes
-//!    of `d` digits is the title slugged with `max_length` shortened by
-//!    `separator + d`. They are made for 1 and 2 digits at first (usually
+//! 2. **Stems**: with `max_length` or `max_bytes`, the slug a suffix is
+//!    appended to must leave room for the separator and the number: the
+//!    stem for suffixes of `d` digits is the title slugged with the limits
+//!    shortened by `separator + d` (ASCII, so as many characters as bytes
+//!    of the URI form). They are made for 1 and 2 digits at first (usually
 //!    the base itself, at no cost); the script asks for more when it gets
 //!    there, and the reservation is asked again with them.
 //! 3. **Reserved words**: which suffix numbers would give a reserved word.
@@ -96,8 +97,9 @@ impl Reservations {
             return Err(ReserveError::TooLong(base.len()));
         }
         let separator = options.separator.as_str();
-        // Without max_length every stem is the base itself.
-        let mut stems = options.max_length.map(|_| Vec::new());
+        // Without max_length or max_bytes every stem is the base itself.
+        let limited = options.max_length.is_some() || options.max_bytes.is_some();
+        let mut stems = limited.then(Vec::new);
         let mut digits = FIRST_DIGITS;
         loop {
             if let Some(stems) = &mut stems {
@@ -156,27 +158,50 @@ impl Reservations {
         title: &str,
         options: &Options,
     ) -> Result<(), ReserveError> {
-        let max = options.max_length.map_or(usize::MAX, |m| m.get());
+        use std::num::NonZeroUsize;
+        // What a slug is measured in against each limit: characters, and
+        // the bytes of its URI form (for an ASCII slug both are its bytes).
+        let fits =
+            |slug: &str, max_length: Option<NonZeroUsize>, max_bytes: Option<NonZeroUsize>| {
+                max_length.is_none_or(|m| slug.chars().count() <= m.get())
+                    && max_bytes.is_none_or(|m| crate::slug::uri(slug).len() <= m.get())
+            };
         while stems.len() < digits {
+            // The separator and the digits are ASCII: a byte and a
+            // character each, in either measure.
             let room = options.separator.as_str().len() + stems.len() + 1;
-            let stem = match max.checked_sub(room) {
-                None | Some(0) => String::new(),
-                // A base that fits is its own stem: cutting a slug that
-                // fits changes nothing.
-                Some(fits) if base.len() <= fits => base.to_owned(),
-                Some(fits) => {
-                    let shorter = Options {
-                        max_length: std::num::NonZeroUsize::new(fits),
-                        ..options.clone()
-                    };
-                    match self.slug(title, &shorter).await {
-                        Ok(stem) => stem,
-                        // Not seen: a title with a slug has one at any
-                        // length. Then no suffix of this width fits.
-                        Err(ReserveError::EmptySlug(_)) => String::new(),
-                        Err(e) => return Err(e),
+            let shorter = |limit: Option<NonZeroUsize>| match limit {
+                None => Some(None),
+                Some(m) => m
+                    .get()
+                    .checked_sub(room)
+                    .and_then(NonZeroUsize::new)
+                    .map(Some),
+            };
+            let stem = match (shorter(options.max_length), shorter(options.max_bytes)) {
+                (Some(max_length), Some(max_bytes)) => {
+                    if fits(base, max_length, max_bytes) {
+                        // A base that fits is its own stem: cutting a slug
+                        // that fits changes nothing.
+                        base.to_owned()
+                    } else {
+                        let shorter = Options {
+                            max_length,
+                            max_bytes,
+                            ..options.clone()
+                        };
+                        match self.slug(title, &shorter).await {
+                            Ok(stem) => stem,
+                            // A title with a slug may have none this short
+                            // (a first cluster longer than the room): then
+                            // no suffix of this width fits.
+                            Err(ReserveError::EmptySlug(_)) => String::new(),
+                            Err(e) => return Err(e),
+                        }
                     }
                 }
+                // No room for a suffix this wide.
+                _ => String::new(),
             };
             stems.push(stem);
         }
@@ -189,7 +214,10 @@ impl Reservations {
         if !is_slug_shaped(slug) {
             return Ok(None);
         }
-        let found = self.store.lookup(scope, slug).await?;
+        // Two slugs are the same when their NFC forms are: slugs are made
+        // in NFC, so a decomposed `café` finds the composed one.
+        let slug = icu::normalizer::ComposingNormalizer::new_nfc().normalize(slug);
+        let found = self.store.lookup(scope, &slug).await?;
         Ok(found.map(|(owner, current, rules)| Holder {
             owner,
             current,

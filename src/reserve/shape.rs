@@ -9,13 +9,21 @@ pub const MAX_SLUG_BYTES: usize = 512;
 pub(crate) const SLUG_PUNCTUATION: &str = "-_.~";
 
 /// Whether `s` could be a slug: 1 to [`MAX_SLUG_BYTES`] of the characters
-/// slugs are made of (ASCII letters, digits and `-_.~`). Anything else is
-/// never reserved, and is never looked up in Redis (where it might match
-/// one of the script's other fields).
+/// slugs are made of (ASCII letters, digits and `-_.~`; and, for
+/// `ascii: false`, letters, digits and marks of any script and the
+/// zero-width joiners). Anything else is never reserved, and is never
+/// looked up in Redis (where it might match one of the script's other
+/// fields).
 pub fn is_slug_shaped(s: &str) -> bool {
+    use unicode_properties::{GeneralCategoryGroup as G, UnicodeGeneralCategory};
     (1..=MAX_SLUG_BYTES).contains(&s.len())
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || SLUG_PUNCTUATION.as_bytes().contains(&b))
+        && s.chars().all(|c| match c.is_ascii() {
+            true => c.is_ascii_alphanumeric() || SLUG_PUNCTUATION.contains(c),
+            false => {
+                matches!(c.general_category_group(), G::Letter | G::Number | G::Mark)
+                    || matches!(c, '\u{200C}' | '\u{200D}')
+            }
+        })
 }
 
 #[cfg(test)]
@@ -25,7 +33,8 @@ mod tests {
     #[test]
     fn only_slug_characters_are_slug_shaped() {
         assert!(is_slug_shaped("hello-world_2.x~y"));
-        for s in ["", "=42", "#hello", "a b", "a:b", "é"] {
+        assert!(is_slug_shaped("привет-мир-2") && is_slug_shaped("नमस्ते"));
+        for s in ["", "=42", "#hello", "a b", "a:b", "☃", "a\u{A0}b", "é:"] {
             assert!(!is_slug_shaped(s), "{s:?}");
         }
         assert!(is_slug_shaped(&"a".repeat(MAX_SLUG_BYTES)));

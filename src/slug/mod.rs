@@ -56,6 +56,7 @@ mod rules;
 mod scripts;
 #[cfg(test)]
 mod tests;
+mod unicode;
 
 use std::borrow::Cow;
 
@@ -66,6 +67,7 @@ pub use crate::options::{
 pub use names::{NoSymbols, SymbolNames};
 pub use rules::AND;
 pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
+pub use unicode::uri;
 
 use crate::japanese;
 use crate::locale::SlugLocale;
@@ -88,7 +90,7 @@ pub fn slugify(
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
-    if !(options.replacements.is_empty() && options.locale.is_none()) {
+    if !(options.replacements.is_empty() && options.locale.is_none() && options.ascii) {
         return slugify_rewritten(&rewrite(title, options), options, names);
     }
     let watch = options.rules >= Rules::V2;
@@ -132,6 +134,9 @@ pub fn slugify_rewritten(
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
+    if !options.ascii {
+        return or_fallback(unicode::slug(title, options, names), options, names);
+    }
     let slug = slug_of(&read_japanese(title, options, names), options, names);
     or_fallback(slug, options, names)
 }
@@ -159,6 +164,9 @@ fn slug_of_fallback(
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
     let rewritten = rewrite(fallback, options);
+    if !options.ascii {
+        return unicode::slug(&rewritten, options, names);
+    }
     slug_of(&read_japanese(&rewritten, options, names), options, names)
 }
 
@@ -217,6 +225,9 @@ fn read_japanese_with<'t>(
 pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     if options.rules == Rules::V1 {
         return rewrite_v1(title, options);
+    }
+    if !options.ascii {
+        return rewrite_unicode(title, options);
     }
     match survey(title) {
         // The usual title: nothing but what rules 1 rewrite.
@@ -296,6 +307,21 @@ fn romanizer(options: &Options) -> for<'a> fn(&SlugLocale, &'a str) -> Cow<'a, s
             |_, text| Cow::Borrowed(text)
         }
         _ => SlugLocale::romanize_v2,
+    }
+}
+
+/// [`rewrite`] for `ascii: false`: HTML entities decoded, then
+/// `replacements`; nothing is romanized.
+#[cold]
+#[inline(never)]
+fn rewrite_unicode<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
+    let decoded = match find_byte(title.as_bytes(), 0, is_ampersand) {
+        Some(_) => entities::decode(title),
+        None => Cow::Borrowed(title),
+    };
+    match (options.replacements.apply(&decoded), &decoded) {
+        (Cow::Owned(text), _) => Cow::Owned(text),
+        (Cow::Borrowed(_), _) => decoded,
     }
 }
 

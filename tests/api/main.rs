@@ -30,3 +30,4 @@ mod scripts;
 mod security;
 mod serve_process;
 mod slug;
+mod unicode;

@@ -88,11 +88,28 @@ fn options() -> impl Strategy<Value = Options> {
                     decamelize: Some(decamelize),
                     locale: locale.map(str::to_owned),
                     rules: Some(rules),
+                    ascii: None,
+                    max_bytes: None,
                 }
                 .validate()
                 .unwrap()
             },
         )
+}
+
+/// [`options`] in ASCII mode, or made `ascii: false` (by rules 3) with
+/// a `max_bytes`.
+fn any_mode_options() -> impl Strategy<Value = Options> {
+    (options(), any::<bool>(), prop::option::of(1usize..120)).prop_map(
+        |(mut options, unicode, max_bytes)| {
+            if unicode {
+                options.ascii = false;
+                options.rules = slugd::options::Rules::V3;
+                options.max_bytes = max_bytes.and_then(std::num::NonZeroUsize::new);
+            }
+            options
+        },
+    )
 }
 
 /// `^([a-z0-9]+(-[a-z0-9]+)*)?$`
@@ -150,6 +167,52 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(Config { cases: 1000, ..Config::default() })]
+
+    /// `ascii: false`: the slug has only letters, digits, marks, joiners,
+    /// the separator and preserved characters, is NFC, fits `max_length`
+    /// (characters) and `max_bytes` (its URI form), and is its own slug.
+    #[test]
+    fn unicode_slugs_are_nfc_within_their_limits_and_stable(
+        title in titles(),
+        options in any_mode_options(),
+    ) {
+        use unicode_properties::{GeneralCategoryGroup as G, UnicodeGeneralCategory};
+        let mut options = options;
+        options.ascii = false;
+        options.rules = slugd::options::Rules::V3;
+        let table = table_cached();
+        if let Ok(slug) = slugify(&title, &options, table) {
+            let sep = options.separator.as_str();
+            prop_assert!(
+                slug.chars().all(|c| matches!(c.general_category_group(), G::Letter | G::Number | G::Mark)
+                    || matches!(c, '\u{200C}' | '\u{200D}')
+                    || sep.contains(c)
+                    || (c.is_ascii() && options.preserve.contains(c as u8))),
+                "{slug:?}"
+            );
+            let nfc = icu::normalizer::ComposingNormalizer::new_nfc();
+            prop_assert_eq!(nfc.normalize(&slug), slug.as_str());
+            if let Some(max) = options.max_length {
+                prop_assert!(slug.chars().count() <= max.get(), "{slug:?} longer than {max}");
+            }
+            if let Some(max) = options.max_bytes {
+                prop_assert!(slugd::slug::uri(&slug).len() <= max.get(), "{slug:?} over {max} bytes");
+            }
+            if !sep.is_empty() {
+                prop_assert!(!slug.starts_with(sep) && !slug.ends_with(sep), "{slug:?}");
+            }
+            // As in ASCII mode, and also where `decamelize` ends a word
+            // at a joiner, which then goes.
+            let words_unseen = sep.is_empty() && options.decamelize;
+            if !words_unseen {
+                prop_assert_eq!(slugify(&slug, &options, table).unwrap(), slug);
+            }
+        }
+    }
+}
+
 fn table_cached() -> &'static MemoryTable {
     static TABLE: std::sync::OnceLock<MemoryTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(table)
@@ -176,7 +239,7 @@ async fn both_backends_agree_on_arbitrary_titles() {
     tokio::task::spawn_blocking(move || {
         runner
             .run(
-                &(prop::collection::vec(titles(), 1..20), options()),
+                &(prop::collection::vec(titles(), 1..20), any_mode_options()),
                 |(batch, options)| {
                     let a = handle
                         .block_on(on_redis.slugify_all(&batch, &options))

@@ -1099,3 +1099,76 @@ async fn reservations_keep_the_rule_version_that_made_them() {
         json!({"scope": "posts", "slug": "before", "owner": "old", "current": "before", "rules": 1})
     );
 }
+
+/// `ascii: false` (issue 21): slugs in their own script are reserved and
+/// numbered like ASCII ones, the limits leave room for the suffix in
+/// characters and in bytes of the URI form, and a slug is found by any of
+/// its forms that NFC makes equal.
+#[tokio::test]
+async fn slugs_in_their_own_script_are_reserved_and_found_by_their_nfc_form() {
+    let redis = RedisServer::start().await;
+    let app = App::on_redis(&redis).await;
+    let own = json!({"ascii": false});
+    let mut got = Vec::new();
+    for owner in ["1", "2", "3"] {
+        let (s, b) = app
+            .reserve_with("posts", owner, "Привет, мир", own.clone())
+            .await;
+        assert_eq!(s, 201, "{b}");
+        assert_eq!(b["rules"], 3);
+        got.push(b["slug"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(got, ["привет-мир", "привет-мир-2", "привет-мир-3"]);
+    // A retry gives the owner's slug back.
+    let (s, b) = app
+        .reserve_with("posts", "2", "Привет, мир", own.clone())
+        .await;
+    assert_eq!((s, b["slug"].as_str()), (200, Some("привет-мир-2")), "{b}");
+    // The ASCII slug of the same title is another slug.
+    let (s, b) = app
+        .reserve_with("posts", "4", "Привет, мир", json!({}))
+        .await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("privet-mir")), "{b}");
+
+    // `café` composed and decomposed is one slug, whichever form the title
+    // or the lookup has.
+    let (s, b) = app.reserve_with("menu", "a", "Café", own.clone()).await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("café")), "{b}");
+    let (s, b) = app
+        .reserve_with("menu", "b", "Cafe\u{301}", own.clone())
+        .await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("café-2")), "{b}");
+    for form in ["café", "cafe\u{301}"] {
+        let (s, b) = app
+            .get(&format!("/reservations/menu/{}", path_segment(form)))
+            .await;
+        assert_eq!((s, b["owner"].as_str()), (200, Some("a")), "{form:?}: {b}");
+    }
+
+    // Limits: 8 characters hold `привет` and `-2`; 32 bytes of URI form
+    // hold `нет-да` (18 + 1 + 12) but not with `-2`, so the second is
+    // `нет-2`.
+    let chars = json!({"ascii": false, "max_length": 8});
+    let mut got = Vec::new();
+    for owner in ["a", "b"] {
+        let (s, b) = app
+            .reserve_with("short", owner, "Привет мир", chars.clone())
+            .await;
+        assert_eq!(s, 201, "{b}");
+        got.push(b["slug"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(got, ["привет", "привет-2"]);
+    let bytes = json!({"ascii": false, "max_bytes": 32});
+    let mut got = Vec::new();
+    for owner in ["a", "b"] {
+        let (s, b) = app
+            .reserve_with("bytes", owner, "нет да", bytes.clone())
+            .await;
+        assert_eq!(s, 201, "{b}");
+        let slug = b["slug"].as_str().unwrap().to_owned();
+        assert!(slugd::slug::uri(&slug).len() <= 32, "{slug}");
+        got.push(slug);
+    }
+    assert_eq!(got, ["нет-да", "нет-2"]);
+    check_consistent(&redis, "posts").await;
+}

@@ -1,0 +1,512 @@
+//! `ascii: false` (from rules 3): slugs in the reader's own script, and
+//! their URI form.
+//!
+//! The title, its HTML entities decoded and `replacements` applied
+//! ([`super::rewrite`]), is read in one pass:
+//! - with `symbols`, an emoji sequence or a character of the table becomes
+//!   its name as words of their own, as in ASCII mode (the names are the
+//!   table's: English, or the `locale`'s as the table holds them);
+//!   `&` between words reads the locale's word for "and", `×` between digits
+//!   `x`;
+//! - each run of other text is NFKC-normalized, split at case changes with
+//!   `decamelize`, and lowercased by the `locale`'s rules (`tr`, `az`:
+//!   `I` is `ı`) with `lowercase`; then letters, digits and combining marks
+//!   (Unicode L, N and M) are kept, so no cluster of an abugida is broken.
+//!   A zero-width joiner or non-joiner between letters is kept (Persian and
+//!   Indic spelling write them inside words) in a word of a script written
+//!   with spaces; variation selectors, the keycap mark and other
+//!   format characters leave no trace; an apostrophe between letters and a
+//!   comma grouping digits leave no trace, a `preserve` character between
+//!   letters is kept, as in ASCII mode; everything else separates words;
+//! - Thai, Lao, Khmer, Myanmar, Han and kana, written without spaces, are
+//!   cut into words by ICU4X's word segmenter (its dictionaries, as rules 2
+//!   cut them in ASCII mode), in pieces of at most
+//!   [`scripts::MAX_RUN_BYTES`](super::MAX_RUN_BYTES).
+//!
+//! `stopwords` are compared with the words as written here, `max_length`
+//! counts characters and `max_bytes` the bytes of the URI form; a cut is
+//! at a word boundary, or, when the first word alone is too long, at the
+//! last grapheme cluster boundary that fits. Slugging a slug gives the
+//! same slug: every step is idempotent on its own output. The one
+//! exception is ASCII mode's: with no separator a slug does not show where
+//! its words ended, so `decamelize` may find other words in it (and drop a
+//! joiner where it ends one, or a stopword).
+
+use icu::casemap::CaseMapper;
+use icu::locale::LanguageIdentifier;
+use icu::normalizer::ComposingNormalizer;
+use icu::segmenter::options::WordBreakInvariantOptions;
+use icu::segmenter::{GraphemeClusterSegmenter, WordSegmenter};
+use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
+
+use super::names::SymbolNames;
+use super::rules::{AND, between_digits, groups_digits, word_follows};
+use super::{EmptySlug, MAX_RUN_BYTES};
+use crate::named;
+use crate::options::{Options, StopWords};
+
+/// The slug of `title`, rewritten by [`super::rewrite`], in its own
+/// script, without the fallback.
+pub(super) fn slug(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Result<String, EmptySlug> {
+    let stopwords = (!options.stopwords.is_empty()).then_some(&options.stopwords);
+    let (mut slug, dropped) = build(title, options, names, stopwords);
+    if slug.is_empty() && dropped {
+        // Only stopwords: keep them all rather than answer nothing.
+        slug = build(title, options, names, None).0;
+    }
+    // What left no trace between a letter and its marks (`G`, U+202E,
+    // U+0301) may leave them to compose.
+    if let std::borrow::Cow::Owned(composed) = ComposingNormalizer::new_nfc().normalize(&slug) {
+        slug = composed;
+    }
+    cut(
+        &mut slug,
+        options.max_length.map(|n| n.get()),
+        options.max_bytes.map(|n| n.get()),
+        options.separator.as_str(),
+    );
+    if slug.is_empty() {
+        return Err(EmptySlug);
+    }
+    Ok(slug)
+}
+
+/// The URI form of a slug: its UTF-8 percent-encoded, but for the
+/// characters RFC 3986 leaves unreserved (ASCII letters, digits and
+/// `-._~`, all a separator may hold).
+pub fn uri(slug: &str) -> String {
+    let mut out = String::with_capacity(uri_len(slug));
+    for &byte in slug.as_bytes() {
+        if is_unreserved(byte) {
+            out.push(char::from(byte));
+        } else {
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.push('%');
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 15)]));
+        }
+    }
+    out
+}
+
+/// The length of [`uri`] of `text`, in bytes.
+fn uri_len(text: &str) -> usize {
+    text.bytes()
+        .map(|b| if is_unreserved(b) { 1 } else { 3 })
+        .sum()
+}
+
+fn is_unreserved(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~')
+}
+
+/// The words of `title` joined by the separator; also says whether a
+/// stopword was dropped.
+fn build(
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+    stopwords: Option<&StopWords>,
+) -> (String, bool) {
+    let language: LanguageIdentifier = options
+        .locale
+        .as_ref()
+        .and_then(|l| l.fallbacks().first())
+        .and_then(|tag| LanguageIdentifier::try_from_str(tag).ok())
+        .unwrap_or(LanguageIdentifier::UNKNOWN);
+    let mut w = Words {
+        out: String::with_capacity(title.len() + 16),
+        separator: options.separator.as_str(),
+        after_separator: true,
+        word_start: 0,
+        stopwords,
+        dropped: false,
+        options,
+        language,
+    };
+    let bytes = title.as_bytes();
+    // `title[plain..i]` is text not yet written.
+    let mut plain = 0;
+    let mut i = 0;
+    while let Some(c) = title[i..].chars().next() {
+        let len = c.len_utf8();
+        if options.symbols {
+            let keycap = c.is_ascii()
+                && named::is_keycap_base(c as u8)
+                && title[i + 1..]
+                    .chars()
+                    .next()
+                    .is_some_and(|n| n == '\u{FE0F}' || named::is_keycap_mark(n));
+            if (!c.is_ascii() || keycap)
+                && let Some((covered, name)) = names.sequence(&title[i..])
+            {
+                w.text(&title[plain..i]);
+                w.name(name);
+                i += covered;
+                plain = i;
+                continue;
+            }
+            if !c.is_ascii()
+                && let Some(name) = names.name(c)
+            {
+                w.text(&title[plain..i]);
+                match (c, between_digits(bytes, i)) {
+                    // `1920×1080`: one word, as in ASCII mode.
+                    ('×', Some(true)) => w.out.push('x'),
+                    ('×', Some(false)) => w.name("x"),
+                    _ => w.name(name),
+                }
+                i += len;
+                plain = i;
+                continue;
+            }
+        }
+        if c == '&' {
+            w.text(&title[plain..i]);
+            plain = i + 1;
+            let and = match &options.locale {
+                Some(locale) => locale.and(),
+                None => Some(AND),
+            };
+            match and {
+                Some(and) if !w.out.is_empty() && word_follows(&title[i + 1..]) => w.name(and),
+                _ => w.separate(),
+            }
+        }
+        i += len;
+    }
+    w.text(&title[plain..]);
+    w.finish()
+}
+
+/// The slug being written.
+struct Words<'a> {
+    out: String,
+    separator: &'a str,
+    /// Whether `out` ends with a separator or is empty.
+    after_separator: bool,
+    /// Where the current word starts in `out`.
+    word_start: usize,
+    stopwords: Option<&'a StopWords>,
+    dropped: bool,
+    options: &'a Options,
+    /// The `locale`'s language, for its case rules (root without one).
+    language: LanguageIdentifier,
+}
+
+impl Words<'_> {
+    /// Ends the current word, dropping it if it is a stopword.
+    fn separate(&mut self) {
+        if self.after_separator {
+            return;
+        }
+        if let Some(stopwords) = self.stopwords
+            && stopwords.contains_written(&self.out[self.word_start..])
+        {
+            self.out.truncate(self.word_start);
+            self.dropped = true;
+        } else {
+            self.out.push_str(self.separator);
+        }
+        self.after_separator = true;
+        self.word_start = self.out.len();
+    }
+
+    fn push(&mut self, c: char) {
+        self.out.push(c);
+        self.after_separator = false;
+    }
+
+    /// A name (ASCII words separated by spaces) as words of their own.
+    fn name(&mut self, name: &str) {
+        self.separate();
+        for c in name.chars() {
+            if c.is_alphanumeric() {
+                if self.options.lowercase {
+                    self.out.extend(c.to_lowercase());
+                    self.after_separator = false;
+                } else {
+                    self.push(c);
+                }
+            } else {
+                self.separate();
+            }
+        }
+        self.separate();
+    }
+
+    /// A run of text that holds no table character.
+    fn text(&mut self, run: &str) {
+        if run.is_empty() {
+            return;
+        }
+        let nfkc = ComposingNormalizer::new_nfkc();
+        let mut text = nfkc.normalize(run);
+        if self.options.decamelize {
+            text = decamelize(&text).into();
+        }
+        if self.options.lowercase {
+            let lower = CaseMapper::new().lowercase_to_string(&text, &self.language);
+            if lower != text {
+                // Lowercasing may leave text that NFKC writes otherwise.
+                text = nfkc.normalize(&lower).into_owned().into();
+            }
+        }
+        let breaks = word_breaks(&text);
+        let mut breaks = breaks.iter().peekable();
+        let mut chars = text.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            while breaks.next_if(|&&b| b < at).is_some() {}
+            if breaks.next_if(|&&b| b == at).is_some() {
+                self.separate();
+            }
+            let next = chars.peek().map(|&(_, n)| n);
+            let in_word = !self.after_separator;
+            match c {
+                // Variation selectors leave no trace.
+                _ if is_selector(c) => {}
+                '\u{200C}' | '\u{200D}' => {
+                    let word = &self.out[self.word_start..];
+                    let last = word.chars().next_back();
+                    // What follows, past what leaves no trace.
+                    let after = text[at + c.len_utf8()..].chars().find(|&n| {
+                        !(is_selector(n)
+                            || (n.general_category() == GeneralCategory::Format
+                                && !matches!(n, '\u{200C}' | '\u{200D}')))
+                    });
+                    if in_word
+                        && last.is_some_and(joins)
+                        && after.is_some_and(joins)
+                        && word.chars().any(|l| is_letter(l) && !unspaced(l))
+                    {
+                        self.push(c);
+                    }
+                }
+                '\'' | '\u{2019}' | '\u{2018}'
+                    if in_word && next.is_some_and(char::is_alphanumeric) => {}
+                ',' if in_word
+                    && self.out.ends_with(|p: char| p.is_ascii_digit())
+                    && groups_digits(text[at + 1..].as_bytes()) => {}
+                _ if c.is_ascii()
+                    && in_word
+                    && self.options.preserve.contains(c as u8)
+                    && next.is_some_and(char::is_alphanumeric) =>
+                {
+                    self.push(c)
+                }
+                _ => match c.general_category_group() {
+                    GeneralCategoryGroup::Letter
+                    | GeneralCategoryGroup::Number
+                    | GeneralCategoryGroup::Mark => self.push(c),
+                    _ if c.general_category() == GeneralCategory::Format => {}
+                    _ => self.separate(),
+                },
+            }
+        }
+    }
+
+    /// The slug, without a separator at the end.
+    fn finish(mut self) -> (String, bool) {
+        self.separate();
+        if !self.out.is_empty() {
+            self.out.truncate(self.out.len() - self.separator.len());
+        }
+        (self.out, self.dropped)
+    }
+}
+
+/// Whether a joiner beside `c` is inside a word: `c` is a letter or a
+/// mark other than a variation selector.
+fn joins(c: char) -> bool {
+    !is_selector(c)
+        && matches!(
+            c.general_category_group(),
+            GeneralCategoryGroup::Letter | GeneralCategoryGroup::Mark
+        )
+}
+
+/// Whether `c` is a variation selector, or the keycap mark U+20E3 (which
+/// would make a digit before it a keycap when the slug is slugged again):
+/// marks that leave no trace.
+fn is_selector(c: char) -> bool {
+    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{20E3}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+fn is_letter(c: char) -> bool {
+    c.general_category_group() == GeneralCategoryGroup::Letter
+}
+
+/// Whether `c` is of a script written without spaces between words:
+/// Thai, Lao, Myanmar, Khmer, Han, kana.
+fn unspaced(c: char) -> bool {
+    matches!(c,
+        '\u{0E00}'..='\u{0EFF}'
+        | '\u{1000}'..='\u{109F}'
+        | '\u{1780}'..='\u{17FF}'
+        | '\u{3040}'..='\u{30FF}'
+        | '\u{31F0}'..='\u{31FF}'
+        | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{FF66}'..='\u{FF9D}'
+        | '\u{20000}'..='\u{3FFFF}')
+}
+
+/// The byte offsets inside `text`'s runs of unspaced scripts where the
+/// word segmenter puts a boundary, in order. Each run is cut in pieces of
+/// at most [`MAX_RUN_BYTES`], so a long run costs the segmenter linear
+/// time; a piece's end is a boundary too.
+fn word_breaks(text: &str) -> Vec<usize> {
+    let mut breaks = Vec::new();
+    if !text.chars().any(unspaced) {
+        return breaks;
+    }
+    let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
+    let mut rest = text.char_indices().peekable();
+    while let Some((start, c)) = rest.next() {
+        if !unspaced(c) {
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        while let Some(&(at, n)) = rest.peek() {
+            let mark = n.general_category_group() == GeneralCategoryGroup::Mark;
+            if !(unspaced(n) || mark) || at + n.len_utf8() - start > MAX_RUN_BYTES {
+                break;
+            }
+            end = at + n.len_utf8();
+            rest.next();
+        }
+        breaks.extend(
+            segmenter
+                .segment_str(&text[start..end])
+                .filter(|&b| b > 0)
+                .map(|b| start + b),
+        );
+    }
+    breaks
+}
+
+/// `text` with a space where `decamelize` ends a word: before a capital
+/// after a lower-case letter (`fooBar`; not in `iPhone`, one lower-case
+/// letter then a capital), before a capital after a digit only when a
+/// lower-case letter follows it (`A4Paper`, but `3D`, `U2F`), and before
+/// the last of a run of capitals followed by a lower-case letter
+/// (`APISection`; not `APIs`, `IDs`, whose `s` ends the word).
+fn decamelize(text: &str) -> String {
+    // What leaves no trace inside a word (apostrophes, variation selectors,
+    // format characters) is not looked at, nor are marks: a letter and its
+    // marks are one letter, of the letter's case, composed or not.
+    let apostrophe = |c: char| {
+        matches!(c, '\'' | '\u{2018}' | '\u{2019}')
+            || c.general_category() == GeneralCategory::Format
+            || c.general_category_group() == GeneralCategoryGroup::Mark
+    };
+    let chars: Vec<char> = text.chars().filter(|&c| !apostrophe(c)).collect();
+    let mut splits = vec![false; chars.len()];
+    // Letters and digits of the current word so far.
+    let mut in_word = 0;
+    for (k, &c) in chars.iter().enumerate() {
+        let after = |ahead: usize| chars.get(k + ahead).copied();
+        splits[k] = in_word > 0
+            && match (chars[k - 1], c) {
+                (p, c) if c.is_uppercase() && p.is_lowercase() => in_word > 1,
+                (p, c) if c.is_uppercase() && p.is_numeric() => {
+                    after(1).is_some_and(char::is_lowercase)
+                }
+                (p, c) if c.is_uppercase() && p.is_uppercase() => {
+                    let next = after(1);
+                    // An `s` that ends the word is a plural (`APIs`).
+                    let plural = next == Some('s') && !after(2).is_some_and(char::is_alphanumeric);
+                    next.is_some_and(char::is_lowercase) && !plural
+                }
+                _ => false,
+            };
+        if splits[k] {
+            in_word = 0;
+        }
+        in_word = if c.is_alphanumeric() { in_word + 1 } else { 0 };
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut k = 0;
+    for c in text.chars() {
+        if !apostrophe(c) {
+            if splits[k] {
+                out.push(' ');
+            }
+            k += 1;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Cuts `slug` to at most `max_chars` characters and `max_bytes` bytes of
+/// its [`uri`]: at the last word boundary that fits, or, when the first
+/// word alone does not, at the last grapheme cluster boundary that does.
+fn cut(slug: &mut String, max_chars: Option<usize>, max_bytes: Option<usize>, separator: &str) {
+    let fits = |text: &str| {
+        max_chars.is_none_or(|m| text.chars().count() <= m)
+            && max_bytes.is_none_or(|m| uri_len(text) <= m)
+    };
+    if fits(slug) {
+        return;
+    }
+    let word_end = match separator.is_empty() {
+        true => None,
+        false => slug
+            .match_indices(separator)
+            .map(|(i, _)| i)
+            .take_while(|&i| fits(&slug[..i]))
+            .last(),
+    };
+    let end = match word_end {
+        Some(end) => end,
+        None => GraphemeClusterSegmenter::new()
+            .segment_str(slug)
+            .take_while(|&b| fits(&slug[..b]))
+            .last()
+            .unwrap_or(0),
+    };
+    slug.truncate(end);
+    // A hard cut may end at a `preserve` character or a joiner, which are
+    // kept only before a letter or digit (a joiner: a letter or mark).
+    while slug.ends_with(|c: char| c.is_ascii_punctuation() || matches!(c, '\u{200C}' | '\u{200D}'))
+    {
+        slug.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_is_at_a_word_or_a_cluster_boundary() {
+        let cut_of = |slug: &str, chars: Option<usize>, bytes: Option<usize>| {
+            let mut slug = slug.to_owned();
+            cut(&mut slug, chars, bytes, "-");
+            slug
+        };
+        // न, म and the conjunct स्ते: three clusters of 1, 1 and 4 characters.
+        assert_eq!(cut_of("नमस्ते", Some(3), None), "नम");
+        assert_eq!(cut_of("नमस्ते", Some(5), None), "नम");
+        assert_eq!(cut_of("नमस्ते", Some(6), None), "नमस्ते");
+        assert_eq!(cut_of("नमस्ते", None, Some(17)), "न");
+        assert_eq!(cut_of("नमस्ते", None, Some(8)), "");
+        assert_eq!(cut_of("привет-мир", Some(9), None), "привет");
+        assert_eq!(cut_of("привет-мир", None, Some(36)), "привет");
+        assert_eq!(cut_of("привет-мир", None, Some(55)), "привет-мир");
+        assert_eq!(uri_len("привет-мир"), 55);
+    }
+
+    #[test]
+    fn the_uri_form_encodes_all_but_the_unreserved() {
+        assert_eq!(uri("a-b_c.d~e"), "a-b_c.d~e");
+        assert_eq!(uri("мир"), "%D0%BC%D0%B8%D1%80");
+        assert_eq!(uri("ç"), "%C3%A7");
+    }
+}
