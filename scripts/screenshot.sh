@@ -8,6 +8,9 @@
 #   scripts/screenshot.sh                       # Redis mode -> docs/home.png
 #   scripts/screenshot.sh --in-process out.png  # in-process mode
 #   PROFILE=release ITERATIONS=5000 scripts/screenshot.sh
+#   QUERY='ascii=false&title=%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82' scripts/screenshot.sh out.png
+#
+# QUERY is added to the page's URL (the page reads `title` and `ascii`).
 #
 # Everything binds to 127.0.0.1; the browser is given only that URL, with
 # no first-run, sync, extension or component traffic.
@@ -48,6 +51,6 @@ mkdir -p "$(dirname "$OUT")"
 chromium $(cat scripts/lib/chromium-flags) \
   --user-data-dir="$WORK/chromium" \
   --window-size="$SIZE" --virtual-time-budget=60000 \
-  --screenshot="$OUT" "http://127.0.0.1:$PORT/?bench=1&iterations=$ITERATIONS" \
+  --screenshot="$OUT" "http://127.0.0.1:$PORT/?bench=1&iterations=$ITERATIONS${QUERY:+&$QUERY}" \
   >"$WORK/chromium.log" 2>&1 || { cat "$WORK/chromium.log" >&2; exit 1; }
 echo "screenshot.sh: $MODE mode, $ITERATIONS iterations per side: $OUT" >&2

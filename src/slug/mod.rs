@@ -47,7 +47,9 @@
 //! - `rules`: the character classes and context tests the rules ask, and
 //!   the cut at a word boundary;
 //! - `scripts`: rules 2's romanization of Indic scripts, of Thai, Lao,
-//!   Khmer and Myanmar cut into words, and of Chinese by word.
+//!   Khmer and Myanmar cut into words, and of Chinese by word;
+//! - `unicode`: `ascii: false`, the slug in the title's own script (its own
+//!   pass, not rules 1 to 6), and the URI form of a slug.
 
 mod builder;
 mod entities;
@@ -135,7 +137,8 @@ pub fn slugify_rewritten(
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
     if !options.ascii {
-        return or_fallback(unicode::slug(title, options, names), options, names);
+        let slug = unicode::slug(title, options, names).ok_or(EmptySlug);
+        return or_fallback(slug, options, names);
     }
     let slug = slug_of(&read_japanese(title, options, names), options, names);
     or_fallback(slug, options, names)
@@ -165,7 +168,7 @@ fn slug_of_fallback(
 ) -> Result<String, EmptySlug> {
     let rewritten = rewrite(fallback, options);
     if !options.ascii {
-        return unicode::slug(&rewritten, options, names);
+        return unicode::slug(&rewritten, options, names).ok_or(EmptySlug);
     }
     slug_of(&read_japanese(&rewritten, options, names), options, names)
 }

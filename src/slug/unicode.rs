@@ -21,7 +21,7 @@
 //! - Thai, Lao, Khmer, Myanmar, Han and kana, written without spaces, are
 //!   cut into words by ICU4X's word segmenter (its dictionaries, as rules 2
 //!   cut them in ASCII mode), in pieces of at most
-//!   [`scripts::MAX_RUN_BYTES`](super::MAX_RUN_BYTES).
+//!   [`MAX_RUN_BYTES`].
 //!
 //! `stopwords` are compared with the words as written here, `max_length`
 //! counts characters and `max_bytes` the bytes of the URI form; a cut is
@@ -41,17 +41,13 @@ use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCa
 
 use super::names::SymbolNames;
 use super::rules::{AND, between_digits, groups_digits, word_follows};
-use super::{EmptySlug, MAX_RUN_BYTES};
+use super::scripts::MAX_RUN_BYTES;
 use crate::named;
 use crate::options::{Options, StopWords};
 
 /// The slug of `title`, rewritten by [`super::rewrite`], in its own
-/// script, without the fallback.
-pub(super) fn slug(
-    title: &str,
-    options: &Options,
-    names: &impl SymbolNames,
-) -> Result<String, EmptySlug> {
+/// script, without the fallback; `None` when it is empty.
+pub(super) fn slug(title: &str, options: &Options, names: &impl SymbolNames) -> Option<String> {
     let stopwords = (!options.stopwords.is_empty()).then_some(&options.stopwords);
     let (mut slug, dropped) = build(title, options, names, stopwords);
     if slug.is_empty() && dropped {
@@ -69,10 +65,7 @@ pub(super) fn slug(
         options.max_bytes.map(|n| n.get()),
         options.separator.as_str(),
     );
-    if slug.is_empty() {
-        return Err(EmptySlug);
-    }
-    Ok(slug)
+    (!slug.is_empty()).then_some(slug)
 }
 
 /// The URI form of a slug: its UTF-8 percent-encoded, but for the

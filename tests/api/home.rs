@@ -147,3 +147,24 @@ async fn in_a_browser_in_process_mode_says_why_redis_is_not_measured() {
         assert!(dom.contains(&why), "no {why}:\n{dom}");
     }
 }
+
+/// The "own script" toggle (`ascii: false`): a link that sets it shows the
+/// slug in the title's script and its URI form below.
+#[tokio::test]
+async fn in_a_browser_the_own_script_toggle_shows_both_forms() {
+    let app = App::in_process().await;
+    let title = "Привет, мир ❤";
+    let query = format!("?ascii=false&title={}", crate::helpers::path_segment(title));
+    let Some(dom) = rendered(&app, &query).await else {
+        return;
+    };
+    assert!(
+        dom.contains("<div class=\"slug\" id=\"slug\">привет-мир-heavy-heart</div>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82-%D0%BC%D0%B8%D1%80-heavy-heart</div>"),
+        "{dom}"
+    );
+    assert!(dom.contains("id=\"own\" type=\"checkbox\""), "{dom}");
+}
