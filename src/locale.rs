@@ -47,6 +47,8 @@ struct Resolved {
     /// The word `&` reads as, romanized; `None` when the language's list
     /// pattern has no word (Japanese joins with `、`): `&` then separates.
     and: Option<Box<str>>,
+    /// The same word as the language writes it (`и`), for `ascii: false`.
+    and_written: Option<Box<str>>,
     /// CLDR's fallback chain of the tag, most specific first, ending in
     /// `root` (`de-CH`, `de`, `root`): where its symbol names are looked
     /// for.
@@ -89,6 +91,12 @@ impl SlugLocale {
     /// The word `&` reads as, if the language has one.
     pub fn and(&self) -> Option<&str> {
         self.0.and.as_deref()
+    }
+
+    /// The word `&` reads as in the language's own script (`и`), for
+    /// `ascii: false`; `None` as for [`SlugLocale::and`].
+    pub fn and_written(&self) -> Option<&str> {
+        self.0.and_written.as_deref()
     }
 
     /// CLDR's fallback chain of the tag, most specific first, ending in
@@ -229,6 +237,7 @@ fn resolve(tag: &str) -> Result<Resolved, LocaleError> {
     let language = locale.id.language.as_str().to_owned();
     let transform = transform_of(&language);
     let and = and_word(&locale, transform.as_deref());
+    let and_written = written_and_word(&locale);
     if transform.is_none()
         && and.is_none()
         && !has_list_patterns(&locale)
@@ -237,6 +246,7 @@ fn resolve(tag: &str) -> Result<Resolved, LocaleError> {
         return Err(LocaleError::Unknown(tag.to_owned()));
     }
     Ok(Resolved {
+        and_written,
         transform,
         letters: own_transform_of(&language),
         and,
@@ -384,6 +394,18 @@ fn and_word(locale: &Locale, transform: Option<&str>) -> Option<Box<str>> {
     (!word.is_empty()).then(|| word.into_boxed_str())
 }
 
+/// The letters and marks of the list pattern's connector, lowercase, as
+/// the language writes them; `None` when it has none.
+fn written_and_word(locale: &Locale) -> Option<Box<str>> {
+    use unicode_properties::{GeneralCategoryGroup as G, UnicodeGeneralCategory};
+    let word: String = list_connector(locale)?
+        .chars()
+        .filter(|c| matches!(c.general_category_group(), G::Letter | G::Mark | G::Number))
+        .flat_map(char::to_lowercase)
+        .collect();
+    (!word.is_empty()).then(|| word.into_boxed_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,6 +418,9 @@ mod tests {
         let ru = SlugLocale::resolve("ru").unwrap();
         assert_eq!(ru.romanize("Привет"), "Privet");
         assert_eq!(ru.and(), Some("i"));
+        assert_eq!(ru.and_written(), Some("и"));
+        assert_eq!(de.and_written(), Some("und"));
+        assert_eq!(SlugLocale::resolve("ja").unwrap().and_written(), None);
         assert_eq!(SlugLocale::resolve("fr").unwrap().and(), Some("et"));
         assert_eq!(SlugLocale::resolve("es").unwrap().and(), Some("y"));
         assert_eq!(SlugLocale::resolve("en").unwrap().and(), Some("and"));

@@ -97,7 +97,7 @@ pub struct StopWords {
     /// words of a title are turned away by one test.
     lengths: u64,
     /// The words as `ascii: false` writes them (NFKC, lowercase).
-    written: Arc<[Box<str>]>,
+    written: Arc<HashSet<Box<str>>>,
 }
 
 /// The longest stopword as the slug spells it, in bytes (a 64-character
@@ -108,7 +108,7 @@ const MAX_SPELT_STOPWORD: usize = 256;
 const SCANNED_STOPWORDS: usize = 16;
 
 impl StopWords {
-    fn new(words: HashSet<Box<[u8]>>, written: Vec<Box<str>>) -> Self {
+    fn new(words: HashSet<Box<[u8]>>, written: HashSet<Box<str>>) -> Self {
         let lengths = words.iter().fold(0, |m, w| m | 1 << w.len().min(63));
         let (list, set) = match words.len() > SCANNED_STOPWORDS {
             true => (Arc::default(), Some(Arc::new(words))),
@@ -118,7 +118,7 @@ impl StopWords {
             list,
             set,
             lengths,
-            written: written.into(),
+            written: Arc::new(written),
         }
     }
 
@@ -128,8 +128,7 @@ impl StopWords {
         if self.written.is_empty() {
             return false;
         }
-        let lower = written_form(word);
-        self.written.iter().any(|w| **w == *lower)
+        self.written.contains(&*written_form(word))
     }
 
     /// Whether there are none.
@@ -379,6 +378,19 @@ pub struct Options {
     /// at a word boundary; for an ASCII slug the same as `max_length` in
     /// bytes.
     pub max_bytes: Option<NonZeroUsize>,
+}
+
+impl Options {
+    /// The longest ASCII slug in bytes: `max_length` or `max_bytes`,
+    /// whichever is less (an ASCII slug's characters are all unreserved, so
+    /// its URI form is itself).
+    #[inline]
+    pub fn ascii_limit(&self) -> Option<NonZeroUsize> {
+        match (self.max_length, self.max_bytes) {
+            (Some(chars), Some(bytes)) => Some(chars.min(bytes)),
+            (chars, bytes) => chars.or(bytes),
+        }
+    }
 }
 
 impl Default for Options {

@@ -27,7 +27,7 @@ pub enum ReservedSlugsError {
     Read(PathBuf, #[source] std::io::Error),
     /// A line that is not a slug.
     #[error(
-        "{}:{line}: {word:?} is not a slug (give 1 to {MAX_SLUG_BYTES} ASCII letters, digits or {SLUG_PUNCTUATION}), so it could never be reserved",
+        "{}:{line}: {word:?} is not a slug (give 1 to {MAX_SLUG_BYTES} bytes of letters, digits, marks or {SLUG_PUNCTUATION}), so it could never be reserved",
         .path.display()
     )]
     NotASlug {
@@ -38,6 +38,16 @@ pub enum ReservedSlugsError {
         /// What it holds.
         word: String,
     },
+}
+
+/// A word as reserved words are compared: lowercase, NFC (for ASCII, its
+/// ASCII lowercase).
+fn folded(word: &str) -> String {
+    if word.is_ascii() {
+        return word.to_ascii_lowercase();
+    }
+    let nfc = icu::normalizer::ComposingNormalizer::new_nfc();
+    nfc.normalize(&word.to_lowercase()).into_owned()
 }
 
 impl ReservedSlugs {
@@ -65,10 +75,7 @@ impl ReservedSlugs {
 
     /// The given words.
     pub fn new<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> Self {
-        let words: HashSet<String> = words
-            .into_iter()
-            .map(|w| w.as_ref().to_ascii_lowercase())
-            .collect();
+        let words: HashSet<String> = words.into_iter().map(|w| folded(w.as_ref())).collect();
         let mut numbered: Vec<String> = words
             .iter()
             .filter(|w| w.ends_with(|c: char| c.is_ascii_digit()))
@@ -90,7 +97,7 @@ impl ReservedSlugs {
 
     /// Whether `slug` is reserved.
     pub fn contains(&self, slug: &str) -> bool {
-        !self.words.is_empty() && self.words.contains(&slug.to_ascii_lowercase())
+        !self.words.is_empty() && self.words.contains(&folded(slug))
     }
 
     /// The suffix numbers the script must skip, as `,n,m,`: 1 when `base`
@@ -119,7 +126,7 @@ impl ReservedSlugs {
                 let Some(stem_part) = rest.strip_suffix(separator) else {
                     continue;
                 };
-                if stem(d).is_some_and(|s| !s.is_empty() && s.eq_ignore_ascii_case(stem_part)) {
+                if stem(d).is_some_and(|s| !s.is_empty() && folded(s) == stem_part) {
                     let _ = write!(out, "{number},");
                 }
             }
@@ -133,6 +140,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn words_of_any_script_are_reserved_whatever_their_case_and_form() {
+        let reserved = ReservedSlugs::new(["Админ", "café", "Admin"]);
+        for slug in ["админ", "АДМИН", "cafe\u{301}", "CAFÉ", "admin"] {
+            assert!(reserved.contains(slug), "{slug}");
+        }
+        assert!(!reserved.contains("админка"));
+    }
+
+    #[test]
     fn the_file_skips_comments_and_names_a_bad_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("reserved.txt");
@@ -142,7 +158,7 @@ mod tests {
         assert!(words.contains("edit") && words.contains("NEW"));
         std::fs::write(&path, "new\nnot a slug\n").unwrap();
         let e = ReservedSlugs::read(&path).unwrap_err().to_string();
-        assert!(e.ends_with("reserved.txt:2: \"not a slug\" is not a slug (give 1 to 512 ASCII letters, digits or -_.~), so it could never be reserved"), "{e}");
+        assert!(e.ends_with("reserved.txt:2: \"not a slug\" is not a slug (give 1 to 512 bytes of letters, digits, marks or -_.~), so it could never be reserved"), "{e}");
     }
 
     #[test]

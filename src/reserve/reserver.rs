@@ -179,6 +179,19 @@ impl Reservations {
                     .map(Some),
             };
             let stem = match (shorter(options.max_length), shorter(options.max_bytes)) {
+                (Some(max_length), Some(max_bytes)) if !options.ascii => {
+                    // The slug with shorter limits is the base cut to them
+                    // (`ascii: false` cuts the whole slug), and never the
+                    // fallback's: an empty stem takes no suffix this wide.
+                    let mut stem = base.to_owned();
+                    crate::slug::cut_unicode(
+                        &mut stem,
+                        max_length.map(NonZeroUsize::get),
+                        max_bytes.map(NonZeroUsize::get),
+                        options.separator.as_str(),
+                    );
+                    stem
+                }
                 (Some(max_length), Some(max_bytes)) => {
                     if fits(base, max_length, max_bytes) {
                         // A base that fits is its own stem: cutting a slug

@@ -494,7 +494,7 @@ pub(super) fn build<const EXTRAS: bool>(
     // Enough bytes to know every word boundary at or before `max_length`;
     // checked at word ends only, so a long word may run past it.
     // With stopwords, what is written may still be taken back, so read on.
-    let stop_at = match (options.max_length, stopwords) {
+    let stop_at = match (options.ascii_limit(), stopwords) {
         (Some(m), None) => m.get().saturating_add(separator.len() + 1),
         _ => usize::MAX,
     };

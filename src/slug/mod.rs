@@ -69,7 +69,7 @@ pub use crate::options::{
 pub use names::{NoSymbols, SymbolNames};
 pub use rules::AND;
 pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
-pub use unicode::uri;
+pub use unicode::{cut as cut_unicode, uri};
 
 use crate::japanese;
 use crate::locale::SlugLocale;
@@ -397,7 +397,7 @@ fn slug_in(
     } else {
         build::<false>(title, options, names, None, watch)?.0
     };
-    if let Some(max) = options.max_length {
+    if let Some(max) = options.ascii_limit() {
         truncate_at_word(&mut slug, max.get(), options.separator.as_str());
     }
     if slug.is_empty() {

@@ -20,17 +20,17 @@
 //!   letters is kept, as in ASCII mode; everything else separates words;
 //! - Thai, Lao, Khmer, Myanmar, Han and kana, written without spaces, are
 //!   cut into words by ICU4X's word segmenter (its dictionaries, as rules 2
-//!   cut them in ASCII mode), in pieces of at most
-//!   [`MAX_RUN_BYTES`].
+//!   cut them in ASCII mode); a run longer than [`MAX_RUN_BYTES`] is cut
+//!   in pieces at word boundaries.
 //!
 //! `stopwords` are compared with the words as written here, `max_length`
 //! counts characters and `max_bytes` the bytes of the URI form; a cut is
 //! at a word boundary, or, when the first word alone is too long, at the
 //! last grapheme cluster boundary that fits. Slugging a slug gives the
-//! same slug: every step is idempotent on its own output. The one
-//! exception is ASCII mode's: with no separator a slug does not show where
-//! its words ended, so `decamelize` may find other words in it (and drop a
-//! joiner where it ends one, or a stopword).
+//! same slug: every step is idempotent on its own output. The exception
+//! is an empty separator: then a slug does not show where its words ended,
+//! and what is judged by word (a joiner or a `preserve` character inside
+//! one, a stopword, `decamelize`) may be judged on other words.
 
 use icu::casemap::CaseMapper;
 use icu::locale::LanguageIdentifier;
@@ -116,6 +116,8 @@ fn build(
         separator: options.separator.as_str(),
         after_separator: true,
         word_start: 0,
+        spaced_letter: false,
+        boundary: false,
         stopwords,
         dropped: false,
         options,
@@ -147,11 +149,12 @@ fn build(
                 && let Some(name) = names.name(c)
             {
                 w.text(&title[plain..i]);
-                match (c, between_digits(bytes, i)) {
+                let times = (c == '×').then(|| between_digits(bytes, i)).flatten();
+                match times {
                     // `1920×1080`: one word, as in ASCII mode.
-                    ('×', Some(true)) => w.out.push('x'),
-                    ('×', Some(false)) => w.name("x"),
-                    _ => w.name(name),
+                    Some(true) => w.push('x'),
+                    Some(false) => w.name("x"),
+                    None => w.name(name),
                 }
                 i += len;
                 plain = i;
@@ -162,7 +165,7 @@ fn build(
             w.text(&title[plain..i]);
             plain = i + 1;
             let and = match &options.locale {
-                Some(locale) => locale.and(),
+                Some(locale) => locale.and_written(),
                 None => Some(AND),
             };
             match and {
@@ -184,6 +187,12 @@ struct Words<'a> {
     after_separator: bool,
     /// Where the current word starts in `out`.
     word_start: usize,
+    /// Whether the current word has a letter of a script written with
+    /// spaces (where a joiner is kept).
+    spaced_letter: bool,
+    /// Whether the word segmenter ended the word at a character that is
+    /// not a letter or digit: the next one starts a new word.
+    boundary: bool,
     stopwords: Option<&'a StopWords>,
     dropped: bool,
     options: &'a Options,
@@ -194,6 +203,7 @@ struct Words<'a> {
 impl Words<'_> {
     /// Ends the current word, dropping it if it is a stopword.
     fn separate(&mut self) {
+        self.boundary = false;
         if self.after_separator {
             return;
         }
@@ -207,11 +217,13 @@ impl Words<'_> {
         }
         self.after_separator = true;
         self.word_start = self.out.len();
+        self.spaced_letter = false;
     }
 
     fn push(&mut self, c: char) {
         self.out.push(c);
         self.after_separator = false;
+        self.spaced_letter |= is_letter(c) && !unspaced(c);
     }
 
     /// A name (ASCII words separated by spaces) as words of their own.
@@ -254,27 +266,43 @@ impl Words<'_> {
         let mut chars = text.char_indices().peekable();
         while let Some((at, c)) = chars.next() {
             while breaks.next_if(|&&b| b < at).is_some() {}
+            // The segmenter's boundary ends the word before the next letter
+            // or digit: what comes between cannot join across it.
             if breaks.next_if(|&&b| b == at).is_some() {
+                self.boundary = true;
+            }
+            if self.boundary
+                && matches!(
+                    c.general_category_group(),
+                    GeneralCategoryGroup::Letter | GeneralCategoryGroup::Number
+                )
+            {
                 self.separate();
             }
             let next = chars.peek().map(|&(_, n)| n);
-            let in_word = !self.after_separator;
+            let in_word = !self.after_separator && !self.boundary;
+            // Whether the segmenter ends the word right after `c`.
+            let ends_here = breaks.peek().is_some_and(|&&b| b == at + c.len_utf8());
             match c {
                 // Variation selectors leave no trace.
                 _ if is_selector(c) => {}
                 '\u{200C}' | '\u{200D}' => {
-                    let word = &self.out[self.word_start..];
-                    let last = word.chars().next_back();
+                    let last = self.out[self.word_start..].chars().next_back();
                     // What follows, past what leaves no trace.
-                    let after = text[at + c.len_utf8()..].chars().find(|&n| {
+                    let from = at + c.len_utf8();
+                    let after = text[from..].char_indices().find(|&(_, n)| {
                         !(is_selector(n)
                             || (n.general_category() == GeneralCategory::Format
                                 && !matches!(n, '\u{200C}' | '\u{200D}')))
                     });
+                    // Not where the segmenter ends the word.
+                    let ends =
+                        |(k, _): (usize, char)| breaks.peek().is_some_and(|&&b| b <= from + k);
                     if in_word
                         && last.is_some_and(joins)
-                        && after.is_some_and(joins)
-                        && word.chars().any(|l| is_letter(l) && !unspaced(l))
+                        && after.is_some_and(|(_, n)| joins(n))
+                        && !after.is_some_and(ends)
+                        && self.spaced_letter
                     {
                         self.push(c);
                     }
@@ -286,6 +314,7 @@ impl Words<'_> {
                     && groups_digits(text[at + 1..].as_bytes()) => {}
                 _ if c.is_ascii()
                     && in_word
+                    && !ends_here
                     && self.options.preserve.contains(c as u8)
                     && next.is_some_and(char::is_alphanumeric) =>
                 {
@@ -336,23 +365,36 @@ fn is_letter(c: char) -> bool {
 /// Whether `c` is of a script written without spaces between words:
 /// Thai, Lao, Myanmar, Khmer, Han, kana.
 fn unspaced(c: char) -> bool {
-    matches!(c,
-        '\u{0E00}'..='\u{0EFF}'
-        | '\u{1000}'..='\u{109F}'
-        | '\u{1780}'..='\u{17FF}'
-        | '\u{3040}'..='\u{30FF}'
+    script_of(c).is_some()
+}
+
+/// Which of the scripts written without spaces `c` is of: Thai, Lao,
+/// Myanmar, Khmer, or Han and kana together (Japanese writes them in one
+/// word). The segmenter cuts each run of one apart.
+fn script_of(c: char) -> Option<u8> {
+    Some(match c {
+        '\u{0E00}'..='\u{0E7F}' => 0,
+        '\u{0E80}'..='\u{0EFF}' => 1,
+        '\u{1000}'..='\u{109F}' => 2,
+        '\u{1780}'..='\u{17FF}' => 3,
+        '\u{3040}'..='\u{30FF}'
         | '\u{31F0}'..='\u{31FF}'
         | '\u{3400}'..='\u{4DBF}'
         | '\u{4E00}'..='\u{9FFF}'
         | '\u{F900}'..='\u{FAFF}'
         | '\u{FF66}'..='\u{FF9D}'
-        | '\u{20000}'..='\u{3FFFF}')
+        | '\u{20000}'..='\u{3FFFF}' => 4,
+        _ => return None,
+    })
 }
 
 /// The byte offsets inside `text`'s runs of unspaced scripts where the
-/// word segmenter puts a boundary, in order. Each run is cut in pieces of
-/// at most [`MAX_RUN_BYTES`], so a long run costs the segmenter linear
-/// time; a piece's end is a boundary too.
+/// word segmenter puts a boundary, in order. A run is of one script
+/// ([`script_of`]) and goes on through marks, variation selectors and
+/// format characters. A run longer than
+/// [`MAX_RUN_BYTES`] is cut in pieces at the last word boundary the
+/// segmenter finds within that bound (in a window of twice it), so a long
+/// run costs the segmenter linear time, as rules 2 cut them.
 fn word_breaks(text: &str) -> Vec<usize> {
     let mut breaks = Vec::new();
     if !text.chars().any(unspaced) {
@@ -361,24 +403,60 @@ fn word_breaks(text: &str) -> Vec<usize> {
     let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
     let mut rest = text.char_indices().peekable();
     while let Some((start, c)) = rest.next() {
-        if !unspaced(c) {
+        // A run starts at a letter (not a mark, nor an unassigned point).
+        let Some(script) = script_of(c).filter(|_| is_letter(c)) else {
             continue;
-        }
+        };
         let mut end = start + c.len_utf8();
         while let Some(&(at, n)) = rest.peek() {
-            let mark = n.general_category_group() == GeneralCategoryGroup::Mark;
-            if !(unspaced(n) || mark) || at + n.len_utf8() - start > MAX_RUN_BYTES {
+            let inside = n.general_category_group() == GeneralCategoryGroup::Mark
+                || n.general_category() == GeneralCategory::Format;
+            if !(script_of(n) == Some(script) || inside) {
                 break;
             }
             end = at + n.len_utf8();
             rest.next();
         }
-        breaks.extend(
-            segmenter
-                .segment_str(&text[start..end])
+        // A run is a word apart from what touches it, as in ASCII mode.
+        if start > 0 {
+            breaks.push(start);
+        }
+        let mut piece = start;
+        while piece < end {
+            let mut window = (piece + 2 * MAX_RUN_BYTES).min(end);
+            while !text.is_char_boundary(window) {
+                window -= 1;
+            }
+            let bounds: Vec<usize> = segmenter
+                .segment_str(&text[piece..window])
                 .filter(|&b| b > 0)
-                .map(|b| start + b),
-        );
+                .collect();
+            let piece_end = match window == end && end - piece <= 2 * MAX_RUN_BYTES {
+                // The rest of the run fits the window: all its boundaries.
+                true => end - piece,
+                false => bounds
+                    .iter()
+                    .copied()
+                    .rfind(|&b| b <= MAX_RUN_BYTES)
+                    .unwrap_or_else(|| bounds[0]),
+            };
+            // Never between a letter and its marks, which the dictionary
+            // segmenter of Han would cut.
+            let attached = |b: usize| {
+                text[b..].chars().next().is_some_and(|n| {
+                    n.general_category_group() == GeneralCategoryGroup::Mark
+                        || n.general_category() == GeneralCategory::Format
+                })
+            };
+            breaks.extend(
+                bounds
+                    .iter()
+                    .filter(|&&b| b <= piece_end)
+                    .map(|&b| piece + b)
+                    .filter(|&b| !attached(b)),
+            );
+            piece += piece_end;
+        }
     }
     breaks
 }
@@ -440,30 +518,41 @@ fn decamelize(text: &str) -> String {
 /// Cuts `slug` to at most `max_chars` characters and `max_bytes` bytes of
 /// its [`uri`]: at the last word boundary that fits, or, when the first
 /// word alone does not, at the last grapheme cluster boundary that does.
-fn cut(slug: &mut String, max_chars: Option<usize>, max_bytes: Option<usize>, separator: &str) {
-    let fits = |text: &str| {
-        max_chars.is_none_or(|m| text.chars().count() <= m)
-            && max_bytes.is_none_or(|m| uri_len(text) <= m)
+/// One pass to the first character that does not fit.
+pub fn cut(slug: &mut String, max_chars: Option<usize>, max_bytes: Option<usize>, separator: &str) {
+    let (mut chars, mut bytes) = (0usize, 0usize);
+    // The last separator that starts before what does not fit.
+    let mut word_end = None;
+    let mut over = None;
+    for (i, c) in slug.char_indices() {
+        if i > 0 && !separator.is_empty() && slug[i..].starts_with(separator) {
+            word_end = Some(i);
+        }
+        chars += 1;
+        bytes += match c.is_ascii() && is_unreserved(c as u8) {
+            true => 1,
+            false => 3 * c.len_utf8(),
+        };
+        if max_chars.is_some_and(|m| chars > m) || max_bytes.is_some_and(|m| bytes > m) {
+            over = Some(i);
+            break;
+        }
+    }
+    let Some(over) = over else {
+        return;
     };
-    if fits(slug) {
+    if let Some(end) = word_end {
+        slug.truncate(end);
         return;
     }
-    let word_end = match separator.is_empty() {
-        true => None,
-        false => slug
-            .match_indices(separator)
-            .map(|(i, _)| i)
-            .take_while(|&i| fits(&slug[..i]))
-            .last(),
-    };
-    let end = match word_end {
-        Some(end) => end,
-        None => GraphemeClusterSegmenter::new()
-            .segment_str(slug)
-            .take_while(|&b| fits(&slug[..b]))
-            .last()
-            .unwrap_or(0),
-    };
+    // The boundaries up to `over` depend on the characters to it and the
+    // one there, not on the rest.
+    let upto = over + slug[over..].chars().next().map_or(0, char::len_utf8);
+    let end = GraphemeClusterSegmenter::new()
+        .segment_str(&slug[..upto])
+        .take_while(|&b| b <= over)
+        .last()
+        .unwrap_or(0);
     slug.truncate(end);
     // A hard cut may end at a `preserve` character or a joiner, which are
     // kept only before a letter or digit (a joiner: a letter or mark).

@@ -1170,5 +1170,14 @@ async fn slugs_in_their_own_script_are_reserved_and_found_by_their_nfc_form() {
         got.push(slug);
     }
     assert_eq!(got, ["нет-да", "нет-2"]);
-    check_consistent(&redis, "posts").await;
+    // A fallback title's stems are cut from its base, never the fallback
+    // again: `स्ते` is one cluster of 36 bytes, so no suffix fits.
+    let tight = json!({"ascii": false, "max_bytes": 36, "fallback": "untitled"});
+    let (s, b) = app.reserve_with("tight", "a", "स्ते", tight.clone()).await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("स्ते")), "{b}");
+    let (s, b) = app.reserve_with("tight", "b", "स्ते", tight).await;
+    assert_eq!(s, 409, "{b}");
+    for scope in ["posts", "menu", "short", "bytes", "tight"] {
+        check_consistent(&redis, scope).await;
+    }
 }

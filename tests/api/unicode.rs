@@ -314,9 +314,38 @@ async fn mistakes_are_explained() {
         (json!({"title": "x", "ascii": "no"}), "ascii"),
     ] {
         let (status, answer) = app.post("/slug", &body).await;
-        assert!(status == 422 || status == 400, "{body}: {status} {answer}");
+        assert_eq!(status, 422, "{body}: {answer}");
         let error = answer["error"].as_str().unwrap();
         assert!(error.contains(says), "{body}: {error}");
+    }
+}
+
+#[tokio::test]
+async fn max_bytes_bounds_ascii_slugs_too_and_long_runs_keep_their_words() {
+    let (_redis, apps) = both_modes().await;
+    // A long run of Thai and of Han with marks: cut in pieces at word
+    // boundaries, never between a letter and its mark.
+    let thai = "ภาษาไทยง่ายนิดเดียว".repeat(40);
+    let han = "北京大学\u{301}的历史".repeat(60);
+    for app in &apps {
+        let body = json!({"title": "hello wonderful world", "max_bytes": 15});
+        assert_eq!(app.slug_of(&body).await, "hello-wonderful");
+        let body = json!({"title": "hello wonderful world", "max_bytes": 15, "max_length": 5});
+        assert_eq!(app.slug_of(&body).await, "hello");
+        for title in [&thai, &han] {
+            let slug = app.slug_of(&unicode(title)).await;
+            for word in slug.split('-') {
+                let first = word.chars().next().unwrap();
+                assert!(
+                    !('\u{300}'..='\u{36F}').contains(&first),
+                    "{word:?} starts with a mark"
+                );
+            }
+            let letters: String = slug.chars().filter(|&c| c != '-').collect();
+            let nfc = icu::normalizer::ComposingNormalizer::new_nfc();
+            assert_eq!(letters, nfc.normalize(title), "every letter kept, in order");
+            assert_eq!(app.slug_of(&unicode(&slug)).await, slug, "stable");
+        }
     }
 }
 
