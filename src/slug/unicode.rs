@@ -32,6 +32,8 @@
 //! and what is judged by word (a joiner or a `preserve` character inside
 //! one, a stopword, `decamelize`) may be judged on other words.
 
+use std::borrow::Cow;
+
 use icu::casemap::CaseMapper;
 use icu::locale::LanguageIdentifier;
 use icu::normalizer::ComposingNormalizer;
@@ -121,6 +123,7 @@ fn build(
         stopwords,
         dropped: false,
         options,
+        ascii_case: !matches!(language.language.as_str(), "tr" | "az" | "tt" | "kk" | "lt"),
         language,
     };
     let bytes = title.as_bytes();
@@ -198,6 +201,10 @@ struct Words<'a> {
     options: &'a Options,
     /// The `locale`'s language, for its case rules (root without one).
     language: LanguageIdentifier,
+    /// Whether the language lowercases by the root's rules (ASCII as ASCII,
+    /// the rest by Rust's full mapping): not Turkish, Azerbaijani, Tatar,
+    /// Kazakh and Lithuanian, lowercased by ICU4X's rules for them.
+    ascii_case: bool,
 }
 
 impl Words<'_> {
@@ -223,7 +230,10 @@ impl Words<'_> {
     fn push(&mut self, c: char) {
         self.out.push(c);
         self.after_separator = false;
-        self.spaced_letter |= is_letter(c) && !unspaced(c);
+        self.spaced_letter |= match c.is_ascii() {
+            true => c.is_ascii_alphabetic(),
+            false => is_letter(c) && !unspaced(c),
+        };
     }
 
     /// A name (ASCII words separated by spaces) as words of their own.
@@ -250,33 +260,53 @@ impl Words<'_> {
             return;
         }
         let nfkc = ComposingNormalizer::new_nfkc();
-        let mut text = nfkc.normalize(run);
+        // ASCII is its own NFKC.
+        let mut text = match run.is_ascii() {
+            true => Cow::Borrowed(run),
+            false => nfkc.normalize(run),
+        };
         if self.options.decamelize {
             text = decamelize(&text).into();
         }
         if self.options.lowercase {
-            let lower = CaseMapper::new().lowercase_to_string(&text, &self.language);
-            if lower != text {
-                // Lowercasing may leave text that NFKC writes otherwise.
-                text = nfkc.normalize(&lower).into_owned().into();
+            if text.is_ascii() && self.ascii_case {
+                if text.bytes().any(|b| b.is_ascii_uppercase()) {
+                    text = Cow::Owned(text.to_ascii_lowercase());
+                }
+            } else {
+                // Rust's full lowercase mapping (final sigma included) is
+                // the root's; ICU4X's for the languages with rules of their
+                // own.
+                let lower: Cow<'_, str> = match self.ascii_case {
+                    true => Cow::Owned(text.to_lowercase()),
+                    false => CaseMapper::new().lowercase_to_string(&text, &self.language),
+                };
+                if lower != text {
+                    // Lowercasing may leave text that NFKC writes otherwise.
+                    text = nfkc.normalize(&lower).into_owned().into();
+                }
             }
         }
         let breaks = word_breaks(&text);
         let mut breaks = breaks.iter().peekable();
         let mut chars = text.char_indices().peekable();
         while let Some((at, c)) = chars.next() {
+            // The usual character, with no look-up of its category.
+            if c.is_ascii_alphanumeric() && breaks.peek().is_none() && !self.boundary {
+                self.out.push(c);
+                self.after_separator = false;
+                self.spaced_letter |= c.is_ascii_alphabetic();
+                continue;
+            }
             while breaks.next_if(|&&b| b < at).is_some() {}
             // The segmenter's boundary ends the word before the next letter
             // or digit: what comes between cannot join across it.
             if breaks.next_if(|&&b| b == at).is_some() {
                 self.boundary = true;
             }
-            if self.boundary
-                && matches!(
-                    c.general_category_group(),
-                    GeneralCategoryGroup::Letter | GeneralCategoryGroup::Number
-                )
-            {
+            // One look-up of the category per character.
+            let class = Class::of(c);
+            if self.boundary && matches!(class, Class::Letter | Class::Number) {
                 self.separate();
             }
             let next = chars.peek().map(|&(_, n)| n);
@@ -320,12 +350,22 @@ impl Words<'_> {
                 {
                     self.push(c)
                 }
-                _ => match c.general_category_group() {
-                    GeneralCategoryGroup::Letter
-                    | GeneralCategoryGroup::Number
-                    | GeneralCategoryGroup::Mark => self.push(c),
-                    _ if c.general_category() == GeneralCategory::Format => {}
-                    _ => self.separate(),
+                _ if c.is_ascii() => match c.is_ascii_alphanumeric() {
+                    true => self.push(c),
+                    false => self.separate(),
+                },
+                _ => match class {
+                    Class::Letter => {
+                        self.out.push(c);
+                        self.after_separator = false;
+                        self.spaced_letter |= !unspaced(c);
+                    }
+                    Class::Number | Class::Mark => {
+                        self.out.push(c);
+                        self.after_separator = false;
+                    }
+                    Class::Format => {}
+                    Class::Other => self.separate(),
                 },
             }
         }
@@ -338,6 +378,40 @@ impl Words<'_> {
             self.out.truncate(self.out.len() - self.separator.len());
         }
         (self.out, self.dropped)
+    }
+}
+
+/// What the pass asks of a character's general category.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Letter,
+    Number,
+    Mark,
+    Format,
+    Other,
+}
+
+impl Class {
+    fn of(c: char) -> Class {
+        use GeneralCategory as G;
+        if c.is_ascii() {
+            return match c {
+                'a'..='z' | 'A'..='Z' => Class::Letter,
+                '0'..='9' => Class::Number,
+                _ => Class::Other,
+            };
+        }
+        match c.general_category() {
+            G::UppercaseLetter
+            | G::LowercaseLetter
+            | G::TitlecaseLetter
+            | G::ModifierLetter
+            | G::OtherLetter => Class::Letter,
+            G::DecimalNumber | G::LetterNumber | G::OtherNumber => Class::Number,
+            G::NonspacingMark | G::SpacingMark | G::EnclosingMark => Class::Mark,
+            G::Format => Class::Format,
+            _ => Class::Other,
+        }
     }
 }
 
@@ -520,6 +594,9 @@ fn decamelize(text: &str) -> String {
 /// word alone does not, at the last grapheme cluster boundary that does.
 /// One pass to the first character that does not fit.
 pub fn cut(slug: &mut String, max_chars: Option<usize>, max_bytes: Option<usize>, separator: &str) {
+    if max_chars.is_none() && max_bytes.is_none() {
+        return;
+    }
     let (mut chars, mut bytes) = (0usize, 0usize);
     // The last separator that starts before what does not fit.
     let mut word_end = None;
