@@ -128,7 +128,7 @@ impl StopWords {
         if self.written.is_empty() {
             return false;
         }
-        self.written.contains(&*written_form(word))
+        self.written.contains(fold_written(word).as_str())
     }
 
     /// Whether there are none.
@@ -583,29 +583,29 @@ impl RawOptions {
     }
 }
 
-/// Stopwords as the slug spells them: transliterated and lowercased, so
-/// `für` drops the word `fur`.
-/// A word as `ascii: false` compares it: NFKC, lowercase (root rules).
-fn written_form(word: &str) -> std::borrow::Cow<'_, str> {
+/// A word as `ascii: false` writes it, to compare words: NFKC, lowercase
+/// by the root's rules (Rust's full mapping, as the engine lowercases a
+/// language without rules of its own), NFKC again. Stopwords and reserved
+/// slugs are compared in this form.
+pub(crate) fn fold_written(word: &str) -> String {
+    if word.is_ascii() {
+        return word.to_ascii_lowercase();
+    }
     use icu::normalizer::ComposingNormalizer;
     let nfkc = ComposingNormalizer::new_nfkc();
-    let word = nfkc.normalize(word);
-    if !word.chars().any(char::is_uppercase) {
-        return word;
-    }
-    let lower = icu::casemap::CaseMapper::new()
-        .lowercase_to_string(&word, &icu::locale::LanguageIdentifier::UNKNOWN)
-        .into_owned();
-    nfkc.normalize(&lower).into_owned().into()
+    let lower = nfkc.normalize(word).to_lowercase();
+    nfkc.normalize(&lower).into_owned()
 }
 
+/// Stopwords as the slug spells them: transliterated and lowercased, so
+/// `für` drops the word `fur`.
 fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
     if words.len() > MAX_STOPWORDS {
         return Err(OptionError::TooManyStopwords(words.len()));
     }
     let written = words
         .iter()
-        .map(|w| written_form(w.trim()).into_owned().into_boxed_str())
+        .map(|w| fold_written(w.trim()).into_boxed_str())
         .collect();
     let mut out = HashSet::with_capacity(words.len());
     for (i, word) in words.iter().enumerate() {

@@ -9,6 +9,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use super::shape::{MAX_SLUG_BYTES, SLUG_PUNCTUATION, is_slug_shaped};
+use crate::options::fold_written;
 
 /// The reserved words.
 #[derive(Debug, Clone, Default)]
@@ -40,16 +41,6 @@ pub enum ReservedSlugsError {
     },
 }
 
-/// A word as reserved words are compared: lowercase, NFC (for ASCII, its
-/// ASCII lowercase).
-fn folded(word: &str) -> String {
-    if word.is_ascii() {
-        return word.to_ascii_lowercase();
-    }
-    let nfc = icu::normalizer::ComposingNormalizer::new_nfc();
-    nfc.normalize(&word.to_lowercase()).into_owned()
-}
-
 impl ReservedSlugs {
     /// Reads the file at `path`.
     pub fn read(path: &Path) -> Result<Self, ReservedSlugsError> {
@@ -75,7 +66,10 @@ impl ReservedSlugs {
 
     /// The given words.
     pub fn new<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> Self {
-        let words: HashSet<String> = words.into_iter().map(|w| folded(w.as_ref())).collect();
+        let words: HashSet<String> = words
+            .into_iter()
+            .map(|w| fold_written(w.as_ref()))
+            .collect();
         let mut numbered: Vec<String> = words
             .iter()
             .filter(|w| w.ends_with(|c: char| c.is_ascii_digit()))
@@ -97,7 +91,7 @@ impl ReservedSlugs {
 
     /// Whether `slug` is reserved.
     pub fn contains(&self, slug: &str) -> bool {
-        !self.words.is_empty() && self.words.contains(&folded(slug))
+        !self.words.is_empty() && self.words.contains(&fold_written(slug))
     }
 
     /// The suffix numbers the script must skip, as `,n,m,`: 1 when `base`
@@ -126,7 +120,7 @@ impl ReservedSlugs {
                 let Some(stem_part) = rest.strip_suffix(separator) else {
                     continue;
                 };
-                if stem(d).is_some_and(|s| !s.is_empty() && folded(s) == stem_part) {
+                if stem(d).is_some_and(|s| !s.is_empty() && fold_written(s) == stem_part) {
                     let _ = write!(out, "{number},");
                 }
             }

@@ -39,11 +39,12 @@ use icu::locale::LanguageIdentifier;
 use icu::normalizer::ComposingNormalizer;
 use icu::segmenter::options::WordBreakInvariantOptions;
 use icu::segmenter::{GraphemeClusterSegmenter, WordSegmenter};
-use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use super::names::SymbolNames;
 use super::rules::{AND, between_digits, groups_digits, word_follows};
-use super::scripts::MAX_RUN_BYTES;
+use super::scripts::{MAX_RUN_BYTES, unspaced_script};
 use crate::named;
 use crate::options::{Options, StopWords};
 
@@ -58,7 +59,7 @@ pub(super) fn slug(title: &str, options: &Options, names: &impl SymbolNames) -> 
     }
     // What left no trace between a letter and its marks (`G`, U+202E,
     // U+0301) may leave them to compose.
-    if let std::borrow::Cow::Owned(composed) = ComposingNormalizer::new_nfc().normalize(&slug) {
+    if let Cow::Owned(composed) = ComposingNormalizer::new_nfc().normalize(&slug) {
         slug = composed;
     }
     cut(
@@ -70,33 +71,23 @@ pub(super) fn slug(title: &str, options: &Options, names: &impl SymbolNames) -> 
     (!slug.is_empty()).then_some(slug)
 }
 
+/// What a slug's URI form leaves as it is: RFC 3986's unreserved
+/// characters (ASCII letters, digits and `-._~`, all a separator may hold).
+const RESERVED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
 /// The URI form of a slug: its UTF-8 percent-encoded, but for the
-/// characters RFC 3986 leaves unreserved (ASCII letters, digits and
-/// `-._~`, all a separator may hold).
+/// unreserved characters.
 pub fn uri(slug: &str) -> String {
-    let mut out = String::with_capacity(uri_len(slug));
-    for &byte in slug.as_bytes() {
-        if is_unreserved(byte) {
-            out.push(char::from(byte));
-        } else {
-            const HEX: &[u8; 16] = b"0123456789ABCDEF";
-            out.push('%');
-            out.push(char::from(HEX[usize::from(byte >> 4)]));
-            out.push(char::from(HEX[usize::from(byte & 15)]));
-        }
-    }
-    out
+    utf8_percent_encode(slug, RESERVED).to_string()
 }
 
 /// The length of [`uri`] of `text`, in bytes.
 fn uri_len(text: &str) -> usize {
-    text.bytes()
-        .map(|b| if is_unreserved(b) { 1 } else { 3 })
-        .sum()
-}
-
-fn is_unreserved(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~')
+    utf8_percent_encode(text, RESERVED).map(str::len).sum()
 }
 
 /// The words of `title` joined by the separator; also says whether a
@@ -228,12 +219,14 @@ impl Words<'_> {
     }
 
     fn push(&mut self, c: char) {
+        self.push_of(c, Class::of(c));
+    }
+
+    /// [`Words::push`] of `c`, of class `class`.
+    fn push_of(&mut self, c: char, class: Class) {
         self.out.push(c);
         self.after_separator = false;
-        self.spaced_letter |= match c.is_ascii() {
-            true => c.is_ascii_alphabetic(),
-            false => is_letter(c) && !unspaced(c),
-        };
+        self.spaced_letter |= class == Class::Letter && !unspaced(c);
     }
 
     /// A name (ASCII words separated by spaces) as words of their own.
@@ -293,9 +286,7 @@ impl Words<'_> {
         while let Some((at, c)) = chars.next() {
             // The usual character, with no look-up of its category.
             if c.is_ascii_alphanumeric() && breaks.peek().is_none() && !self.boundary {
-                self.out.push(c);
-                self.after_separator = false;
-                self.spaced_letter |= c.is_ascii_alphabetic();
+                self.push_of(c, Class::of(c));
                 continue;
             }
             while breaks.next_if(|&&b| b < at).is_some() {}
@@ -322,7 +313,7 @@ impl Words<'_> {
                     let from = at + c.len_utf8();
                     let after = text[from..].char_indices().find(|&(_, n)| {
                         !(is_selector(n)
-                            || (n.general_category() == GeneralCategory::Format
+                            || (Class::of(n) == Class::Format
                                 && !matches!(n, '\u{200C}' | '\u{200D}')))
                     });
                     // Not where the segmenter ends the word.
@@ -350,20 +341,8 @@ impl Words<'_> {
                 {
                     self.push(c)
                 }
-                _ if c.is_ascii() => match c.is_ascii_alphanumeric() {
-                    true => self.push(c),
-                    false => self.separate(),
-                },
                 _ => match class {
-                    Class::Letter => {
-                        self.out.push(c);
-                        self.after_separator = false;
-                        self.spaced_letter |= !unspaced(c);
-                    }
-                    Class::Number | Class::Mark => {
-                        self.out.push(c);
-                        self.after_separator = false;
-                    }
+                    Class::Letter | Class::Number | Class::Mark => self.push_of(c, class),
                     Class::Format => {}
                     Class::Other => self.separate(),
                 },
@@ -418,11 +397,13 @@ impl Class {
 /// Whether a joiner beside `c` is inside a word: `c` is a letter or a
 /// mark other than a variation selector.
 fn joins(c: char) -> bool {
-    !is_selector(c)
-        && matches!(
-            c.general_category_group(),
-            GeneralCategoryGroup::Letter | GeneralCategoryGroup::Mark
-        )
+    !is_selector(c) && matches!(Class::of(c), Class::Letter | Class::Mark)
+}
+
+/// Whether `c` is a mark or a format character, which stay with the
+/// letter before them.
+fn attaches(c: char) -> bool {
+    matches!(Class::of(c), Class::Mark | Class::Format)
 }
 
 /// Whether `c` is a variation selector, or the keycap mark U+20E3 (which
@@ -432,39 +413,15 @@ fn is_selector(c: char) -> bool {
     matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{20E3}' | '\u{E0100}'..='\u{E01EF}')
 }
 
-fn is_letter(c: char) -> bool {
-    c.general_category_group() == GeneralCategoryGroup::Letter
-}
-
 /// Whether `c` is of a script written without spaces between words:
 /// Thai, Lao, Myanmar, Khmer, Han, kana.
 fn unspaced(c: char) -> bool {
-    script_of(c).is_some()
-}
-
-/// Which of the scripts written without spaces `c` is of: Thai, Lao,
-/// Myanmar, Khmer, or Han and kana together (Japanese writes them in one
-/// word). The segmenter cuts each run of one apart.
-fn script_of(c: char) -> Option<u8> {
-    Some(match c {
-        '\u{0E00}'..='\u{0E7F}' => 0,
-        '\u{0E80}'..='\u{0EFF}' => 1,
-        '\u{1000}'..='\u{109F}' => 2,
-        '\u{1780}'..='\u{17FF}' => 3,
-        '\u{3040}'..='\u{30FF}'
-        | '\u{31F0}'..='\u{31FF}'
-        | '\u{3400}'..='\u{4DBF}'
-        | '\u{4E00}'..='\u{9FFF}'
-        | '\u{F900}'..='\u{FAFF}'
-        | '\u{FF66}'..='\u{FF9D}'
-        | '\u{20000}'..='\u{3FFFF}' => 4,
-        _ => return None,
-    })
+    unspaced_script(c).is_some()
 }
 
 /// The byte offsets inside `text`'s runs of unspaced scripts where the
 /// word segmenter puts a boundary, in order. A run is of one script
-/// ([`script_of`]) and goes on through marks, variation selectors and
+/// ([`unspaced_script`]) and goes on through marks, variation selectors and
 /// format characters. A run longer than
 /// [`MAX_RUN_BYTES`] is cut in pieces at the last word boundary the
 /// segmenter finds within that bound (in a window of twice it), so a long
@@ -478,14 +435,12 @@ fn word_breaks(text: &str) -> Vec<usize> {
     let mut rest = text.char_indices().peekable();
     while let Some((start, c)) = rest.next() {
         // A run starts at a letter (not a mark, nor an unassigned point).
-        let Some(script) = script_of(c).filter(|_| is_letter(c)) else {
+        let Some(script) = unspaced_script(c).filter(|_| Class::of(c) == Class::Letter) else {
             continue;
         };
         let mut end = start + c.len_utf8();
         while let Some(&(at, n)) = rest.peek() {
-            let inside = n.general_category_group() == GeneralCategoryGroup::Mark
-                || n.general_category() == GeneralCategory::Format;
-            if !(script_of(n) == Some(script) || inside) {
+            if !(unspaced_script(n) == Some(script) || attaches(n)) {
                 break;
             }
             end = at + n.len_utf8();
@@ -516,12 +471,7 @@ fn word_breaks(text: &str) -> Vec<usize> {
             };
             // Never between a letter and its marks, which the dictionary
             // segmenter of Han would cut.
-            let attached = |b: usize| {
-                text[b..].chars().next().is_some_and(|n| {
-                    n.general_category_group() == GeneralCategoryGroup::Mark
-                        || n.general_category() == GeneralCategory::Format
-                })
-            };
+            let attached = |b: usize| text[b..].chars().next().is_some_and(attaches);
             breaks.extend(
                 bounds
                     .iter()
@@ -545,11 +495,7 @@ fn decamelize(text: &str) -> String {
     // What leaves no trace inside a word (apostrophes, variation selectors,
     // format characters) is not looked at, nor are marks: a letter and its
     // marks are one letter, of the letter's case, composed or not.
-    let apostrophe = |c: char| {
-        matches!(c, '\'' | '\u{2018}' | '\u{2019}')
-            || c.general_category() == GeneralCategory::Format
-            || c.general_category_group() == GeneralCategoryGroup::Mark
-    };
+    let apostrophe = |c: char| matches!(c, '\'' | '\u{2018}' | '\u{2019}') || attaches(c);
     let chars: Vec<char> = text.chars().filter(|&c| !apostrophe(c)).collect();
     let mut splits = vec![false; chars.len()];
     // Letters and digits of the current word so far.
@@ -606,10 +552,7 @@ pub fn cut(slug: &mut String, max_chars: Option<usize>, max_bytes: Option<usize>
             word_end = Some(i);
         }
         chars += 1;
-        bytes += match c.is_ascii() && is_unreserved(c as u8) {
-            true => 1,
-            false => 3 * c.len_utf8(),
-        };
+        bytes += uri_len(c.encode_utf8(&mut [0; 4]));
         if max_chars.is_some_and(|m| chars > m) || max_bytes.is_some_and(|m| bytes > m) {
             over = Some(i);
             break;

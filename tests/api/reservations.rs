@@ -1108,16 +1108,18 @@ async fn reservations_keep_the_rule_version_that_made_them() {
 async fn slugs_in_their_own_script_are_reserved_and_found_by_their_nfc_form() {
     let redis = RedisServer::start().await;
     let app = App::on_redis(&redis).await;
+    // The new slugs `owners` get in turn, each a 201 by rules 3.
+    let new_slugs = async |scope: &str, owners: &[&str], title: &str, options: &Value| {
+        let mut got = Vec::new();
+        for owner in owners {
+            let (s, b) = app.reserve_with(scope, owner, title, options.clone()).await;
+            assert_eq!((s, &b["rules"]), (201, &json!(3)), "{owner} {title}: {b}");
+            got.push(b["slug"].as_str().unwrap().to_owned());
+        }
+        got
+    };
     let own = json!({"ascii": false});
-    let mut got = Vec::new();
-    for owner in ["1", "2", "3"] {
-        let (s, b) = app
-            .reserve_with("posts", owner, "Привет, мир", own.clone())
-            .await;
-        assert_eq!(s, 201, "{b}");
-        assert_eq!(b["rules"], 3);
-        got.push(b["slug"].as_str().unwrap().to_owned());
-    }
+    let got = new_slugs("posts", &["1", "2", "3"], "Привет, мир", &own).await;
     assert_eq!(got, ["привет-мир", "привет-мир-2", "привет-мир-3"]);
     // A retry gives the owner's slug back.
     let (s, b) = app
@@ -1149,27 +1151,15 @@ async fn slugs_in_their_own_script_are_reserved_and_found_by_their_nfc_form() {
     // hold `нет-да` (18 + 1 + 12) but not with `-2`, so the second is
     // `нет-2`.
     let chars = json!({"ascii": false, "max_length": 8});
-    let mut got = Vec::new();
-    for owner in ["a", "b"] {
-        let (s, b) = app
-            .reserve_with("short", owner, "Привет мир", chars.clone())
-            .await;
-        assert_eq!(s, 201, "{b}");
-        got.push(b["slug"].as_str().unwrap().to_owned());
-    }
+    let got = new_slugs("short", &["a", "b"], "Привет мир", &chars).await;
     assert_eq!(got, ["привет", "привет-2"]);
     let bytes = json!({"ascii": false, "max_bytes": 32});
-    let mut got = Vec::new();
-    for owner in ["a", "b"] {
-        let (s, b) = app
-            .reserve_with("bytes", owner, "нет да", bytes.clone())
-            .await;
-        assert_eq!(s, 201, "{b}");
-        let slug = b["slug"].as_str().unwrap().to_owned();
-        assert!(slugd::slug::uri(&slug).len() <= 32, "{slug}");
-        got.push(slug);
-    }
+    let got = new_slugs("bytes", &["a", "b"], "нет да", &bytes).await;
     assert_eq!(got, ["нет-да", "нет-2"]);
+    assert!(
+        got.iter().all(|slug| slugd::slug::uri(slug).len() <= 32),
+        "{got:?}"
+    );
     // A fallback title's stems are cut from its base, never the fallback
     // again: `स्ते` is one cluster of 36 bytes, so no suffix fits.
     let tight = json!({"ascii": false, "max_bytes": 36, "fallback": "untitled"});

@@ -271,6 +271,22 @@ fn romanize_run(script: Script, run: &str, out: &mut String) {
     RUNS.with(|runs| runs.remember(run, out, |out| script.romanize(run, out)));
 }
 
+/// For `ascii: false`'s word cuts: which script written without spaces
+/// `c` is of (Thai, Lao, Myanmar, Khmer, or Han and kana together, as
+/// Japanese writes them in one word), as a number; `None` for the Indic
+/// scripts and every other character.
+pub(super) fn unspaced_script(c: char) -> Option<u8> {
+    match Script::of(c) {
+        Some(Script::Thai) => Some(0),
+        Some(Script::Lao) => Some(1),
+        Some(Script::Myanmar) => Some(2),
+        Some(Script::Khmer) => Some(3),
+        Some(Script::Han) => Some(4),
+        Some(Script::Indic(_)) => None,
+        None => script::is_kana(c).then_some(4),
+    }
+}
+
 /// Whether `c` is of these scripts, for the engine's tests.
 #[cfg(test)]
 pub(super) fn is_script(c: char) -> bool {
