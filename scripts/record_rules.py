@@ -11,7 +11,10 @@ commit b2cc903 (main before rule versions, which had no --rules flag), by
 
 A later version N is recorded by the release that ships it, before any
 change for version N + 1 is made (`RULES=N` adds `--rules N` to every
-command and writes tests/data/rulesN/). A record must never be made again
+command and writes tests/data/rulesN/). From rules 3, which brought
+`ascii: false`, every option set is recorded a second time with
+`--unicode`. Rules 2 were recorded with the binary of 6813a6e, the main
+that shipped them; rules 3 with that of 4344608. A record must never be made again
 by a later build: that would record the later build's slugs, not the
 release's.
 
@@ -64,6 +67,19 @@ OPTION_SETS = {
 }
 for tag in LOCALES:
     OPTION_SETS[f"locale-{tag}"] = ["--locale", tag, "--locales", tag, "--cldr", str(CLDR)]
+
+# From rules 3 on, slugs in the reader's own script (`ascii: false`): the
+# same titles and option sets again with --unicode, and every character.
+UNICODE = RULES is not None and int(RULES) >= 3
+if UNICODE:
+    OPTION_SETS.update(
+        {
+            f"unicode-{name}": ["--unicode", *flags]
+            for name, flags in list(OPTION_SETS.items())
+        }
+    )
+    OPTION_SETS["unicode"] = ["--unicode"]
+    OPTION_SETS["unicode-max-bytes-40"] = ["--unicode", "--max-bytes", "40"]
 
 # Titles of their own for the options that look at case and punctuation.
 EXTRA = """fooBar
@@ -173,6 +189,8 @@ def records():
     every_word = list(dict.fromkeys(corpus + EXTRA + [w for ws in words.values() for w in ws]))
     yield "default.tsv", [], [(t, t) for t in every_word]
     yield "characters.tsv", [], every_character()
+    if UNICODE:
+        yield "unicode-characters.tsv", ["--unicode"], every_character()
     for name, flags in OPTION_SETS.items():
         yield f"{name}.tsv", flags, [(t, t) for t in common]
 
