@@ -135,7 +135,13 @@ impl Syllable {
 /// `ィ` `wi`, `イ` `ェ` `ye`; `None` when it stands alone.
 fn join_small(before: Option<&str>, small: &str) -> Option<String> {
     let before = before?;
-    let (stem, vowel) = before.split_at(before.len().checked_sub(1)?);
+    // A syllable may be a character kept as it is (a lone combining
+    // voiced mark, U+3099): it ends in no vowel.
+    let at = before.len().checked_sub(1)?;
+    if !before.is_char_boundary(at) {
+        return None;
+    }
+    let (stem, vowel) = before.split_at(at);
     if !matches!(vowel, "a" | "i" | "u" | "e" | "o") {
         return None;
     }
@@ -246,6 +252,10 @@ mod tests {
         assert_eq!(r("ヲ"), "o");
         assert_eq!(r("エイガ"), "eiga");
         assert_eq!(r("オカアサン"), "okaasan");
+        // A lone combining voiced mark before a small kana (decomposed
+        // `ビャ`, as CLDR's test words write it) is kept, not a panic.
+        assert_eq!(r("\u{3099}ャ"), "\u{3099}ya");
+        assert_eq!(r("ヒ\u{3099}ャ"), "hi\u{3099}ya");
     }
 
     #[test]
