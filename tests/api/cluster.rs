@@ -375,9 +375,11 @@ async fn when_a_primary_dies_its_replica_takes_over_and_the_service_follows() {
             assert_eq!(status, 503, "{body}");
             failed += 1;
         }
+        // A bound on liveness, not a speed: on a loaded 2-core machine an
+        // election after the 5 s node timeout has taken over 30 s.
         assert!(
-            killed.elapsed() < Duration::from_secs(30),
-            "no failover within 30 s"
+            killed.elapsed() < Duration::from_secs(90),
+            "no failover within 90 s ({failed} answers of 503 so far, last {status}: {body})"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
