@@ -125,7 +125,7 @@ fn corpus(c: &mut Criterion) {
     german_table.read_cldr(&cldr).unwrap_or_else(|e| {
         panic!("{e}: the locale benchmark needs CLDR (apt-get install unicode-cldr-core)")
     });
-    let chain = german_table.chain(german.locale.as_ref());
+    let chain = german_table.chain(german.locale.as_ref(), false);
     let view = german_table.view(&chain);
     group.bench_function("none", |b| {
         b.iter(|| {

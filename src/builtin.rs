@@ -60,6 +60,9 @@ pub struct TableParts {
     pub keys: KeyParts,
     /// CLDR's English names, by key number.
     pub english: StoreParts,
+    /// Those of them that read otherwise as written (`flag åland
+    /// islands`), by key number: rules 4's `ascii: false`.
+    pub english_written: StoreParts,
 }
 
 /// Names by number: `table::memory`'s store, as arrays.

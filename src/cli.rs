@@ -439,9 +439,9 @@ struct SlugifyArgs {
     decamelize: Option<bool>,
 
     /// The rule version that makes the slugs: 1 (the slugs of slugd 0.1,
-    /// kept byte for byte), 2 (issue 19's scripts) or 3 (the newest:
-    /// Japanese read as Japanese). Default: the newest, or the --defaults
-    /// file's.
+    /// kept byte for byte), 2 (issue 19's scripts), 3 (Japanese read as
+    /// Japanese) or 4 (the newest: --unicode names symbols as the locale
+    /// writes them). Default: the newest, or the --defaults file's.
     #[arg(long, value_name = "N")]
     rules: Option<u64>,
 

@@ -252,17 +252,24 @@ pub enum Rules {
     /// readings (a title with kana, or Japanese text with a Japanese
     /// `locale`): kanji by their Japanese readings, words as the
     /// segmenter and the dictionary cut them, Hepburn without macrons.
-    /// Without readings, the slugs of rules 2.
-    #[default]
+    /// Without readings, the slugs of rules 2. Also the first version
+    /// with `ascii: false`.
     V3 = 3,
+    /// Issue 21: with `ascii: false`, symbols are spelled by the locale's
+    /// names as they are written (`красное-сердце`, not
+    /// `krasnoe-serdtse`), and every word the engine itself writes (a
+    /// name, the locale's word for `&`) keeps its combining marks and
+    /// joiners. ASCII slugs are those of rules 3.
+    #[default]
+    V4 = 4,
 }
 
 impl Rules {
     /// The newest version: the default.
-    pub const NEWEST: Rules = Rules::V3;
+    pub const NEWEST: Rules = Rules::V4;
 
     /// Every version, oldest first.
-    pub const ALL: [Rules; 3] = [Rules::V1, Rules::V2, Rules::V3];
+    pub const ALL: [Rules; 4] = [Rules::V1, Rules::V2, Rules::V3, Rules::V4];
 
     /// The version numbered `n`.
     pub fn new(n: u64) -> Result<Self, OptionError> {
@@ -337,7 +344,7 @@ pub enum OptionError {
     UnicodeRules(u64),
     /// A rule version that does not exist.
     #[error(
-        "rules {0} does not exist: give 1 (the slugs of slugd 0.1, kept byte for byte), 2 (issue 19's scripts) or 3 (the newest, the default: Japanese read as Japanese)"
+        "rules {0} does not exist: give 1 (the slugs of slugd 0.1, kept byte for byte), 2 (issue 19's scripts), 3 (Japanese read as Japanese) or 4 (the newest, the default: ascii: false names symbols as the locale writes them)"
     )]
     Rules(u64),
 }
@@ -390,6 +397,13 @@ impl Options {
             (Some(chars), Some(bytes)) => Some(chars.min(bytes)),
             (chars, bytes) => chars.or(bytes),
         }
+    }
+
+    /// Whether symbols are named as the locale writes them: `ascii:
+    /// false` from rules 4 (before, by the romanized names).
+    #[inline]
+    pub fn names_written(&self) -> bool {
+        !self.ascii && self.rules >= Rules::V4
     }
 }
 
@@ -736,10 +750,10 @@ mod tests {
         );
         assert!(
             bad(RawOptions {
-                rules: Some(4),
+                rules: Some(5),
                 ..Default::default()
             })
-            .starts_with("rules 4 does not exist")
+            .starts_with("rules 5 does not exist")
         );
     }
 

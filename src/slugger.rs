@@ -98,7 +98,11 @@ impl Slugger {
         {
             return Ok(plain(engine(&rewritten, options, &NoSymbols)));
         }
-        match (table.names(&read, locale, japanese).await, fallback) {
+        let written = options.names_written();
+        match (
+            table.names(&read, locale, japanese, written).await,
+            fallback,
+        ) {
             (Ok(names), _) => {
                 if let Some(fallback) = fallback {
                     fallback.release();
@@ -146,13 +150,14 @@ fn in_memory<S: AsRef<str>>(
     titles: &[S],
     options: &Options,
 ) -> Vec<Result<String, EmptySlug>> {
+    let written = options.names_written();
     match &options.locale {
-        None => titles
+        None if !written => titles
             .iter()
             .map(|t| slug::slugify(t.as_ref(), options, table))
             .collect(),
-        Some(locale) => {
-            let chain = table.chain(Some(locale));
+        locale => {
+            let chain = table.chain(locale.as_ref(), written);
             let view = table.view(&chain);
             titles
                 .iter()

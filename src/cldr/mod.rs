@@ -34,5 +34,7 @@ pub use self::files::{
 };
 pub use self::keys::KeySet;
 pub use self::locales::{ENGLISH, Locales};
-pub use self::read::{collect_keys, for_each_name, locale_names, slug_name};
+pub use self::read::{
+    LocaleNames, collect_keys, for_each_name, locale_names, slug_name, written_name,
+};
 pub use self::view::{Chain, NameSource, View};

@@ -172,23 +172,48 @@ pub fn slug_name(name: &str, tag: &str) -> Option<String> {
     slug_words(name, &name_options(tag))
 }
 
-/// Every name of `tag` whose key is in `keys`, as slug words, sorted by
-/// key number: what a table stores of one locale, for the loader and the
-/// in-process table alike.
-pub fn locale_names(
-    dir: &CldrDir,
-    tag: &str,
-    keys: &KeySet,
-) -> Result<Vec<(u32, String)>, CldrError> {
-    let options = name_options(tag);
-    let mut names = Vec::new();
+/// One locale's names as a table stores them, each sorted by key number.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LocaleNames {
+    /// Every name, as ASCII slug words ([`slug_name`]).
+    pub romanized: Vec<(u32, String)>,
+    /// The names whose slug words in the locale's own script
+    /// ([`written_name`]) differ from the romanized ones: `ascii: false`
+    /// reads these first (rules 4), and a name not here is the same both
+    /// ways.
+    pub written: Vec<(u32, String)>,
+}
+
+/// Every name of `tag` whose key is in `keys`, as slug words both ways:
+/// what a table stores of one locale, for the loader and the in-process
+/// table alike.
+pub fn locale_names(dir: &CldrDir, tag: &str, keys: &KeySet) -> Result<LocaleNames, CldrError> {
+    let (options, own) = (name_options(tag), written_options(tag));
+    let mut names = LocaleNames::default();
     for_each_name(dir, tag, |key, name| {
-        if let (Some(i), Some(name)) = (keys.get(key), slug_words(name, &options)) {
-            names.push((i, name));
+        let Some(i) = keys.get(key) else {
+            return;
+        };
+        let romanized = slug_words(name, &options);
+        if let Some(written) = slug_words(name, &own)
+            && romanized.as_ref() != Some(&written)
+        {
+            names.written.push((i, written));
+        }
+        if let Some(romanized) = romanized {
+            names.romanized.push((i, romanized));
         }
     })?;
-    names.sort_unstable_by_key(|n| n.0);
+    names.romanized.sort_unstable_by_key(|n| n.0);
+    names.written.sort_unstable_by_key(|n| n.0);
     Ok(names)
+}
+
+/// A CLDR name as slug words in the locale's own script, separated by
+/// spaces, the way `ascii: false` makes a title of the locale a slug
+/// (`красное сердце`). `None` when nothing is left.
+pub fn written_name(name: &str, tag: &str) -> Option<String> {
+    slug_words(name, &written_options(tag))
 }
 
 /// The options names of `tag` are slugged with, resolved once per locale.
@@ -207,6 +232,16 @@ fn name_options(tag: &str) -> Options {
         },
         rules: Rules::V1,
         ..Options::default()
+    }
+}
+
+/// The options of [`written_name`]: those of [`name_options`] in the
+/// reader's own script, by rules 4, the first to read these names.
+fn written_options(tag: &str) -> Options {
+    Options {
+        ascii: false,
+        rules: Rules::V4,
+        ..name_options(tag)
     }
 }
 

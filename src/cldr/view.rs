@@ -11,6 +11,9 @@
 //!   named in any locale: the locale changes names, not which characters
 //!   have one.
 //!
+//! With `ascii: false` (rules 4) each locale's names as written come
+//! before its romanized ones: [`Chain::new`].
+//!
 //! Both backends are a [`NameSource`]: the in-process table answers from
 //! memory, the Redis one from the names it fetched for the request.
 
@@ -44,23 +47,35 @@ pub trait NameSource {
 pub struct Chain {
     /// The locale's chain, loaded locales only.
     locale: Vec<u16>,
-    /// English, for sequences the chain does not name.
-    english: Option<u16>,
+    /// English (written, then romanized), for sequences the chain does
+    /// not name.
+    english: Vec<u16>,
 }
 
 impl Chain {
-    /// The chain of `locale` among a table's `locales`.
-    pub fn new(locale: Option<&SlugLocale>, locales: &Locales) -> Self {
+    /// The chain of `locale` among a table's `locales`. With `written`,
+    /// the slot of a locale's written names ([`super::LocaleNames`]) is
+    /// locale slot + `written`, and each locale's written names come
+    /// before its romanized ones (`ascii: false`, rules 4: a name the same
+    /// both ways is stored once, as romanized).
+    pub fn new(locale: Option<&SlugLocale>, locales: &Locales, written: Option<u16>) -> Self {
+        let both = |slot: u16| written.map(|w| slot + w).into_iter().chain([slot]);
         Chain {
             locale: locale
                 .map(|l| {
                     l.fallbacks()
                         .iter()
                         .filter_map(|tag| locales.slot(tag))
+                        .flat_map(both)
                         .collect()
                 })
                 .unwrap_or_default(),
-            english: locales.slot(ENGLISH),
+            english: locales
+                .slot(ENGLISH)
+                .map(both)
+                .into_iter()
+                .flatten()
+                .collect(),
         }
     }
 
@@ -71,7 +86,7 @@ impl Chain {
 
     /// The slots for a sequence: the chain, then English.
     pub fn for_sequence(&self) -> impl Iterator<Item = u16> + '_ {
-        self.locale.iter().copied().chain(self.english)
+        self.locale.iter().chain(&self.english).copied()
     }
 }
 

@@ -170,11 +170,11 @@ fn reserve_error(e: ReserveError) -> ApiError {
     )),
     responses(
         (status = 201, description = "A new slug was reserved", body = Reserved, examples(
-            ("first" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": 3}))),
-            ("second" = (value = json!({"scope": "posts", "owner": "43", "slug": "hello-world-2", "rules": 3}))),
+            ("first" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": 4}))),
+            ("second" = (value = json!({"scope": "posts", "owner": "43", "slug": "hello-world-2", "rules": 4}))),
         )),
         (status = 200, description = "The owner already holds the slug of this title: nothing new", body = Reserved, examples(
-            ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": 3}))),
+            ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": 4}))),
         )),
         (status = 400, description = "`malformed_json`", body = ErrorBody),
         (status = 409, description = "`no_free_slug`: every slug that fits `max_length` is taken", body = ErrorBody),
@@ -221,7 +221,7 @@ async fn reserve(
     ),
     responses(
         (status = 200, description = "The holder and its current slug", body = Held,
-            examples(("default" = (value = json!({"scope": "posts", "slug": "hello-world", "owner": "42", "current": "hello-world", "rules": 3}))))),
+            examples(("default" = (value = json!({"scope": "posts", "slug": "hello-world", "owner": "42", "current": "hello-world", "rules": 4}))))),
         (status = 404, description = "`not_reserved`: nobody holds the slug", body = ErrorBody),
         (status = 422, description = "`invalid_request`: a bad scope", body = ErrorBody),
         (status = 503, description = "`needs_redis` or `reservations_unavailable`", body = ErrorBody),

@@ -385,6 +385,7 @@ impl Load<'_> {
     ) -> Result<CldrWritten, LoadError> {
         let keys = Arc::new(keys);
         let mut written = CldrWritten::default();
+        let locales = tags.len() as u16;
         for (slot, tag) in tags.iter().enumerate() {
             let slot = slot as u16;
             let dir = self.settings.cldr.dir.clone();
@@ -394,41 +395,62 @@ impl Load<'_> {
             })
             .await
             .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))?;
-            let mut named = Membership::default();
-            let mut batch = Batch::default();
-            for (i, name) in names {
-                if name.len() > layout::MAX_NAME_BYTES {
-                    // None in CLDR 41; such a key gets the next name along
-                    // the chain instead, as in-process.
-                    continue;
-                }
-                let chunks: Vec<&str> = layout::chunks(&name).collect();
-                named.insert_index(i);
-                if chunks.len() > 1 {
-                    written.meta.long.insert((slot, i), chunks.len() as u8);
-                }
-                let bucket = self
-                    .keys
-                    .cldr_bucket(version, slot, i >> layout::BUCKET_BITS);
-                if written.buckets.last().is_none_or(|b| *b != bucket) {
-                    written.buckets.push(bucket.clone());
-                }
-                let fields = chunks.iter().enumerate();
-                written.fields += batch.add(
-                    bucket,
-                    fields.map(|(k, chunk)| (layout::field_of_index(i, k), *chunk)),
-                );
-                written.meta.names += 1;
-                if batch.is_full() {
-                    self.write(&mut batch).await?;
-                }
-            }
-            self.write(&mut batch).await?;
+            let named = self
+                .write_locale(version, slot, &names.romanized, &mut written)
+                .await?;
+            written.meta.names += named.len() as u64;
             written.meta.named.push(named);
+            // The names as written, in the slot past every locale's.
+            let own = self
+                .write_locale(version, locales + slot, &names.written, &mut written)
+                .await?;
+            written.meta.written.push(own);
         }
         written.meta.locales = Locales::new(tags);
         written.meta.keys = Arc::try_unwrap(keys).unwrap_or_else(|shared| (*shared).clone());
         Ok(written)
+    }
+
+    /// Writes one slot's CLDR names, in buckets of key numbers; returns
+    /// which keys it holds. A name over [`layout::MAX_CHUNKS`] chunks is
+    /// left out (none in CLDR 41): such a key gets the next name along the
+    /// chain instead, as in-process.
+    async fn write_locale(
+        &mut self,
+        version: Version,
+        slot: u16,
+        names: &[(u32, String)],
+        written: &mut CldrWritten,
+    ) -> Result<Membership, LoadError> {
+        let mut named = Membership::default();
+        let mut batch = Batch::default();
+        for (i, name) in names {
+            let i = *i;
+            if !layout::stored(name) {
+                continue;
+            }
+            let chunks: Vec<&str> = layout::chunks(name).collect();
+            named.insert_index(i);
+            if chunks.len() > 1 {
+                written.meta.long.insert((slot, i), chunks.len() as u8);
+            }
+            let bucket = self
+                .keys
+                .cldr_bucket(version, slot, i >> layout::BUCKET_BITS);
+            if written.buckets.last().is_none_or(|b| *b != bucket) {
+                written.buckets.push(bucket.clone());
+            }
+            let fields = chunks.iter().enumerate();
+            written.fields += batch.add(
+                bucket,
+                fields.map(|(k, chunk)| (layout::field_of_index(i, k), *chunk)),
+            );
+            if batch.is_full() {
+                self.write(&mut batch).await?;
+            }
+        }
+        self.write(&mut batch).await?;
+        Ok(named)
     }
 
     /// Writes IPADIC's Japanese readings ([`read_readings`]'s), when there

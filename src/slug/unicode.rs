@@ -46,7 +46,7 @@ use super::names::SymbolNames;
 use super::rules::{AND, between_digits, groups_digits, word_follows};
 use super::scripts::{MAX_RUN_BYTES, unspaced_script};
 use crate::named;
-use crate::options::{Options, StopWords};
+use crate::options::{Options, Rules, StopWords};
 
 /// The slug of `title`, rewritten by [`super::rewrite`], in its own
 /// script, without the fallback; `None` when it is empty.
@@ -232,6 +232,10 @@ impl Words<'_> {
     /// A name (ASCII words separated by spaces) as words of their own.
     fn name(&mut self, name: &str) {
         self.separate();
+        if self.options.rules >= Rules::V4 {
+            self.name_whole(name);
+            return;
+        }
         for c in name.chars() {
             if c.is_alphanumeric() {
                 if self.options.lowercase {
@@ -243,6 +247,29 @@ impl Words<'_> {
             } else {
                 self.separate();
             }
+        }
+        self.separate();
+    }
+
+    /// [`Words::name`] by rules 4: a name as the locale writes it
+    /// (`красное сердце`, `மற்றும்`), every letter, digit, mark and joiner
+    /// kept. (Rules 3 kept only what Rust calls alphanumeric, which cut
+    /// words at a virama.)
+    fn name_whole(&mut self, name: &str) {
+        for c in name.chars() {
+            match Class::of(c) {
+                Class::Letter | Class::Number | Class::Mark => {}
+                Class::Format if is_joiner(c) && !self.after_separator => {}
+                _ => {
+                    self.separate();
+                    continue;
+                }
+            }
+            match self.options.lowercase {
+                true => self.out.extend(c.to_lowercase()),
+                false => self.out.push(c),
+            }
+            self.after_separator = false;
         }
         self.separate();
     }
@@ -392,6 +419,11 @@ impl Class {
             _ => Class::Other,
         }
     }
+}
+
+/// Whether `c` is a zero-width joiner or non-joiner.
+fn is_joiner(c: char) -> bool {
+    matches!(c, '\u{200C}' | '\u{200D}')
 }
 
 /// Whether a joiner beside `c` is inside a word: `c` is a letter or a

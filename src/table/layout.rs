@@ -13,7 +13,7 @@
 //! | `{p}lock` | string | held by the one loader running, with an expiry |
 //! | `{p}meta:{v}` | hash | version `v`: see [`Meta`] |
 //! | `{p}t:{v}:{b}` | hash | bucket `b` (hex) of version `v`: field = code point offset, value = name |
-//! | `{p}t:{v}:L{l}:{b}` | hash | CLDR names of locale slot `l` (hex), bucket `b` of key numbers: field = offset, value = name |
+//! | `{p}t:{v}:L{l}:{b}` | hash | CLDR names of locale slot `l` (hex), bucket `b` of key numbers: field = offset, value = name; slot `l` + the number of locales holds the locale's names that read otherwise as written (rules 4's `ascii: false`) |
 //! | `{p}t:{v}:J{b}` | hash | Japanese readings, bucket `b` (hex) of written forms: field = written form, value = reading (see [`Readings`]); field `""` marks the bucket |
 //!
 //! On a Redis Cluster, the `{ctl}` hash tag puts the four control keys in
@@ -73,11 +73,6 @@ pub const CHUNK_BYTES: usize = 64;
 /// with several of them would fall back to a hashtable, still correct).
 pub const MAX_CHUNKS: usize = 4;
 
-/// The longest name stored. A longer CLDR name is left out (none in CLDR
-/// 41), in both modes alike: such a key gets the next name along the
-/// chain; a longer UnicodeData name fails the load.
-pub const MAX_NAME_BYTES: usize = MAX_CHUNKS * CHUNK_BYTES;
-
 /// The version of this layout, stored in `meta` so a reader can refuse a
 /// table written by a loader it does not understand.
 pub const FORMAT: u32 = 1;
@@ -100,12 +95,32 @@ pub fn field_of(c: char, k: usize) -> u32 {
     (c as u32 & (BUCKET_SIZE - 1)) + BUCKET_SIZE * k as u32
 }
 
-/// Splits a name into stored chunks of at most [`CHUNK_BYTES`] bytes.
-/// Names are ASCII, so every byte index is a character boundary.
+/// Splits a name into stored chunks of at most [`CHUNK_BYTES`] bytes,
+/// each ending at a character boundary: romanized names are ASCII, so
+/// theirs are every 64 bytes; a name as written (rules 4's) may end a
+/// chunk a few bytes early.
 pub fn chunks(name: &str) -> impl Iterator<Item = &str> {
-    name.as_bytes()
-        .chunks(CHUNK_BYTES)
-        .map(|c| std::str::from_utf8(c).expect("names are ASCII"))
+    let mut rest = name;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut end = rest.len().min(CHUNK_BYTES);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        let (chunk, after) = rest.split_at(end);
+        rest = after;
+        Some(chunk)
+    })
+}
+
+/// Whether a CLDR name is stored: it fits in [`MAX_CHUNKS`] chunks (for
+/// an ASCII name, 256 bytes). A longer one is left out in both modes
+/// alike (none in CLDR 41), and its key gets the next name along the
+/// chain; a longer UnicodeData name fails the load.
+pub fn stored(name: &str) -> bool {
+    chunks(name).nth(MAX_CHUNKS).is_none()
 }
 
 /// The Redis key names of one deployment, all under one prefix.
@@ -326,6 +341,10 @@ pub struct CldrMeta {
     /// Per slot, which keys the locale names (`cldr_named`, each
     /// membership encoded as for `index`, separated by `;`).
     pub named: Vec<Membership>,
+    /// Per slot, which keys the locale names otherwise as written (rules
+    /// 4's `ascii: false`; `cldr_written`, as `cldr_named`), stored in
+    /// slot + the number of locales; empty for a table loaded before them.
+    pub written: Vec<Membership>,
     /// (slot, key) -> chunks, for names over one chunk (`cldr_long`,
     /// `slot:key:chunks` in hex, comma-separated).
     pub long: HashMap<(u16, u32), u8>,
@@ -340,12 +359,21 @@ impl CldrMeta {
         self.long.get(&(slot, key)).map_or(1, |&n| n as usize)
     }
 
-    /// Whether the locale of `slot` names `key`.
+    /// Whether the locale of `slot` names `key` (a slot past the
+    /// locales: names it otherwise as written).
     #[inline]
     pub fn names(&self, slot: u16, key: u32) -> bool {
-        self.named
-            .get(slot as usize)
-            .is_some_and(|m| m.contains_index(key))
+        let slot = slot as usize;
+        let named = match slot.checked_sub(self.named.len()) {
+            None => self.named.get(slot),
+            Some(written) => self.written.get(written),
+        };
+        named.is_some_and(|m| m.contains_index(key))
+    }
+
+    /// The offset of the written names' slots, if the version has them.
+    pub fn written_offset(&self) -> Option<u16> {
+        (!self.written.is_empty()).then_some(self.named.len() as u16)
     }
 
     fn to_fields(&self, fields: &mut Vec<(&'static str, String)>) {
@@ -353,6 +381,7 @@ impl CldrMeta {
             return;
         }
         let named: Vec<String> = self.named.iter().map(Membership::encode).collect();
+        let written: Vec<String> = self.written.iter().map(Membership::encode).collect();
         let mut long: Vec<_> = self.long.iter().collect();
         long.sort();
         let long: Vec<String> = long
@@ -366,6 +395,9 @@ impl CldrMeta {
             (field::CLDR_LONG, long.join(",")),
             (field::CLDR_NAMES, self.names.to_string()),
         ]);
+        if !written.is_empty() {
+            fields.push((field::CLDR_WRITTEN, written.join(";")));
+        }
     }
 
     fn from_fields(fields: &HashMap<String, String>) -> Result<Self, String> {
@@ -390,6 +422,20 @@ impl CldrMeta {
                 locales.len()
             ));
         }
+        let written = match fields.get(field::CLDR_WRITTEN) {
+            Some(written) => written
+                .split(';')
+                .map(Membership::decode)
+                .collect::<Result<Vec<_>, _>>()?,
+            None => Vec::new(),
+        };
+        if !written.is_empty() && written.len() != locales.len() {
+            return Err(format!(
+                "cldr_written has {} locales, cldr_locales {}",
+                written.len(),
+                locales.len()
+            ));
+        }
         let mut long = HashMap::new();
         for entry in get(field::CLDR_LONG)?.split(',').filter(|e| !e.is_empty()) {
             let parsed = (|| {
@@ -409,6 +455,7 @@ impl CldrMeta {
             locales,
             keys: KeySet::decode(get(field::CLDR_KEYS)?)?,
             named,
+            written,
             long,
             names: get(field::CLDR_NAMES)?
                 .parse()
@@ -438,6 +485,8 @@ pub mod field {
     pub const BYTES: &str = "bytes";
     /// CLDR's locales, by slot.
     pub const CLDR_LOCALES: &str = "cldr_locales";
+    /// Which keys each locale names otherwise as written.
+    pub const CLDR_WRITTEN: &str = "cldr_written";
     /// CLDR's numbered keys.
     pub const CLDR_KEYS: &str = "cldr_keys";
     /// Which keys each locale names.
@@ -572,20 +621,31 @@ mod tests {
             cldr: CldrMeta {
                 locales: Locales::new(vec!["en".into(), "de".into()]),
                 keys: KeySet::new(vec!["🇩🇪".into(), "☕".into()]),
-                named: vec![named.clone(), named],
-                long: [((1u16, 1u32), 2u8)].into_iter().collect(),
+                named: vec![named.clone(), named.clone()],
+                written: vec![Membership::default(), named],
+                long: [((1u16, 1u32), 2u8), ((3u16, 1u32), 3u8)]
+                    .into_iter()
+                    .collect(),
                 names: 2,
             },
             readings: Readings::for_forms(129),
             ..meta
         };
         assert_eq!(meta.readings.buckets, 3);
+        // Slot 3 is `de`'s names as written.
+        assert!(meta.cldr.names(3, 1) && !meta.cldr.names(2, 1) && meta.cldr.names(1, 1));
+        assert_eq!(meta.cldr.written_offset(), Some(2));
         let mut fields: HashMap<String, String> = meta
             .to_fields()
             .into_iter()
             .map(|(k, v)| (k.to_owned(), v))
             .collect();
         assert_eq!(Meta::from_fields(&fields).unwrap(), meta);
+        // A table loaded before the names as written reads without them.
+        let mut before = fields.clone();
+        before.remove(field::CLDR_WRITTEN);
+        let read = Meta::from_fields(&before).unwrap();
+        assert!(read.cldr.written.is_empty() && read.cldr.written_offset().is_none());
         fields.insert(field::FORMAT.to_owned(), "99".to_owned());
         let err = Meta::from_fields(&fields).unwrap_err();
         assert!(err.contains("layout format 99"), "{err}");

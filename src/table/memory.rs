@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::error::OpenError;
-use super::layout::MAX_NAME_BYTES;
+use super::layout;
 use crate::builtin;
 use crate::cldr::{
     self, Chain, CldrDir, CldrError, CldrSettings, ENGLISH, KeySet, Locales, NameSource, View,
@@ -54,8 +54,18 @@ pub struct MemoryTable {
 struct CldrNames {
     keys: KeySet,
     locales: Locales,
-    /// One store per locale slot, by key number.
+    /// One store per locale slot, by key number: the romanized names of
+    /// each locale, then (slot + the number of locales) the names that
+    /// read otherwise as written ([`cldr::LocaleNames`]).
     names: Vec<Store>,
+}
+
+impl CldrNames {
+    /// The offset of the written names' slots, if there are any.
+    fn written(&self) -> Option<u16> {
+        let n = self.locales.len();
+        (n > 0 && self.names.len() == 2 * n).then_some(n as u16)
+    }
 }
 
 /// Names by number (a code point, or a CLDR key's number), compactly:
@@ -209,7 +219,10 @@ impl MemoryTable {
             cldr: CldrNames {
                 keys: KeySet::borrowed(keys.keys, keys.ends, keys.starts, keys.longest),
                 locales: Locales::new(vec![ENGLISH.to_owned()]),
-                names: vec![Store::borrowed(&parts.english)],
+                names: vec![
+                    Store::borrowed(&parts.english),
+                    Store::borrowed(&parts.english_written),
+                ],
             },
             readings: None,
         }
@@ -220,7 +233,7 @@ impl MemoryTable {
     /// names and CLDR's in English alone. The unit test
     /// `the_built_in_default_table_is_the_data_files` writes it.
     pub fn to_source(&self) -> Option<String> {
-        let [english] = &self.cldr.names[..] else {
+        let [english, english_written] = &self.cldr.names[..] else {
             return None;
         };
         if self.cldr.locales.tags() != [ENGLISH] {
@@ -242,6 +255,8 @@ impl MemoryTable {
             "\n],\n        longest: {longest},\n    }},\n    english: "
         );
         english.to_source(&mut out);
+        out.push_str(",\n    english_written: ");
+        english_written.to_source(&mut out);
         out.push_str(",\n}\n");
         Some(out)
     }
@@ -274,16 +289,22 @@ impl MemoryTable {
     pub fn read_cldr(&mut self, settings: &CldrSettings) -> Result<(), CldrError> {
         let tags = settings.resolve()?;
         let keys = cldr::collect_keys(&settings.dir, &tags)?;
-        let mut names = Vec::with_capacity(tags.len());
-        for tag in &tags {
-            let entries = cldr::locale_names(&settings.dir, tag, &keys)?;
-            names.push(Store::from_sorted(
+        let store = |entries: &[(u32, String)]| {
+            Store::from_sorted(
                 entries
                     .iter()
-                    .filter(|(_, n)| n.len() <= MAX_NAME_BYTES)
+                    .filter(|(_, n)| layout::stored(n))
                     .map(|(i, n)| (*i, n.as_str())),
-            ));
+            )
+        };
+        let mut names = Vec::with_capacity(2 * tags.len());
+        let mut written = Vec::with_capacity(tags.len());
+        for tag in &tags {
+            let entries = cldr::locale_names(&settings.dir, tag, &keys)?;
+            names.push(store(&entries.romanized));
+            written.push(store(&entries.written));
         }
+        names.extend(written);
         self.cldr = CldrNames {
             keys,
             locales: Locales::new(tags),
@@ -349,7 +370,11 @@ impl MemoryTable {
 
     /// The CLDR names held, over every locale.
     pub fn cldr_names(&self) -> usize {
-        self.cldr.names.iter().map(|s| s.ends.len()).sum()
+        let locales = self.cldr.locales.len();
+        self.cldr.names[..locales]
+            .iter()
+            .map(|s| s.ends.len())
+            .sum()
     }
 
     /// The locales whose CLDR names it holds.
@@ -365,9 +390,11 @@ impl MemoryTable {
             + self.readings().map_or(0, SortedReadings::heap_bytes)
     }
 
-    /// The names a request with `locale` reads.
-    pub fn chain(&self, locale: Option<&SlugLocale>) -> Chain {
-        Chain::new(locale, &self.cldr.locales)
+    /// The names a request with `locale` reads; with `written`, the
+    /// names as the locale writes them first ([`Chain::new`]).
+    pub fn chain(&self, locale: Option<&SlugLocale>, written: bool) -> Chain {
+        let offset = self.cldr.written().filter(|_| written);
+        Chain::new(locale, &self.cldr.locales, offset)
     }
 
     /// The table seen through `chain`.

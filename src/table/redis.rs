@@ -415,12 +415,15 @@ impl RedisTable {
     /// With `japanese` (rules 3) and a version with Japanese readings, the
     /// readings of the written forms its Japanese titles may look up
     /// ([`japanese::keys_needed`]) come in the same round trip, one `HMGET`
-    /// per bucket of forms. They are not cached.
+    /// per bucket of forms. They are not cached. With `written` (rules 4's
+    /// `ascii: false`), the names as the locale writes them come first
+    /// along the chain ([`Chain::new`]).
     pub async fn names<T: AsRef<str>>(
         &self,
         titles: &[T],
         locale: Option<&SlugLocale>,
         japanese: bool,
+        written: bool,
     ) -> Result<RequestNames, TableError> {
         let kanji = locale.is_some_and(SlugLocale::is_japanese);
         let is_japanese = |t: &str| japanese && japanese::is_japanese(t, kanji);
@@ -449,7 +452,12 @@ impl RedisTable {
         // A version switch costs one extra try; several in a row during one
         // request would mean loads back to back, so give up after a few.
         for _ in 0..3 {
-            let chain = Chain::new(locale, &version.meta.cldr.locales);
+            let cldr = &version.meta.cldr;
+            let chain = Chain::new(
+                locale,
+                &cldr.locales,
+                cldr.written_offset().filter(|_| written),
+            );
             let wanted = wanted(&version, titles, &chain);
             let has_readings = version.meta.readings.any();
             let forms = match has_readings {

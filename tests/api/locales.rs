@@ -212,6 +212,95 @@ async fn a_locale_names_symbols_and_emoji_in_its_language_along_its_fallback_cha
     }
 }
 
+/// Issue 21, rules 4: with `ascii: false` a locale's names are spelled as
+/// the locale writes them, from the table in both modes; rules 3 keep the
+/// romanized names they gave, and a slug slugged again is the same slug.
+#[tokio::test]
+async fn in_the_readers_own_script_a_locale_names_symbols_as_it_writes_them() {
+    let (_redis, apps) = both_modes_with("de,de-CH,ru,ta,hi,zh,fa,el").await;
+    let own = |title: &str, locale: Option<&str>, rules: u64| json!({"title": title, "locale": locale, "ascii": false, "rules": rules});
+    for app in &apps {
+        for (title, locale, want, by_rules_3) in [
+            (
+                "I ❤ Москва",
+                Some("ru"),
+                "i-алое-сердце-москва",
+                "i-aloye-serdtse-москва",
+            ),
+            (
+                "☕ Größe",
+                Some("de"),
+                "heißgetränk-größe",
+                "heissgetraenk-größe",
+            ),
+            (
+                "☕ Αθήνα",
+                Some("el"),
+                "ζεστό-ρόφημα-αθήνα",
+                "zesto-rofima-αθήνα",
+            ),
+            (
+                "❤ می‌خواهم",
+                Some("fa"),
+                "قلب-قرمز-می‌خواهم",
+                "qlb-qrmz-می‌خواهم",
+            ),
+            ("☃ नमस्ते", Some("hi"), "स्नोमैन-नमस्ते", "snomain-नमस्ते"),
+            (
+                "☃ 北京",
+                Some("zh"),
+                "雪-与-雪人-北京",
+                "xue-yu-xue-ren-北京",
+            ),
+            // The virama of `மற்றும்` (the locale's word for `&`) and of the
+            // names stays: rules 3 cut words there.
+            (
+                "a & b 🇩🇪",
+                Some("ta"),
+                "a-மற்றும்-b-கொடி-ஜெர்மனி",
+                "a-மற-றும-b-kotti-jermnnni",
+            ),
+            // de-CH's own names, and Swiss spelling: no ß.
+            (
+                "🍗 ☃ ☕",
+                Some("de-CH"),
+                "pouletschenkel-schneemann-im-schnee-heissgetränk",
+                "pouletschenkel-schneemann-im-schnee-heissgetraenk",
+            ),
+            // English, with or without a locale the table lacks: its names
+            // as written too.
+            (
+                "🇦🇽 ☃",
+                None,
+                "flag-åland-islands-snowman",
+                "flag-aland-islands-snowman",
+            ),
+            (
+                "☕ 🇨🇼",
+                Some("es"),
+                "hot-beverage-flag-curaçao",
+                "hot-beverage-flag-curacao",
+            ),
+        ] {
+            for (rules, want) in [(4, want), (3, by_rules_3)] {
+                let (status, body) = app.post("/slug", &own(title, locale, rules)).await;
+                assert_eq!(
+                    (status, body["slug"].as_str(), body["rules"].as_u64()),
+                    (200, Some(want), Some(rules)),
+                    "{title} {locale:?} rules {rules}: {body}"
+                );
+                let (_, again) = app.post("/slug", &own(want, locale, rules)).await;
+                assert_eq!(again["slug"], want, "{want} slugged again");
+            }
+            // ASCII slugs keep the romanized names.
+            let (_, ascii) = app
+                .post("/slug", &json!({"title": title, "locale": locale}))
+                .await;
+            assert!(ascii["slug"].as_str().unwrap().is_ascii(), "{ascii}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_load_that_adds_a_locale_reaches_running_instances() {
     let redis = RedisServer::start().await;
