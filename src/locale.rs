@@ -128,6 +128,19 @@ impl SlugLocale {
         }
     }
 
+    /// Whether the locale's transform loses letters readers read: the BGN
+    /// romanizations of Arabic, Persian and Pashto as ICU4X's data has
+    /// them write a word's first alef as nothing and leave alef, yeh and
+    /// hamza forms as they are (`الإمارات` → `lإmاrاt`, `ایران` →
+    /// `یrاn`), so `locale: ar` gave `limarat` where no locale gives
+    /// `alimarat`. Rules 4 read these scripts as without a locale.
+    pub fn drops_letters(&self) -> bool {
+        matches!(
+            self.0.transform.as_deref(),
+            Some("ar-Latn-t-ar-m0-bgn" | "fa-Latn-t-fa-m0-bgn" | "ps-Latn-t-ps-m0-bgn")
+        )
+    }
+
     /// `title` romanized as rules 2 romanize it: the language's own letters
     /// by slugd's transform of them (Danish `Rød` is `Roed`), then as
     /// [`SlugLocale::romanize`]. Borrowed when neither changes it.

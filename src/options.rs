@@ -98,6 +98,10 @@ pub struct StopWords {
     lengths: u64,
     /// The words as `ascii: false` writes them (NFKC, lowercase).
     written: Arc<HashSet<Box<str>>>,
+    /// The words as given (trimmed), to spell them again when a request
+    /// changes what spells them (rules 4: its `rules`, `locale` and
+    /// `decamelize`).
+    given: Arc<[Box<str>]>,
 }
 
 /// The longest stopword as the slug spells it, in bytes (a 64-character
@@ -108,7 +112,7 @@ const MAX_SPELT_STOPWORD: usize = 256;
 const SCANNED_STOPWORDS: usize = 16;
 
 impl StopWords {
-    fn new(words: HashSet<Box<[u8]>>, written: HashSet<Box<str>>) -> Self {
+    fn new(words: HashSet<Box<[u8]>>, written: HashSet<Box<str>>, given: Arc<[Box<str>]>) -> Self {
         let lengths = words.iter().fold(0, |m, w| m | 1 << w.len().min(63));
         let (list, set) = match words.len() > SCANNED_STOPWORDS {
             true => (Arc::default(), Some(Arc::new(words))),
@@ -119,6 +123,7 @@ impl StopWords {
             set,
             lengths,
             written: Arc::new(written),
+            given,
         }
     }
 
@@ -259,7 +264,11 @@ pub enum Rules {
     /// names as they are written (`красное-сердце`, not
     /// `krasnoe-serdtse`), and every word the engine itself writes (a
     /// name, the locale's word for `&`) keeps its combining marks and
-    /// joiners. ASCII slugs are those of rules 3.
+    /// joiners. Issue 19's remainder: stopwords are spelled, and a
+    /// fallback judged, by the engine with the request's rules, locale and
+    /// `decamelize` (before, by deunicode alone), and `locale: ar`, `fa`
+    /// or `ps` reads its script as without a locale (their BGN
+    /// transforms drop a word's first alef). Every other slug is rules 3's.
     #[default]
     V4 = 4,
 }
@@ -563,9 +572,6 @@ impl RawOptions {
         if let Some(symbols) = self.symbols {
             options.symbols = symbols;
         }
-        if let Some(words) = &self.stopwords {
-            options.stopwords = stopwords(words)?;
-        }
         if let Some(pairs) = &self.replacements {
             options.replacements = replacements(pairs)?;
         }
@@ -573,7 +579,7 @@ impl RawOptions {
             options.preserve = Preserve::new(chars)?;
         }
         if let Some(fallback) = &self.fallback {
-            options.fallback = Some(self::fallback(fallback)?);
+            options.fallback = Some(fallback_len(fallback)?);
         }
         if let Some(decamelize) = self.decamelize {
             options.decamelize = decamelize;
@@ -592,6 +598,27 @@ impl RawOptions {
         }
         if !options.ascii && options.rules < Rules::V3 {
             return Err(OptionError::UnicodeRules(options.rules.number()));
+        }
+        // Rules 4 spell stopwords and judge the fallback by the engine
+        // itself, with the request's rules, locale and decamelize; before,
+        // by deunicode whatever the rules. So what spells them is known
+        // only now.
+        let respell = self.rules.is_some() || self.locale.is_some() || self.decamelize.is_some();
+        let base_words = options.stopwords.given.clone();
+        let words: Option<Vec<&str>> = match &self.stopwords {
+            Some(words) => Some(words.iter().map(String::as_str).collect()),
+            None if respell && !base_words.is_empty() => {
+                Some(base_words.iter().map(AsRef::as_ref).collect())
+            }
+            None => None,
+        };
+        if let Some(words) = words {
+            options.stopwords = stopwords(&words, &options)?;
+        }
+        if let Some(fallback) = &options.fallback
+            && (self.fallback.is_some() || respell)
+        {
+            fallback_has_word(fallback, &options)?;
         }
         Ok(options)
     }
@@ -612,34 +639,49 @@ pub(crate) fn fold_written(word: &str) -> String {
 }
 
 /// Stopwords as the slug spells them: transliterated and lowercased, so
-/// `für` drops the word `fur`.
-fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
+/// `für` drops the word `fur`. By rules 4, as the engine spells the word
+/// with `options`' rules, locale and `decamelize` (with `locale: de`,
+/// `für` drops `fuer`; `və` drops `ve`); before, by deunicode alone.
+fn stopwords(words: &[&str], options: &Options) -> Result<StopWords, OptionError> {
     if words.len() > MAX_STOPWORDS {
         return Err(OptionError::TooManyStopwords(words.len()));
     }
-    let written = words
+    let given: Arc<[Box<str>]> = words.iter().map(|w| Box::from(w.trim())).collect();
+    let written = given
         .iter()
-        .map(|w| fold_written(w.trim()).into_boxed_str())
+        .map(|w| fold_written(w).into_boxed_str())
         .collect();
+    let spelling = (options.rules >= Rules::V4).then(|| Options {
+        locale: options.locale.clone(),
+        rules: options.rules,
+        decamelize: options.decamelize,
+        symbols: false,
+        ..Options::default()
+    });
     let mut out = HashSet::with_capacity(words.len());
-    for (i, word) in words.iter().enumerate() {
-        // As the engine spells words: transliterated, lowercase, with the
-        // apostrophes deunicode writes for `’` or the soft sign dropped.
-        let spelt: String = deunicode::deunicode(word.trim())
-            .chars()
-            .filter(|&c| c != '\'')
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
+    for (i, word) in given.iter().enumerate() {
+        let spelt: String = match &spelling {
+            Some(spelling) => {
+                crate::slug::slugify(word, spelling, &crate::slug::NoSymbols).unwrap_or_default()
+            }
+            // As rules 1 spell words: transliterated, lowercase, with the
+            // apostrophes deunicode writes for `’` or the soft sign dropped.
+            None => deunicode::deunicode(word)
+                .chars()
+                .filter(|&c| c != '\'')
+                .map(|c| c.to_ascii_lowercase())
+                .collect(),
+        };
         if word.chars().count() > MAX_STOPWORD_CHARS
             || spelt.len() > MAX_SPELT_STOPWORD
             || spelt.is_empty()
             || !spelt.bytes().all(|b| b.is_ascii_alphanumeric())
         {
-            return Err(OptionError::Stopword(i, word.clone()));
+            return Err(OptionError::Stopword(i, words[i].to_owned()));
         }
         out.insert(spelt.into_bytes().into_boxed_slice());
     }
-    Ok(StopWords::new(out, written))
+    Ok(StopWords::new(out, written, given))
 }
 
 fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError> {
@@ -662,23 +704,40 @@ fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError>
     Ok(Replacements(out.into()))
 }
 
-fn fallback(text: &str) -> Result<Arc<str>, OptionError> {
+/// A fallback of at most [`MAX_FALLBACK_CHARS`] characters.
+fn fallback_len(text: &str) -> Result<Arc<str>, OptionError> {
     let len = text.chars().count();
     if len > MAX_FALLBACK_CHARS {
         return Err(OptionError::LongFallback(len));
     }
-    // A letter or digit of ASCII, or a character whose transliteration
-    // has one (`ь` and `ʻ` are letters that leave none).
+    Ok(Arc::from(text))
+}
+
+/// Whether the fallback has a word to slug: a letter or digit of ASCII, or
+/// a character whose transliteration has one (`ь` and `ʻ` are letters that
+/// leave none); by rules 4 also any fallback the engine itself slugs with
+/// `options`' rules and locale (`ə` is `e`).
+fn fallback_has_word(text: &str, options: &Options) -> Result<(), OptionError> {
     let has_word = |c: char| {
         c.is_ascii_alphanumeric()
             || (!c.is_ascii()
                 && deunicode::deunicode_char(c)
                     .is_some_and(|t| t.bytes().any(|b| b.is_ascii_alphanumeric())))
     };
-    if !text.chars().any(has_word) {
-        return Err(OptionError::EmptyFallback(text.to_owned()));
+    let slugged = || {
+        let spelling = Options {
+            locale: options.locale.clone(),
+            rules: options.rules,
+            ascii: options.ascii,
+            symbols: false,
+            ..Options::default()
+        };
+        crate::slug::slugify(text, &spelling, &crate::slug::NoSymbols).is_ok()
+    };
+    match text.chars().any(has_word) || (options.rules >= Rules::V4 && slugged()) {
+        true => Ok(()),
+        false => Err(OptionError::EmptyFallback(text.to_owned())),
     }
-    Ok(Arc::from(text))
 }
 
 #[cfg(test)]
@@ -785,7 +844,8 @@ mod tests {
         assert!(!base.stopwords.contains("they"));
         // Many stopwords are looked up by hash, with the same answers.
         let many: Vec<String> = (0..40).map(|i| format!("w{i}")).collect();
-        let many = stopwords(&many).unwrap();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let many = stopwords(&many, &Options::default()).unwrap();
         assert!(many.set.is_some());
         assert!(many.contains("W39") && many.contains("w0") && !many.contains("w40"));
         let request = RawOptions {

@@ -302,11 +302,15 @@ fn survey(title: &str) -> (bool, Option<usize>) {
 /// How rules 2 and later romanize the `locale`'s letters in [`rewrite`]:
 /// [`SlugLocale::romanize_v2`], except that rules 3 romanize a Japanese
 /// locale's only after reading Japanese ([`read_japanese`]), which needs
-/// its kana.
+/// its kana, and rules 4 leave Arabic, Persian and Pashto to the scripts'
+/// own reading, as without a locale ([`SlugLocale::drops_letters`]).
 #[inline]
 fn romanizer(options: &Options) -> for<'a> fn(&SlugLocale, &'a str) -> Cow<'a, str> {
     match &options.locale {
         Some(locale) if options.rules >= Rules::V3 && locale.is_japanese() => {
+            |_, text| Cow::Borrowed(text)
+        }
+        Some(locale) if options.rules >= Rules::V4 && locale.drops_letters() => {
             |_, text| Cow::Borrowed(text)
         }
         _ => SlugLocale::romanize_v2,

@@ -309,3 +309,97 @@ fn slugify_takes_rules_and_names_the_flag_when_it_is_wrong() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--rules: rules 9 does not exist"), "{err}");
 }
+
+/// Rules 4 mend what rules 2 and 3 spell otherwise than their own slugs
+/// (issue 19): stopwords are spelled by the engine with the request's
+/// rules, locale and decamelize (rules 3: by deunicode alone, so `für`
+/// with `locale: de` never met the word `fuer`, and `və` was refused), a
+/// fallback is judged the same way (`ə` is `e`), and `locale: ar`, `fa`
+/// or `ps` no longer drops a word's first alef. Rules 3 keep their slugs
+/// and their errors; in both modes, and with stopwords from `--defaults`
+/// that a request's locale spells again.
+#[tokio::test]
+async fn rules_4_spell_stopwords_and_the_fallback_as_the_slug_does_and_keep_the_alef() {
+    let (_redis, apps) = crate::helpers::both_modes().await;
+    for app in &apps {
+        for (request, by_4, by_3) in [
+            (
+                json!({"title": "Musik für Elise", "locale": "de", "stopwords": ["für"]}),
+                Some("musik-elise"),
+                Some("musik-fuer-elise"),
+            ),
+            (
+                json!({"title": "Əliyev və Bakı", "locale": "az", "stopwords": ["və"]}),
+                Some("eliyev-baki"),
+                None,
+            ),
+            (
+                json!({"title": "भारत का इतिहास", "stopwords": ["का"]}),
+                Some("bharata-itihasa"),
+                Some("bharata-ka-itihasa"),
+            ),
+            (
+                json!({"title": "Qazaqstan Қазақстан", "stopwords": ["Қазақстан"]}),
+                Some("qazaqstan"),
+                Some("qazaqstan"),
+            ),
+            (json!({"title": "!!!", "fallback": "ə"}), Some("e"), None),
+            (
+                json!({"title": "الإمارات العربية المتحدة", "locale": "ar"}),
+                Some("alimarat-alrbyh-almthdh"),
+                Some("limarat-lrbyh-lmthdh"),
+            ),
+            (
+                json!({"title": "أحمد", "locale": "ar"}),
+                Some("ahmd"),
+                Some("hmd"),
+            ),
+            (
+                json!({"title": "ایران", "locale": "fa"}),
+                Some("ayran"),
+                Some("yran"),
+            ),
+        ] {
+            for (rules, want) in [(4, by_4), (3, by_3)] {
+                let mut request = request.clone();
+                request["rules"] = json!(rules);
+                let (status, body) = app.post("/slug", &request).await;
+                match want {
+                    Some(want) => assert_eq!(
+                        (status, body["slug"].as_str()),
+                        (200, Some(want)),
+                        "{request}: {body}"
+                    ),
+                    None => assert_eq!(status, 422, "{request}: {body}"),
+                }
+            }
+        }
+    }
+    // Stopwords of the service's defaults, spelled again by a request's
+    // locale.
+    let defaults = RawOptions {
+        stopwords: Some(vec!["für".into()]),
+        ..Default::default()
+    }
+    .validate()
+    .unwrap();
+    let app = App::builder().defaults(defaults).spawn().await;
+    for (request, want) in [
+        (json!({"title": "Musik für Elise"}), "musik-elise"),
+        (
+            json!({"title": "Musik für Elise", "locale": "de"}),
+            "musik-elise",
+        ),
+        (
+            json!({"title": "Musik für Elise", "locale": "de", "rules": 3}),
+            "musik-fuer-elise",
+        ),
+    ] {
+        let (status, body) = app.post("/slug", &request).await;
+        assert_eq!(
+            (status, body["slug"].as_str()),
+            (200, Some(want)),
+            "{request}"
+        );
+    }
+}
