@@ -264,6 +264,19 @@ struct ServeArgs {
 
     #[command(flatten)]
     reservations: ReservationArgs,
+
+    /// A file of bearer tokens for the reservation endpoints, one a line:
+    /// TOKEN PERMISSIONS [SCOPES], the permissions of read (GET
+    /// /reservations/...), reserve (POST /reservations) and release
+    /// (DELETE /reservations/...) separated by commas, the scopes too
+    /// (default: every scope); blank lines and lines starting with # are
+    /// skipped. A request then needs `Authorization: Bearer TOKEN` (401
+    /// without a known token, 403 with one that may not). Without it
+    /// anyone who reaches the port may reserve and release, and `serve`
+    /// warns at start when it listens beyond loopback. /slug, /slugs, the
+    /// home page, /metrics, /healthz and /readyz never ask for a token.
+    #[arg(long, env = "SLUGD_AUTH_TOKENS")]
+    auth_tokens: Option<PathBuf>,
 }
 
 /// How `POST /reservations` hands out slugs (on Redis only).
@@ -591,6 +604,10 @@ impl ServeArgs {
                 max_connections: self.max_connections,
             },
             reservations: self.reservations.settings()?,
+            tokens: match &self.auth_tokens {
+                Some(path) => crate::auth::Tokens::read(path).context("--auth-tokens")?,
+                None => crate::auth::Tokens::default(),
+            },
         })
     }
 }

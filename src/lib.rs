@@ -51,6 +51,8 @@
 //! - [`reserve`]: unique slugs per scope shared by every instance: the
 //!   reservation pipeline (base slug, stems that leave room for a suffix,
 //!   reserved words) and its one atomic Lua script in Redis.
+//! - [`auth`]: the bearer tokens of `--auth-tokens` (the file, each
+//!   token's permissions and scopes, compared in constant time).
 //! - [`http`]: the router (with the OpenAPI document its routes carry),
 //!   the handlers of each feature, the home page, the one error
 //!   type, the JSON extractor, the edge around the router (request ids
@@ -80,6 +82,7 @@
 //! re-exports is a circle too). `tests/imports.rs` checks this on every
 //! file under `src/`, so CI fails on a circle.
 
+pub mod auth;
 pub mod bench;
 pub mod builtin;
 pub mod cldr;

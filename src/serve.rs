@@ -31,6 +31,9 @@ pub struct ServeSettings {
     pub limits: Limits,
     /// How reservations are made (Redis mode only).
     pub reservations: ReservationSettings,
+    /// Who may use the reservation endpoints (`--auth-tokens`); empty:
+    /// anyone.
+    pub tokens: crate::auth::Tokens,
 }
 
 /// Why the service could not run.
@@ -63,6 +66,18 @@ pub struct Service {
     connections_open: Gauge,
     /// Where the names come from, for the log line at start.
     source: String,
+    /// Whether anyone may reserve and release: reservations on Redis
+    /// without `--auth-tokens`.
+    open_reservations: bool,
+}
+
+/// The warning `serve` logs at start when anyone who reaches `addr` may
+/// reserve and release: reservations without `--auth-tokens`, on an
+/// address beyond loopback.
+fn open_warning(addr: SocketAddr, open_reservations: bool) -> Option<&'static str> {
+    (open_reservations && !addr.ip().is_loopback()).then_some(
+        "reservations are open: anyone who reaches this address may reserve and release every slug of every scope; give --auth-tokens FILE (SLUGD_AUTH_TOKENS) to ask for bearer tokens",
+    )
 }
 
 impl Service {
@@ -96,11 +111,13 @@ impl Service {
             None => None,
         };
         let connections_open = metrics.connections(settings.limits.max_connections);
+        let open_reservations = reservations.is_some() && !settings.tokens.enabled();
         let state = AppState::new(Shared {
             slugger,
             defaults: Arc::new(settings.defaults.clone()),
             limits: Arc::new(settings.limits.clone()),
             reservations,
+            tokens: Arc::new(settings.tokens.clone()),
             metrics,
             openapi: OnceLock::new(),
         });
@@ -110,6 +127,7 @@ impl Service {
             max_connections: settings.limits.max_connections,
             connections_open,
             source,
+            open_reservations,
         })
     }
 
@@ -122,6 +140,9 @@ impl Service {
     ) -> std::io::Result<()> {
         let addr = listener.local_addr()?;
         tracing::info!(%addr, names = %self.source, "slugd listening");
+        if let Some(warning) = open_warning(addr, self.open_reservations) {
+            tracing::warn!(%addr, "{warning}");
+        }
         let connections = http::Connections {
             header_timeout: self.header_timeout,
             max: self.max_connections,
@@ -171,4 +192,23 @@ pub(crate) async fn shutdown_signal() {
         () = term => {},
     }
     tracing::info!("shutting down: finishing requests in flight");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_reservations_beyond_loopback_are_warned_of() {
+        let public: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        let v6: SocketAddr = "[::]:8080".parse().unwrap();
+        let loopback: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        let warning = open_warning(public, true).unwrap();
+        assert!(warning.contains("reservations are open") && warning.contains("--auth-tokens"));
+        assert!(open_warning(v6, true).is_some());
+        assert_eq!(open_warning(loopback, true), None);
+        assert_eq!(open_warning("[::1]:8080".parse().unwrap(), true), None);
+        // With tokens, or in-process (no reservations), nothing to warn of.
+        assert_eq!(open_warning(public, false), None);
+    }
 }

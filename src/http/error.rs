@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use utoipa::ToSchema;
 
+use crate::auth::{Denied, Permission};
 use crate::locale::LocaleError;
 use crate::options::OptionError;
 use crate::table::TableError;
@@ -80,6 +81,21 @@ pub enum ApiError {
     /// 503: the symbol table (Redis) cannot answer now.
     #[error("the symbol table is unavailable: {0}")]
     Unavailable(#[from] TableError),
+    /// 401: a reservation endpoint without a token of `--auth-tokens`.
+    #[error("{0}")]
+    Unauthorized(Denied),
+    /// 403: a token that may not do this, or not in this scope.
+    #[error("{0}")]
+    Forbidden(Denied),
+}
+
+impl From<Denied> for ApiError {
+    fn from(denied: Denied) -> Self {
+        match denied {
+            Denied::NoToken => ApiError::Unauthorized(denied),
+            _ => ApiError::Forbidden(denied),
+        }
+    }
 }
 
 /// The shape of every error body, for the OpenAPI document (the body
@@ -119,6 +135,8 @@ impl ApiError {
             ApiError::ReservationsUnavailable(s()),
             ApiError::NotReplicated(s()),
             ApiError::Unavailable(TableError::NotLoaded(s())),
+            ApiError::Unauthorized(Denied::NoToken),
+            ApiError::Forbidden(Denied::NotPermitted(Permission::Release)),
         ]
     }
 
@@ -144,6 +162,8 @@ impl ApiError {
             ApiError::ReservationsUnavailable(_) => 15,
             ApiError::NotReplicated(_) => 16,
             ApiError::Unavailable(_) => 17,
+            ApiError::Unauthorized(_) => 18,
+            ApiError::Forbidden(_) => 19,
         }
     }
 
@@ -160,6 +180,8 @@ impl ApiError {
             | ApiError::EmptySlug(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound | ApiError::NotReserved(_) => StatusCode::NOT_FOUND,
             ApiError::NoFreeSlug(_) => StatusCode::CONFLICT,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::BenchBusy => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_)
@@ -190,6 +212,8 @@ impl ApiError {
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::BenchBusy => "busy",
             ApiError::Unavailable(_) => "table_unavailable",
+            ApiError::Unauthorized(_) => "unauthorized",
+            ApiError::Forbidden(_) => "forbidden",
         }
     }
 }
@@ -204,7 +228,14 @@ impl IntoResponse for ApiError {
             tracing::debug!(error = e as &dyn std::error::Error, "table unavailable");
         }
         let body = json!({ "error": self.to_string(), "code": self.code() });
-        (self.status(), axum::Json(body)).into_response()
+        let mut response = (self.status(), axum::Json(body)).into_response();
+        if let ApiError::Unauthorized(_) = self {
+            response.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("Bearer realm=\"slugd reservations\""),
+            );
+        }
+        response
     }
 }
 

@@ -11,6 +11,7 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use utoipa::OpenApi;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{OpenApi as Document, RefOr, Schema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -74,6 +75,14 @@ pub fn finish(mut doc: Document) -> String {
     components
         .schemas
         .insert("ErrorBody".to_owned(), RefOr::T(Schema::Object(schema)));
+    // The reservation endpoints name it (`security(("bearer" = []))`).
+    let bearer = HttpBuilder::new()
+        .scheme(HttpAuthScheme::Bearer)
+        .description(Some(
+            "A token of the service's --auth-tokens file, with the permission the endpoint needs (read, reserve or release) and, if its line names scopes, the request's scope. Asked for only when the service has the file.",
+        ))
+        .build();
+    components.add_security_scheme("bearer", SecurityScheme::Http(bearer));
     doc.to_json().expect("the OpenAPI document serializes")
 }
 

@@ -7,7 +7,7 @@
 
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -17,6 +17,7 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use super::state::AppState;
+use crate::auth::Permission;
 use crate::locale::LocaleError;
 use crate::options::{OptionError, Options, RawOptions};
 use crate::reserve::{NameError, Owner, Reservations, ReserveError, Scope};
@@ -147,6 +148,15 @@ fn segments(
     Ok(pair)
 }
 
+/// The bearer token of the `Authorization` header, if it has one.
+fn bearer(headers: &HeaderMap) -> Option<&[u8]> {
+    let value = headers.get(header::AUTHORIZATION)?.as_bytes();
+    let scheme = value.get(..7)?;
+    scheme
+        .eq_ignore_ascii_case(b"bearer ")
+        .then(|| value[7..].trim_ascii())
+}
+
 fn reserve_error(e: ReserveError) -> ApiError {
     match e {
         ReserveError::Unavailable(_) | ReserveError::Timeout(_) | ReserveError::Damaged(_) => {
@@ -162,6 +172,7 @@ fn reserve_error(e: ReserveError) -> ApiError {
 
 /// Reserves the first free slug of the title in the scope for the owner.
 #[utoipa::path(post, path = "/reservations", tag = "reservations",
+    security(("bearer" = [])),
     request_body(content = ReserveBody, examples(
         ("first" = (value = json!({"scope": "posts", "owner": "42", "title": "Hello World"}))),
         ("second" = (value = json!({"scope": "posts", "owner": "43", "title": "Hello, World!"}))),
@@ -177,6 +188,8 @@ fn reserve_error(e: ReserveError) -> ApiError {
             ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": 4}))),
         )),
         (status = 400, description = "`malformed_json`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
+        (status = 403, description = "`forbidden`: the token may not reserve, or not in this scope", body = ErrorBody),
         (status = 409, description = "`no_free_slug`: every slug that fits `max_length` is taken", body = ErrorBody),
         (status = 415, description = "`not_json`", body = ErrorBody),
         (status = 422, description = "`invalid_request`, `empty_slug` or `unknown_locale`", body = ErrorBody),
@@ -186,10 +199,17 @@ fn reserve_error(e: ReserveError) -> ApiError {
     ))]
 async fn reserve(
     State(state): State<AppState>,
-    Json(body): Json<Map<String, Value>>,
+    headers: HeaderMap,
+    body: Result<Json<Map<String, Value>>, ApiError>,
 ) -> Result<(StatusCode, Json<Reserved>), ApiError> {
+    // A client without a token learns nothing of its body's faults.
+    let token = bearer(&headers);
+    state.tokens.check(token, Permission::Reserve, None)?;
+    let Json(body) = body?;
     let reservations = reservations(&state)?;
     let request = ReservationRequest::parse(body, &state.defaults)?;
+    let scope = Some(request.scope.as_str());
+    state.tokens.check(token, Permission::Reserve, scope)?;
     let made = reservations
         .reserve(
             &request.scope,
@@ -215,6 +235,7 @@ async fn reserve(
 
 /// Who holds a slug in a scope, and the owner's current slug.
 #[utoipa::path(get, path = "/reservations/{scope}/{key}", tag = "reservations",
+    security(("bearer" = [])),
     params(
         ("scope" = String, Path, description = "The scope, percent-encoded", example = "posts"),
         ("key" = String, Path, description = "The slug", example = "hello-world"),
@@ -224,15 +245,23 @@ async fn reserve(
             examples(("default" = (value = json!({"scope": "posts", "slug": "hello-world", "owner": "42", "current": "hello-world", "rules": 4}))))),
         (status = 404, description = "`not_reserved`: nobody holds the slug", body = ErrorBody),
         (status = 422, description = "`invalid_request`: a bad scope", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
+        (status = 403, description = "`forbidden`: the token may not do this, or not in this scope", body = ErrorBody),
         (status = 503, description = "`needs_redis` or `reservations_unavailable`", body = ErrorBody),
     ))]
 async fn lookup(
     State(state): State<AppState>,
+    headers: HeaderMap,
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<Held>, ApiError> {
+    let token = bearer(&headers);
+    state.tokens.check(token, Permission::Read, None)?;
     let reservations = reservations(&state)?;
     let (scope, slug) = segments(path)?;
     let scope = Scope::new(scope).map_err(name_error)?;
+    state
+        .tokens
+        .check(token, Permission::Read, Some(scope.as_str()))?;
     let holder = reservations
         .lookup(&scope, &slug)
         .await
@@ -254,6 +283,7 @@ async fn lookup(
 
 /// Frees every slug of an owner in a scope.
 #[utoipa::path(delete, path = "/reservations/{scope}/{key}", tag = "reservations",
+    security(("bearer" = [])),
     params(
         ("scope" = String, Path, description = "The scope, percent-encoded", example = "posts"),
         ("key" = String, Path, description = "The owner, percent-encoded", example = "42"),
@@ -262,15 +292,23 @@ async fn lookup(
         (status = 204, description = "Every slug of the owner is free"),
         (status = 404, description = "`not_reserved`: the owner holds none", body = ErrorBody),
         (status = 422, description = "`invalid_request`: a bad scope or owner", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
+        (status = 403, description = "`forbidden`: the token may not do this, or not in this scope", body = ErrorBody),
         (status = 503, description = "`needs_redis` or `reservations_unavailable`", body = ErrorBody),
     ))]
 async fn release(
     State(state): State<AppState>,
+    headers: HeaderMap,
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<StatusCode, ApiError> {
+    let token = bearer(&headers);
+    state.tokens.check(token, Permission::Release, None)?;
     let reservations = reservations(&state)?;
     let (scope, owner) = segments(path)?;
     let scope = Scope::new(scope).map_err(name_error)?;
+    state
+        .tokens
+        .check(token, Permission::Release, Some(scope.as_str()))?;
     let owner = Owner::new(owner).map_err(name_error)?;
     match reservations
         .release(&scope, &owner)

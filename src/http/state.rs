@@ -44,6 +44,9 @@ pub struct Shared {
     /// Unique slugs shared by every instance; `None` in-process, where
     /// there is nothing to share them through.
     pub reservations: Option<Arc<Reservations>>,
+    /// The bearer tokens of `--auth-tokens` for the reservation
+    /// endpoints; none asks for nothing.
+    pub tokens: Arc<crate::auth::Tokens>,
     /// This service's own metrics (each service has its recorder).
     pub metrics: Metrics,
     /// The OpenAPI document, serialized; set when the router is built from

@@ -130,6 +130,12 @@ impl AppBuilder {
         self
     }
 
+    /// The bearer tokens of `--auth-tokens`.
+    pub fn tokens(mut self, tokens: slugd::auth::Tokens) -> Self {
+        self.settings.tokens = tokens;
+        self
+    }
+
     /// Request limits.
     pub fn limits(mut self, limits: Limits) -> Self {
         self.settings.limits = limits;
@@ -173,6 +179,7 @@ impl App {
                 limits: Limits::default(),
                 defaults: Options::default(),
                 reservations: Default::default(),
+                tokens: Default::default(),
             },
         }
     }

@@ -2,6 +2,7 @@
 //! its own app on port 0, talking real HTTP.
 
 mod anywhere;
+mod auth;
 mod bench;
 mod cli;
 mod cluster;

@@ -184,6 +184,8 @@ async fn the_error_schema_lists_every_code_with_its_status() {
         (404, "not_reserved"),
         (405, "method_not_allowed"),
         (409, "no_free_slug"),
+        (401, "unauthorized"),
+        (403, "forbidden"),
         (429, "busy"),
         (503, "table_unavailable"),
         (503, "needs_redis"),
@@ -196,7 +198,7 @@ async fn the_error_schema_lists_every_code_with_its_status() {
             "{status} {code} in {description}"
         );
     }
-    assert_eq!(codes.len(), 18, "{codes:?}");
+    assert_eq!(codes.len(), 20, "{codes:?}");
     for (method, path, op) in operations(&doc) {
         for (status, response) in op["responses"].as_object().unwrap() {
             let examples = &response["content"]["application/json"]["examples"];
