@@ -234,6 +234,26 @@ async fn the_reservation_examples_are_answered_as_documented_in_order() {
     assert_eq!(elided, 0);
 }
 
+/// docs/tokens.md's examples, in order, on a service on a fresh Redis with
+/// the doc's own tokens file.
+#[tokio::test]
+async fn the_token_examples_are_answered_as_documented_in_order() {
+    let text = read("docs/tokens.md");
+    let file = text
+        .split("```\n")
+        .nth(1)
+        .expect("the tokens file is the doc's first code block");
+    let tokens = slugd::auth::Tokens::parse(file, "docs/tokens.md").unwrap();
+    assert_eq!(tokens.len(), 2);
+    let redis = RedisServer::start().await;
+    load(&redis).await;
+    let app = App::builder().redis(&redis).tokens(tokens).spawn().await;
+    let (examples, elided) = examples("docs/tokens.md");
+    let compared = hold(&app, &examples).await;
+    assert!(compared >= 6, "{compared} examples of tokens.md compared");
+    assert_eq!(elided, 0);
+}
+
 /// The markdown files people read.
 fn doc_files() -> Vec<String> {
     let mut files = vec!["README.md".to_owned(), "CHANGELOG.md".to_owned()];

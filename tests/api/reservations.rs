@@ -572,6 +572,106 @@ async fn with_aof_and_appendfsync_always_a_sigkill_loses_no_acknowledged_reserva
         .start()
         .await;
     let app = App::on_redis(&redis).await;
+    sigkill_loses_no_acknowledged_reservation(&mut redis, &app).await;
+}
+
+/// docker-compose.yml's Redis, outside Docker: redis-server with every
+/// directive of `deploy/redis.conf` and the users of
+/// `deploy/redis-users.acl` as `scripts/redis-secrets.sh` makes them into
+/// the compose secret (each password as its hash), the loader and the service each
+/// under its own user, as the compose file runs them. A SIGKILL of
+/// redis-server while clients reserve loses no acknowledged reservation,
+/// and no command is refused (`ACL LOG` is empty). Only the `default`
+/// user differs: the deployment lets it PING alone; here it is the test's
+/// own, for its looks into Redis.
+#[tokio::test]
+async fn the_compose_redis_settings_keep_reservations_under_the_compose_users() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let conf = std::fs::read_to_string(root.join("deploy/redis.conf")).unwrap();
+    let mut args: Vec<String> = Vec::new();
+    for line in conf.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+        args.push(format!("--{key}"));
+        args.push(match value.trim() {
+            "\"\"" => String::new(),
+            value => value.to_owned(),
+        });
+    }
+    assert!(
+        args.windows(2).any(|w| w == ["--appendfsync", "always"]),
+        "{args:?}"
+    );
+    // The secrets as `scripts/redis-secrets.sh` makes them for compose.
+    let secrets = tempfile::tempdir().unwrap();
+    let made = std::process::Command::new(root.join("scripts/redis-secrets.sh"))
+        .arg(secrets.path())
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let env = std::fs::read_to_string(secrets.path().join(".env")).unwrap();
+    let password = |name: &str| {
+        let line = env.lines().find(|l| l.starts_with(name)).unwrap();
+        line[name.len() + 1..].to_owned()
+    };
+    let (loader_pw, service_pw) = (
+        password("SLUGD_LOADER_PASSWORD"),
+        password("SLUGD_SERVICE_PASSWORD"),
+    );
+    let acl_file = secrets.path().join("secrets/redis-users.acl");
+    let users = std::fs::read_to_string(&acl_file).unwrap();
+    assert!(
+        !users.contains(&loader_pw) && !users.contains(&service_pw),
+        "the file holds hashes only"
+    );
+    let default = users
+        .lines()
+        .find(|l| l.starts_with("user default "))
+        .unwrap();
+    assert!(default.ends_with("-@all +ping"), "{default}");
+    let users = users.replace(default, "user default on nopass ~* &* +@all");
+    std::fs::write(&acl_file, users).unwrap();
+    args.push("--aclfile".into());
+    args.push(acl_file.display().to_string());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut redis = RedisServer::builder().args(&args).start().await;
+
+    let url = redis
+        .url()
+        .replace("redis://", &format!("redis://slugd-loader:{loader_pw}@"));
+    let load = tokio::task::spawn_blocking(move || {
+        crate::fixtures::slugd_command()
+            .args(["load", "--redis-url", &url])
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        load.status.success(),
+        "{}",
+        String::from_utf8_lossy(&load.stderr)
+    );
+    let app = App::builder()
+        .redis_config(redis.config_as("slugd-service", &service_pw))
+        .spawn()
+        .await;
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    sigkill_loses_no_acknowledged_reservation(&mut redis, &app).await;
+    let denied: Vec<redis::Value> = redis.query(redis::cmd("ACL").arg("LOG")).await;
+    assert!(denied.is_empty(), "ACL LOG: {denied:?}");
+}
+
+/// Clients reserve as fast as they can while `redis` (with the
+/// append-only file on) is SIGKILLed; after its restart every reservation
+/// that was acknowledged is there, and the scope is consistent.
+async fn sigkill_loses_no_acknowledged_reservation(redis: &mut RedisServer, app: &App) {
     let acked = Arc::new(Mutex::new(Vec::<(String, String)>::new()));
     // Clients reserving as fast as they can while redis-server is killed.
     let tasks: Vec<_> = (0..8)
@@ -637,7 +737,7 @@ async fn with_aof_and_appendfsync_always_a_sigkill_loses_no_acknowledged_reserva
         "{} acknowledged reservations, all there after SIGKILL and restart",
         acked.len()
     );
-    check_consistent(&redis, "posts").await;
+    check_consistent(redis, "posts").await;
 }
 
 /// `GET` of `url` (a whole URL): status and JSON body.
