@@ -19,7 +19,8 @@
 //! - `reserve`: `POST /reservations`;
 //! - `release`: `DELETE /reservations/{scope}/{owner}`.
 //!
-//! A token is 16 to 256 printable ASCII characters. Tokens are compared
+//! A token is 16 to 256 printable ASCII characters, not starting with `#`
+//! (that line is a comment). Tokens are compared
 //! with every token of the file in constant time (`subtle`), so the time
 //! an answer takes says nothing of how much of a token was right (only,
 //! as for any such comparison, of its length); no token is ever logged or
@@ -177,10 +178,10 @@ impl Tokens {
             let may = may
                 .split(',')
                 .map(|p| {
+                    // Not quoted: a token written in the wrong column
+                    // would be.
                     Permission::parse(p).ok_or_else(|| {
-                        bad(format!(
-                            "unknown permission {p:?}: give read, reserve or release"
-                        ))
+                        bad("the second field is not a list of read, reserve and release, separated by commas".to_owned())
                     })
                 })
                 .collect::<Result<HashSet<_>, _>>()?;
@@ -324,7 +325,14 @@ mod tests {
         for (text, says) in [
             ("short read\n", "line 1: a token is 16 to 256"),
             ("dddddddddddddddd\n", "line 1: no permissions"),
-            ("dddddddddddddddd write\n", "unknown permission \"write\""),
+            (
+                "dddddddddddddddd write\n",
+                "line 1: the second field is not a list of read",
+            ),
+            (
+                "label-of-the-cms eeeeeeeeeeeeeeee read\n",
+                "the second field is not",
+            ),
             ("dddddddddddddddd read a b\n", "too many fields"),
             (
                 "dddddddddddddddd read\n# x\ndddddddddddddddd reserve\n",
@@ -334,7 +342,7 @@ mod tests {
         ] {
             let err = Tokens::parse(text, "tokens.txt").unwrap_err().to_string();
             assert!(err.contains(says), "{err}");
-            assert!(!err.contains("dddd"), "{err}");
+            assert!(!err.contains("dddd") && !err.contains("eeee"), "{err}");
         }
         let tokens = Tokens::parse(FILE, "tokens").unwrap();
         assert_eq!(format!("{tokens:?}"), "Tokens(3 tokens)");

@@ -98,10 +98,31 @@ pub struct StopWords {
     lengths: u64,
     /// The words as `ascii: false` writes them (NFKC, lowercase).
     written: Arc<HashSet<Box<str>>>,
-    /// The words as given (trimmed), to spell them again when a request
-    /// changes what spells them (rules 4: its `rules`, `locale` and
-    /// `decamelize`).
+    /// The words as given, to spell them again for a request whose
+    /// options spell them otherwise than the service's defaults did.
     given: Arc<[Box<str>]>,
+    /// What spelled them.
+    spelling: Spelling,
+}
+
+/// What spells stopwords: deunicode alone (rules 1 to 3), or the engine
+/// itself with a locale and `decamelize` (rules 4).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+enum Spelling {
+    #[default]
+    Deunicode,
+    Engine(Option<SlugLocale>, bool),
+}
+
+impl Spelling {
+    /// What spells the stopwords of a request with `rules`, `locale` and
+    /// `decamelize`.
+    fn of(rules: Rules, locale: Option<&SlugLocale>, decamelize: bool) -> Self {
+        match rules >= Rules::V4 {
+            false => Spelling::Deunicode,
+            true => Spelling::Engine(locale.cloned(), decamelize),
+        }
+    }
 }
 
 /// The longest stopword as the slug spells it, in bytes (a 64-character
@@ -112,7 +133,12 @@ const MAX_SPELT_STOPWORD: usize = 256;
 const SCANNED_STOPWORDS: usize = 16;
 
 impl StopWords {
-    fn new(words: HashSet<Box<[u8]>>, written: HashSet<Box<str>>, given: Arc<[Box<str>]>) -> Self {
+    fn new(
+        words: HashSet<Box<[u8]>>,
+        written: HashSet<Box<str>>,
+        given: Arc<[Box<str>]>,
+        spelling: Spelling,
+    ) -> Self {
         let lengths = words.iter().fold(0, |m, w| m | 1 << w.len().min(63));
         let (list, set) = match words.len() > SCANNED_STOPWORDS {
             true => (Arc::default(), Some(Arc::new(words))),
@@ -124,6 +150,7 @@ impl StopWords {
             lengths,
             written: Arc::new(written),
             given,
+            spelling,
         }
     }
 
@@ -560,6 +587,24 @@ impl RawOptions {
     /// service's defaults).
     pub fn validate_over(&self, base: &Options) -> Result<Options, OptionError> {
         let mut options = base.clone();
+        // What rules 4 spell stopwords and judge a fallback with, known
+        // ahead of the fields that give it (an invalid `rules` or `locale`
+        // is refused in its turn below). Rules 1 to 3 check both exactly as
+        // they always have, in the same order.
+        let rules = self
+            .rules
+            .and_then(|n| Rules::new(n).ok())
+            .unwrap_or(base.rules);
+        let ahead = || Options {
+            locale: match &self.locale {
+                Some(tag) => SlugLocale::resolve(tag).ok(),
+                None => base.locale.clone(),
+            },
+            decamelize: self.decamelize.unwrap_or(base.decamelize),
+            ascii: self.ascii.unwrap_or(base.ascii),
+            rules,
+            ..Options::default()
+        };
         if let Some(s) = &self.separator {
             options.separator = Separator::new(s)?;
         }
@@ -572,6 +617,12 @@ impl RawOptions {
         if let Some(symbols) = self.symbols {
             options.symbols = symbols;
         }
+        if let Some(words) = &self.stopwords {
+            options.stopwords = match rules >= Rules::V4 {
+                false => stopwords(words)?,
+                true => engine_stopwords(words, &ahead(), false)?,
+            };
+        }
         if let Some(pairs) = &self.replacements {
             options.replacements = replacements(pairs)?;
         }
@@ -579,7 +630,10 @@ impl RawOptions {
             options.preserve = Preserve::new(chars)?;
         }
         if let Some(fallback) = &self.fallback {
-            options.fallback = Some(fallback_len(fallback)?);
+            options.fallback = Some(match rules >= Rules::V4 {
+                false => self::fallback(fallback)?,
+                true => engine_fallback(fallback, &ahead())?,
+            });
         }
         if let Some(decamelize) = self.decamelize {
             options.decamelize = decamelize;
@@ -599,26 +653,24 @@ impl RawOptions {
         if !options.ascii && options.rules < Rules::V3 {
             return Err(OptionError::UnicodeRules(options.rules.number()));
         }
-        // Rules 4 spell stopwords and judge the fallback by the engine
-        // itself, with the request's rules, locale and decamelize; before,
-        // by deunicode whatever the rules. So what spells them is known
-        // only now.
-        let respell = self.rules.is_some() || self.locale.is_some() || self.decamelize.is_some();
-        let base_words = options.stopwords.given.clone();
-        let words: Option<Vec<&str>> = match &self.stopwords {
-            Some(words) => Some(words.iter().map(String::as_str).collect()),
-            None if respell && !base_words.is_empty() => {
-                Some(base_words.iter().map(AsRef::as_ref).collect())
+        // The defaults' stopwords, for a request whose rules, locale or
+        // decamelize spell them otherwise: spelled again, a word that
+        // does not spell to one word left out (never an error the request
+        // did not cause).
+        if self.stopwords.is_none() && !options.stopwords.is_empty() {
+            let spelling = Spelling::of(options.rules, options.locale.as_ref(), options.decamelize);
+            if spelling != options.stopwords.spelling {
+                let given: Vec<String> = options
+                    .stopwords
+                    .given
+                    .iter()
+                    .map(|w| w.to_string())
+                    .collect();
+                options.stopwords = match spelling {
+                    Spelling::Deunicode => deunicode_stopwords_kept(&given),
+                    Spelling::Engine(..) => engine_stopwords(&given, &options, true)?,
+                };
             }
-            None => None,
-        };
-        if let Some(words) = words {
-            options.stopwords = stopwords(&words, &options)?;
-        }
-        if let Some(fallback) = &options.fallback
-            && (self.fallback.is_some() || respell)
-        {
-            fallback_has_word(fallback, &options)?;
         }
         Ok(options)
     }
@@ -638,50 +690,106 @@ pub(crate) fn fold_written(word: &str) -> String {
     nfkc.normalize(&lower).into_owned()
 }
 
-/// Stopwords as the slug spells them: transliterated and lowercased, so
-/// `für` drops the word `fur`. By rules 4, as the engine spells the word
-/// with `options`' rules, locale and `decamelize` (with `locale: de`,
-/// `für` drops `fuer`; `və` drops `ve`); before, by deunicode alone.
-fn stopwords(words: &[&str], options: &Options) -> Result<StopWords, OptionError> {
+/// Stopwords as rules 1 to 3 spell them: transliterated and lowercased,
+/// so `für` drops the word `fur`.
+fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
     if words.len() > MAX_STOPWORDS {
         return Err(OptionError::TooManyStopwords(words.len()));
     }
-    let given: Arc<[Box<str>]> = words.iter().map(|w| Box::from(w.trim())).collect();
-    let written = given
+    let written = words
         .iter()
-        .map(|w| fold_written(w).into_boxed_str())
+        .map(|w| fold_written(w.trim()).into_boxed_str())
         .collect();
-    let spelling = (options.rules >= Rules::V4).then(|| Options {
-        locale: options.locale.clone(),
-        rules: options.rules,
-        decamelize: options.decamelize,
-        symbols: false,
-        ..Options::default()
-    });
     let mut out = HashSet::with_capacity(words.len());
-    for (i, word) in given.iter().enumerate() {
-        let spelt: String = match &spelling {
-            Some(spelling) => {
-                crate::slug::slugify(word, spelling, &crate::slug::NoSymbols).unwrap_or_default()
-            }
-            // As rules 1 spell words: transliterated, lowercase, with the
-            // apostrophes deunicode writes for `’` or the soft sign dropped.
-            None => deunicode::deunicode(word)
-                .chars()
-                .filter(|&c| c != '\'')
-                .map(|c| c.to_ascii_lowercase())
-                .collect(),
-        };
+    for (i, word) in words.iter().enumerate() {
+        let spelt = deunicode_spelling(word);
         if word.chars().count() > MAX_STOPWORD_CHARS
             || spelt.len() > MAX_SPELT_STOPWORD
             || spelt.is_empty()
             || !spelt.bytes().all(|b| b.is_ascii_alphanumeric())
         {
-            return Err(OptionError::Stopword(i, words[i].to_owned()));
+            return Err(OptionError::Stopword(i, word.clone()));
         }
         out.insert(spelt.into_bytes().into_boxed_slice());
     }
-    Ok(StopWords::new(out, written, given))
+    Ok(StopWords::new(
+        out,
+        written,
+        given(words),
+        Spelling::Deunicode,
+    ))
+}
+
+/// A stopword as rules 1 to 3 spell it: transliterated, lowercase, with
+/// the apostrophes deunicode writes for `’` or the soft sign dropped.
+fn deunicode_spelling(word: &str) -> String {
+    deunicode::deunicode(word.trim())
+        .chars()
+        .filter(|&c| c != '\'')
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+fn given(words: &[String]) -> Arc<[Box<str>]> {
+    words.iter().map(|w| Box::from(w.as_str())).collect()
+}
+
+/// [`stopwords`] of the defaults for a request by rules 1 to 3 when rules
+/// 4 spelled them: the words [`stopwords`] takes, the others left out.
+fn deunicode_stopwords_kept(words: &[String]) -> StopWords {
+    let kept: Vec<String> = words
+        .iter()
+        .filter(|w| stopwords(std::slice::from_ref(w)).is_ok())
+        .cloned()
+        .collect();
+    let mut out = stopwords(&kept).unwrap_or_default();
+    out.given = given(words);
+    out
+}
+
+/// Stopwords as rules 4 spell them: each as the engine slugs it with
+/// `options`' rules, locale and `decamelize`, one word (with `locale:
+/// de`, `für` drops `fuer`; `və` drops `ve`). With `lenient`, a word that
+/// does not spell to one word is left out instead of refused.
+fn engine_stopwords(
+    words: &[String],
+    options: &Options,
+    lenient: bool,
+) -> Result<StopWords, OptionError> {
+    if words.len() > MAX_STOPWORDS {
+        return Err(OptionError::TooManyStopwords(words.len()));
+    }
+    let spelling = Options {
+        locale: options.locale.clone(),
+        rules: options.rules,
+        decamelize: options.decamelize,
+        symbols: false,
+        ..Options::default()
+    };
+    let written = words
+        .iter()
+        .map(|w| fold_written(w.trim()).into_boxed_str())
+        .collect();
+    let mut out = HashSet::with_capacity(words.len());
+    for (i, word) in words.iter().enumerate() {
+        let spelt = match word.chars().count() > MAX_STOPWORD_CHARS {
+            true => String::new(),
+            false => crate::slug::slugify(word.trim(), &spelling, &crate::slug::NoSymbols)
+                .unwrap_or_default(),
+        };
+        if spelt.len() > MAX_SPELT_STOPWORD
+            || spelt.is_empty()
+            || !spelt.bytes().all(|b| b.is_ascii_alphanumeric())
+        {
+            match lenient {
+                true => continue,
+                false => return Err(OptionError::Stopword(i, word.clone())),
+            }
+        }
+        out.insert(spelt.into_bytes().into_boxed_slice());
+    }
+    let by = Spelling::of(options.rules, options.locale.as_ref(), options.decamelize);
+    Ok(StopWords::new(out, written, given(words), by))
 }
 
 fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError> {
@@ -704,39 +812,44 @@ fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError>
     Ok(Replacements(out.into()))
 }
 
-/// A fallback of at most [`MAX_FALLBACK_CHARS`] characters.
-fn fallback_len(text: &str) -> Result<Arc<str>, OptionError> {
+/// A fallback as rules 1 to 3 take it: at most [`MAX_FALLBACK_CHARS`]
+/// characters, with a letter or digit of ASCII, or a character whose
+/// transliteration has one (`ь` and `ʻ` are letters that leave none).
+fn fallback(text: &str) -> Result<Arc<str>, OptionError> {
     let len = text.chars().count();
     if len > MAX_FALLBACK_CHARS {
         return Err(OptionError::LongFallback(len));
     }
-    Ok(Arc::from(text))
-}
-
-/// Whether the fallback has a word to slug: a letter or digit of ASCII, or
-/// a character whose transliteration has one (`ь` and `ʻ` are letters that
-/// leave none); by rules 4 also any fallback the engine itself slugs with
-/// `options`' rules and locale (`ə` is `e`).
-fn fallback_has_word(text: &str, options: &Options) -> Result<(), OptionError> {
     let has_word = |c: char| {
         c.is_ascii_alphanumeric()
             || (!c.is_ascii()
                 && deunicode::deunicode_char(c)
                     .is_some_and(|t| t.bytes().any(|b| b.is_ascii_alphanumeric())))
     };
-    let slugged = || {
-        let spelling = Options {
-            locale: options.locale.clone(),
-            rules: options.rules,
-            ascii: options.ascii,
-            symbols: false,
-            ..Options::default()
-        };
-        crate::slug::slugify(text, &spelling, &crate::slug::NoSymbols).is_ok()
-    };
-    match text.chars().any(has_word) || (options.rules >= Rules::V4 && slugged()) {
-        true => Ok(()),
-        false => Err(OptionError::EmptyFallback(text.to_owned())),
+    if !text.chars().any(has_word) {
+        return Err(OptionError::EmptyFallback(text.to_owned()));
+    }
+    Ok(Arc::from(text))
+}
+
+/// A fallback as rules 4 take it: one [`fallback`] takes, or one the
+/// engine slugs with `options`' rules, locale and `ascii` (`ə` is `e`).
+fn engine_fallback(text: &str, options: &Options) -> Result<Arc<str>, OptionError> {
+    match fallback(text) {
+        Err(OptionError::EmptyFallback(_)) => {
+            let spelling = Options {
+                locale: options.locale.clone(),
+                rules: options.rules,
+                ascii: options.ascii,
+                symbols: false,
+                ..Options::default()
+            };
+            match crate::slug::slugify(text, &spelling, &crate::slug::NoSymbols) {
+                Ok(_) => Ok(Arc::from(text)),
+                Err(_) => Err(OptionError::EmptyFallback(text.to_owned())),
+            }
+        }
+        taken => taken,
     }
 }
 
@@ -844,8 +957,7 @@ mod tests {
         assert!(!base.stopwords.contains("they"));
         // Many stopwords are looked up by hash, with the same answers.
         let many: Vec<String> = (0..40).map(|i| format!("w{i}")).collect();
-        let many: Vec<&str> = many.iter().map(String::as_str).collect();
-        let many = stopwords(&many, &Options::default()).unwrap();
+        let many = stopwords(&many).unwrap();
         assert!(many.set.is_some());
         assert!(many.contains("W39") && many.contains("w0") && !many.contains("w40"));
         let request = RawOptions {

@@ -52,7 +52,12 @@ impl CopySource {
             Some(meta) => (meta.categories.clone(), self.locales_of(meta)),
             None => (self.categories.clone(), self.cldr.clone()),
         };
-        let table = MemoryTable::build(self.data.clone(), categories, cldr).await?;
+        let mut table = MemoryTable::build(self.data.clone(), categories, cldr).await?;
+        // A version loaded before names as written (rules 4) has none:
+        // nor has its copy, so both answer alike.
+        if live.is_some_and(|meta| meta.cldr.written.is_empty()) {
+            table.drop_written();
+        }
         match live {
             // The version's Japanese readings, from --ipadic: without them
             // the copy would read Japanese otherwise than Redis does, so it

@@ -390,6 +390,13 @@ impl MemoryTable {
             + self.readings().map_or(0, SortedReadings::heap_bytes)
     }
 
+    /// Leaves out the names as written, as a table loaded before them
+    /// had none (the copy of such a Redis version).
+    pub fn drop_written(&mut self) {
+        let locales = self.cldr.locales.len();
+        self.cldr.names.truncate(locales);
+    }
+
     /// The names a request with `locale` reads; with `written`, the
     /// names as the locale writes them first ([`Chain::new`]).
     pub fn chain(&self, locale: Option<&SlugLocale>, written: bool) -> Chain {

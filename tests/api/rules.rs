@@ -376,9 +376,10 @@ async fn rules_4_spell_stopwords_and_the_fallback_as_the_slug_does_and_keep_the_
         }
     }
     // Stopwords of the service's defaults, spelled again by a request's
-    // locale.
+    // locale. `və` is a stopword by rules 4 only: a request pinning rules
+    // 3 gets no error for it, only rules 3's slug.
     let defaults = RawOptions {
-        stopwords: Some(vec!["für".into()]),
+        stopwords: Some(vec!["für".into(), "və".into()]),
         ..Default::default()
     }
     .validate()
@@ -394,6 +395,15 @@ async fn rules_4_spell_stopwords_and_the_fallback_as_the_slug_does_and_keep_the_
             json!({"title": "Musik für Elise", "locale": "de", "rules": 3}),
             "musik-fuer-elise",
         ),
+        (
+            json!({"title": "Musik für Elise", "rules": 1}),
+            "musik-elise",
+        ),
+        (
+            json!({"title": "Əliyev və Bakı", "locale": "az"}),
+            "eliyev-baki",
+        ),
+        (json!({"title": "Bakı və", "rules": 3}), "baki-ve"),
     ] {
         let (status, body) = app.post("/slug", &request).await;
         assert_eq!(
