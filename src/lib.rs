@@ -30,7 +30,9 @@
 //! - `membership`: the bitmap with ranks that says which characters a
 //!   table holds and which keys a locale names.
 //! - [`options`]: the slug options, raw (from a request, `--defaults` or
-//!   the command line) and validated, with the check of each field.
+//!   the command line) and validated, with the check of each field;
+//!   [`validate`]: the merge over the defaults, which needs the engine for
+//!   rules 4's spelling of stopwords and fallbacks.
 //! - [`slugger`]: where a title becomes a slug: pre-scan, names from the
 //!   table (one round trip at most), the fallback while Redis is down, the
 //!   engine. HTTP, `/bench` and `slugd slugify` all call it.
@@ -109,3 +111,4 @@ pub(crate) mod stream;
 pub mod table;
 pub mod telemetry;
 pub mod unicode_data;
+pub mod validate;

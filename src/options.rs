@@ -100,15 +100,15 @@ pub struct StopWords {
     written: Arc<HashSet<Box<str>>>,
     /// The words as given, to spell them again for a request whose
     /// options spell them otherwise than the service's defaults did.
-    given: Arc<[Box<str>]>,
+    pub(crate) given: Arc<[Box<str>]>,
     /// What spelled them.
-    spelling: Spelling,
+    pub(crate) spelling: Spelling,
 }
 
 /// What spells stopwords: deunicode alone (rules 1 to 3), or the engine
 /// itself with a locale and `decamelize` (rules 4).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-enum Spelling {
+pub(crate) enum Spelling {
     #[default]
     Deunicode,
     Engine(Option<SlugLocale>, bool),
@@ -117,7 +117,7 @@ enum Spelling {
 impl Spelling {
     /// What spells the stopwords of a request with `rules`, `locale` and
     /// `decamelize`.
-    fn of(rules: Rules, locale: Option<&SlugLocale>, decamelize: bool) -> Self {
+    pub(crate) fn of(rules: Rules, locale: Option<&SlugLocale>, decamelize: bool) -> Self {
         match rules >= Rules::V4 {
             false => Spelling::Deunicode,
             true => Spelling::Engine(locale.cloned(), decamelize),
@@ -127,13 +127,13 @@ impl Spelling {
 
 /// The longest stopword as the slug spells it, in bytes (a 64-character
 /// word may transliterate to more).
-const MAX_SPELT_STOPWORD: usize = 256;
+pub(crate) const MAX_SPELT_STOPWORD: usize = 256;
 
 /// Up to this many stopwords a scan beats a hash look-up.
 const SCANNED_STOPWORDS: usize = 16;
 
 impl StopWords {
-    fn new(
+    pub(crate) fn new(
         words: HashSet<Box<[u8]>>,
         written: HashSet<Box<str>>,
         given: Arc<[Box<str>]>,
@@ -577,103 +577,6 @@ impl RawOptions {
             path => format!("{path}: {}", e.inner()),
         })
     }
-
-    /// Checks each option and fills in the defaults.
-    pub fn validate(&self) -> Result<Options, OptionError> {
-        self.validate_over(&Options::default())
-    }
-
-    /// Checks the options given and takes the others from `base` (the
-    /// service's defaults).
-    pub fn validate_over(&self, base: &Options) -> Result<Options, OptionError> {
-        let mut options = base.clone();
-        // What rules 4 spell stopwords and judge a fallback with, known
-        // ahead of the fields that give it (an invalid `rules` or `locale`
-        // is refused in its turn below). Rules 1 to 3 check both exactly as
-        // they always have, in the same order.
-        let rules = self
-            .rules
-            .and_then(|n| Rules::new(n).ok())
-            .unwrap_or(base.rules);
-        let ahead = || Options {
-            locale: match &self.locale {
-                Some(tag) => SlugLocale::resolve(tag).ok(),
-                None => base.locale.clone(),
-            },
-            decamelize: self.decamelize.unwrap_or(base.decamelize),
-            ascii: self.ascii.unwrap_or(base.ascii),
-            rules,
-            ..Options::default()
-        };
-        if let Some(s) = &self.separator {
-            options.separator = Separator::new(s)?;
-        }
-        if let Some(lowercase) = self.lowercase {
-            options.lowercase = lowercase;
-        }
-        if let Some(n) = self.max_length {
-            options.max_length = Some(NonZeroUsize::new(n).ok_or(OptionError::ZeroMaxLength)?);
-        }
-        if let Some(symbols) = self.symbols {
-            options.symbols = symbols;
-        }
-        if let Some(words) = &self.stopwords {
-            options.stopwords = match rules >= Rules::V4 {
-                false => stopwords(words)?,
-                true => engine_stopwords(words, &ahead(), false)?,
-            };
-        }
-        if let Some(pairs) = &self.replacements {
-            options.replacements = replacements(pairs)?;
-        }
-        if let Some(chars) = &self.preserve {
-            options.preserve = Preserve::new(chars)?;
-        }
-        if let Some(fallback) = &self.fallback {
-            options.fallback = Some(match rules >= Rules::V4 {
-                false => self::fallback(fallback)?,
-                true => engine_fallback(fallback, &ahead())?,
-            });
-        }
-        if let Some(decamelize) = self.decamelize {
-            options.decamelize = decamelize;
-        }
-        if let Some(tag) = &self.locale {
-            options.locale = Some(SlugLocale::resolve(tag)?);
-        }
-        if let Some(n) = self.rules {
-            options.rules = Rules::new(n)?;
-        }
-        if let Some(ascii) = self.ascii {
-            options.ascii = ascii;
-        }
-        if let Some(n) = self.max_bytes {
-            options.max_bytes = Some(NonZeroUsize::new(n).ok_or(OptionError::ZeroMaxBytes)?);
-        }
-        if !options.ascii && options.rules < Rules::V3 {
-            return Err(OptionError::UnicodeRules(options.rules.number()));
-        }
-        // The defaults' stopwords, for a request whose rules, locale or
-        // decamelize spell them otherwise: spelled again, a word that
-        // does not spell to one word left out (never an error the request
-        // did not cause).
-        if self.stopwords.is_none() && !options.stopwords.is_empty() {
-            let spelling = Spelling::of(options.rules, options.locale.as_ref(), options.decamelize);
-            if spelling != options.stopwords.spelling {
-                let given: Vec<String> = options
-                    .stopwords
-                    .given
-                    .iter()
-                    .map(|w| w.to_string())
-                    .collect();
-                options.stopwords = match spelling {
-                    Spelling::Deunicode => deunicode_stopwords_kept(&given),
-                    Spelling::Engine(..) => engine_stopwords(&given, &options, true)?,
-                };
-            }
-        }
-        Ok(options)
-    }
 }
 
 /// A word as `ascii: false` writes it, to compare words: NFKC, lowercase
@@ -692,7 +595,7 @@ pub(crate) fn fold_written(word: &str) -> String {
 
 /// Stopwords as rules 1 to 3 spell them: transliterated and lowercased,
 /// so `für` drops the word `fur`.
-fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
+pub(crate) fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
     if words.len() > MAX_STOPWORDS {
         return Err(OptionError::TooManyStopwords(words.len()));
     }
@@ -730,69 +633,11 @@ fn deunicode_spelling(word: &str) -> String {
         .collect()
 }
 
-fn given(words: &[String]) -> Arc<[Box<str>]> {
+pub(crate) fn given(words: &[String]) -> Arc<[Box<str>]> {
     words.iter().map(|w| Box::from(w.as_str())).collect()
 }
 
-/// [`stopwords`] of the defaults for a request by rules 1 to 3 when rules
-/// 4 spelled them: the words [`stopwords`] takes, the others left out.
-fn deunicode_stopwords_kept(words: &[String]) -> StopWords {
-    let kept: Vec<String> = words
-        .iter()
-        .filter(|w| stopwords(std::slice::from_ref(w)).is_ok())
-        .cloned()
-        .collect();
-    let mut out = stopwords(&kept).unwrap_or_default();
-    out.given = given(words);
-    out
-}
-
-/// Stopwords as rules 4 spell them: each as the engine slugs it with
-/// `options`' rules, locale and `decamelize`, one word (with `locale:
-/// de`, `für` drops `fuer`; `və` drops `ve`). With `lenient`, a word that
-/// does not spell to one word is left out instead of refused.
-fn engine_stopwords(
-    words: &[String],
-    options: &Options,
-    lenient: bool,
-) -> Result<StopWords, OptionError> {
-    if words.len() > MAX_STOPWORDS {
-        return Err(OptionError::TooManyStopwords(words.len()));
-    }
-    let spelling = Options {
-        locale: options.locale.clone(),
-        rules: options.rules,
-        decamelize: options.decamelize,
-        symbols: false,
-        ..Options::default()
-    };
-    let written = words
-        .iter()
-        .map(|w| fold_written(w.trim()).into_boxed_str())
-        .collect();
-    let mut out = HashSet::with_capacity(words.len());
-    for (i, word) in words.iter().enumerate() {
-        let spelt = match word.chars().count() > MAX_STOPWORD_CHARS {
-            true => String::new(),
-            false => crate::slug::slugify(word.trim(), &spelling, &crate::slug::NoSymbols)
-                .unwrap_or_default(),
-        };
-        if spelt.len() > MAX_SPELT_STOPWORD
-            || spelt.is_empty()
-            || !spelt.bytes().all(|b| b.is_ascii_alphanumeric())
-        {
-            match lenient {
-                true => continue,
-                false => return Err(OptionError::Stopword(i, word.clone())),
-            }
-        }
-        out.insert(spelt.into_bytes().into_boxed_slice());
-    }
-    let by = Spelling::of(options.rules, options.locale.as_ref(), options.decamelize);
-    Ok(StopWords::new(out, written, given(words), by))
-}
-
-fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError> {
+pub(crate) fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError> {
     if pairs.len() > MAX_REPLACEMENTS {
         return Err(OptionError::TooManyReplacements(pairs.len()));
     }
@@ -815,7 +660,7 @@ fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError>
 /// A fallback as rules 1 to 3 take it: at most [`MAX_FALLBACK_CHARS`]
 /// characters, with a letter or digit of ASCII, or a character whose
 /// transliteration has one (`ь` and `ʻ` are letters that leave none).
-fn fallback(text: &str) -> Result<Arc<str>, OptionError> {
+pub(crate) fn fallback(text: &str) -> Result<Arc<str>, OptionError> {
     let len = text.chars().count();
     if len > MAX_FALLBACK_CHARS {
         return Err(OptionError::LongFallback(len));
@@ -830,27 +675,6 @@ fn fallback(text: &str) -> Result<Arc<str>, OptionError> {
         return Err(OptionError::EmptyFallback(text.to_owned()));
     }
     Ok(Arc::from(text))
-}
-
-/// A fallback as rules 4 take it: one [`fallback`] takes, or one the
-/// engine slugs with `options`' rules, locale and `ascii` (`ə` is `e`).
-fn engine_fallback(text: &str, options: &Options) -> Result<Arc<str>, OptionError> {
-    match fallback(text) {
-        Err(OptionError::EmptyFallback(_)) => {
-            let spelling = Options {
-                locale: options.locale.clone(),
-                rules: options.rules,
-                ascii: options.ascii,
-                symbols: false,
-                ..Options::default()
-            };
-            match crate::slug::slugify(text, &spelling, &crate::slug::NoSymbols) {
-                Ok(_) => Ok(Arc::from(text)),
-                Err(_) => Err(OptionError::EmptyFallback(text.to_owned())),
-            }
-        }
-        taken => taken,
-    }
 }
 
 #[cfg(test)]
