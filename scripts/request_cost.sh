@@ -10,6 +10,11 @@
 #
 #   scripts/request_cost.sh                          # this build
 #   BEFORE=/path/to/old/slugd scripts/request_cost.sh  # and an older one
+#   MODES="in_process redis" scripts/request_cost.sh   # and on Redis too
+#   KEEP=1 ...                      # keep the callgrind files, and say where
+#
+# On Redis (mode `redis`), the table is loaded into a fresh redis-server
+# and the service reads it with its name cache, as it does by default.
 #
 # Binds to 127.0.0.1 only.
 set -euo pipefail
@@ -24,13 +29,27 @@ need python3 python3
 build_slugd
 BEFORE="${BEFORE:-}"
 
-# instructions BIN N [--toggle-collect=...]: the program's total
+MODES="${MODES:-in_process}"
+for mode in $MODES; do
+  if [ "$mode" = redis ]; then
+    need redis-server redis-server
+    need redis-cli redis-tools
+    start_redis
+    "$BIN" --log warn load >/dev/null
+  fi
+done
+KEEP_DIR=""
+[ -n "${KEEP:-}" ] && KEEP_DIR=$(mktemp -d /tmp/request_cost.XXXX)
+
+# instructions BIN MODE N [--toggle-collect=...]: the program's total
 instructions() {
-  local bin=$1 n=$2 port out pid
-  shift 2
+  local bin=$1 mode=$2 n=$3 port out pid
+  shift 3
   port=$(free_port)
-  out="$WORK/cg.$RANDOM"
-  env -u REDIS_URL -u REDIS_CLUSTER TOKIO_WORKER_THREADS=1 \
+  out="${KEEP_DIR:-$WORK}/cg.$(basename "$bin").$mode.$n.$RANDOM"
+  local unset=(-u REDIS_URL -u REDIS_CLUSTER)
+  [ "$mode" = redis ] && unset=(-u REDIS_CLUSTER)
+  env "${unset[@]}" TOKIO_WORKER_THREADS=1 \
     valgrind --tool=callgrind "$@" --callgrind-out-file="$out" \
     "$bin" --log warn serve --listen "127.0.0.1:$port" 2>/dev/null &
   pid=$!
@@ -41,10 +60,10 @@ instructions() {
   callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}'
 }
 
-per_request() { # bin [callgrind options]
+per_request() { # bin mode [callgrind options]
   local a b
-  a=$(instructions "$1" 2000 "${@:2}")
-  b=$(instructions "$1" 6000 "${@:2}")
+  a=$(instructions "$1" "$2" 2000 "${@:3}")
+  b=$(instructions "$1" "$2" 6000 "${@:3}")
   if [ -z "$a" ] || [ -z "$b" ] || [ "$b" -le "$a" ]; then
     echo "request_cost.sh: callgrind counted nothing for $1 ${*:2}" >&2
     exit 1
@@ -53,8 +72,11 @@ per_request() { # bin [callgrind options]
 }
 
 SERVICE="--toggle-collect=*TowerToHyperServiceFuture*"
-printf '%-8s %16s %16s\n' build "whole process" "service path"
-printf '%-8s %16s %16s\n' this "$(per_request "$BIN")" "$(per_request "$BIN" "$SERVICE")"
-if [ -n "$BEFORE" ]; then
-  printf '%-8s %16s %16s\n' before "$(per_request "$BEFORE")" "$(per_request "$BEFORE" "$SERVICE")"
-fi
+printf '%-8s %-11s %16s %16s\n' build mode "whole process" "service path"
+for mode in $MODES; do
+  printf '%-8s %-11s %16s %16s\n' this "$mode" "$(per_request "$BIN" "$mode")" "$(per_request "$BIN" "$mode" "$SERVICE")"
+  if [ -n "$BEFORE" ]; then
+    printf '%-8s %-11s %16s %16s\n' before "$mode" "$(per_request "$BEFORE" "$mode")" "$(per_request "$BEFORE" "$mode" "$SERVICE")"
+  fi
+done
+[ -z "$KEEP_DIR" ] || echo "callgrind files: $KEEP_DIR"

@@ -6,6 +6,7 @@
 
 use std::io::Read;
 use std::net::SocketAddr;
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -471,6 +472,11 @@ struct SlugifyArgs {
     /// Longest slug in bytes of its URI form, cut at a word boundary.
     #[arg(long, value_name = "BYTES")]
     max_bytes: Option<usize>,
+
+    /// Threads slugging standard input's lines side by side (the output
+    /// keeps the input's order). Default: one per core.
+    #[arg(long, value_name = "N", env = "SLUGD_THREADS")]
+    threads: Option<NonZeroUsize>,
 }
 
 fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {
@@ -678,6 +684,9 @@ impl SlugifyArgs {
             options,
             title: self.title,
             uri: self.uri,
+            threads: self.threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
+            }),
         })
     }
 }

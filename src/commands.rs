@@ -4,6 +4,7 @@
 //! service whether it is ready. The clap types that
 //! lead here are in [`crate::cli`].
 
+use std::num::NonZeroUsize;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
@@ -40,6 +41,8 @@ pub struct SlugifySettings {
     pub title: Option<String>,
     /// Print the slugs' URI form (`--uri`).
     pub uri: bool,
+    /// Workers slugging standard input (`--threads`).
+    pub threads: NonZeroUsize,
 }
 
 /// Runs a command to its end, on a tokio runtime that fits it: `serve` and
@@ -91,6 +94,7 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
         options,
         title,
         uri,
+        threads,
     } = settings;
     let slugger = Slugger::new(SymbolTable::open(&table, &Metrics::noop()).await?);
     if let Some(title) = title {
@@ -108,17 +112,17 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
     }
     let runtime = tokio::runtime::Handle::current();
     let report = tokio::task::spawn_blocking(move || {
-        let stdin = std::io::stdin().lock();
-        let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-        stream::slugify_lines(
-            &slugger,
-            &options,
+        // Read on a thread of its own, so not locked (a lock is not Send).
+        let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
+        let stdout = std::io::stdout().lock();
+        let stream = stream::Stream {
+            slugger: &slugger,
+            options: &options,
             uri,
-            stdin,
-            stdout,
-            std::io::stderr(),
-            &runtime,
-        )
+            threads,
+            runtime: &runtime,
+        };
+        stream.slugify_lines(stdin, stdout, std::io::stderr())
     })
     .await??;
     Ok(match report.failed {

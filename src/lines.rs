@@ -1,5 +1,6 @@
-//! Reading lines with a bound on their length, for the two inputs slugd
-//! streams: UnicodeData.txt and `slugd slugify`'s standard input. A line
+//! Reading lines with a bound on their length, for the data files slugd
+//! streams: UnicodeData.txt and IPADIC's CSV sources (`slugd slugify`'s
+//! standard input has a reader of its own, in `crate::stream`). A line
 //! longer than the bound is skipped (and reported) instead of growing a
 //! buffer, so a multi-gigabyte input without newlines cannot grow memory.
 

@@ -107,18 +107,19 @@ impl KeySet {
 
     /// The number of `key` (without U+FE0F).
     pub fn get(&self, key: &str) -> Option<u32> {
-        let i = self.first_at_least(0, self.len(), key);
+        let i = self.first_at_least(0, self.len(), key.as_bytes());
         (i < self.len() && self.key(i) == key).then_some(i as u32)
     }
 
     /// The first number in `lo..hi` whose key is not below `key` (`hi` if
     /// none).
     #[inline]
-    fn first_at_least(&self, lo: usize, hi: usize, key: &str) -> usize {
+    fn first_at_least(&self, lo: usize, hi: usize, key: &[u8]) -> usize {
         let (mut lo, mut hi) = (lo, hi);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if self.key(mid) < key {
+            // UTF-8's byte order is the code points' order.
+            if self.key(mid).as_bytes() < key {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -150,7 +151,9 @@ impl KeySet {
     /// the search ends when it is empty.
     #[inline(never)]
     fn longest_from(&self, text: &str) -> Option<(u32, usize)> {
-        let mut key = String::with_capacity(64);
+        // On the stack: this runs at every position a sequence may start.
+        let mut key = [0u8; 4 * MAX_KEY_CHARS];
+        let mut key_len = 0;
         let mut chars = 0;
         let (mut lo, mut hi) = (0, self.len());
         let mut found = None;
@@ -158,17 +161,18 @@ impl KeySet {
             if c == VS16 {
                 continue;
             }
-            if chars == self.longest {
+            if chars == self.longest.min(MAX_KEY_CHARS) {
                 break;
             }
-            key.push(c);
+            key_len += c.encode_utf8(&mut key[key_len..]).len();
             chars += 1;
-            lo = self.first_at_least(lo, hi, &key);
-            hi = lo + self.prefixed(lo, hi, &key);
+            let key = &key[..key_len];
+            lo = self.first_at_least(lo, hi, key);
+            hi = lo + self.prefixed(lo, hi, key);
             if lo == hi {
                 break;
             }
-            if chars >= 2 && self.key(lo) == key {
+            if chars >= 2 && self.key(lo).as_bytes() == key {
                 found = Some((lo as u32, at + c.len_utf8()));
             }
         }
@@ -178,11 +182,11 @@ impl KeySet {
     /// How many keys from `lo` on (below `hi`) start with `prefix`, given
     /// that none from `lo` on is below it.
     #[inline]
-    fn prefixed(&self, lo: usize, hi: usize, prefix: &str) -> usize {
+    fn prefixed(&self, lo: usize, hi: usize, prefix: &[u8]) -> usize {
         let (mut a, mut b) = (lo, hi);
         while a < b {
             let mid = a + (b - a) / 2;
-            if self.key(mid).starts_with(prefix) {
+            if self.key(mid).as_bytes().starts_with(prefix) {
                 a = mid + 1;
             } else {
                 b = mid;
