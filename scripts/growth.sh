@@ -45,48 +45,53 @@ run() { # target script connections [env...]
   wrk_summary "$WORK/wrk.out"
 }
 
-echo "== 1. connections (POST /slug, corpus)"
-for round in $(seq 1 "$ROUNDS"); do
-  for conns in 64 256 1024; do
-    for target in in_process redis; do
-      echo "$target $conns $(run "$target" scripts/wrk/corpus.lua "$conns")" >> "$WORK/conns"
+# sweep NAME SCRIPT VALUES...: wrk over each value (connections, or
+# BATCH titles a request) and target, the targets' order turned each
+# round; one line per run in $WORK/NAME.
+sweep() {
+  local name=$1 script=$2 targets=(in_process redis) round value k target
+  shift 2
+  for round in $(seq 1 "$ROUNDS"); do
+    for value in "$@"; do
+      for k in 0 1; do
+        target=${targets[$(((k + round) % 2))]}
+        if [ "$name" = connections ]; then
+          echo "$target $value $(run "$target" "$script" "$value")"
+        else
+          echo "$target $value $(run "$target" "$script" 64 BATCH="$value")"
+        fi >> "$WORK/$name"
+      done
     done
   done
-done
-python3 - "$WORK/conns" <<'PY'
+}
+
+# table NAME: the medians of $WORK/NAME's runs by target and value, with
+# titles/s when the value is titles a request.
+table() {
+  python3 - "$WORK/$1" "$1" <<'PY'
 import sys, statistics as st
 rows = {}
+ms = lambda v: float(v[:-2]) if v.endswith("ms") else float(v[:-2]) / 1000 if v.endswith("us") else float(v[:-1]) * 1000
 for line in open(sys.argv[1]):
-    t, c, rps, p50, p99, non2xx, sock = line.split()
-    ms = lambda v: float(v[:-2]) if v.endswith("ms") else float(v[:-2]) / 1000 if v.endswith("us") else float(v[:-1]) * 1000
-    rows.setdefault((t, int(c)), []).append((float(rps), ms(p99), int(non2xx) + int(sock)))
-print("| target | connections | req/s (median) | p99 ms (median) | errors |")
-print("|---|---|---|---|---|")
-for (t, c), v in sorted(rows.items()):
-    print(f"| {t} | {c} | {st.median(r[0] for r in v):,.0f} | {st.median(r[1] for r in v):.2f} | {sum(r[2] for r in v)} |")
+    t, value, rps, p50, p99, non2xx, sock = line.split()
+    rows.setdefault((t, int(value)), []).append((float(rps), ms(p99), int(non2xx) + int(sock)))
+batch = sys.argv[2] == "batch"
+print(f"| target | {'titles a request' if batch else 'connections'} | req/s (median) |{' titles/s |' if batch else ''} p99 ms (median) | errors |")
+print("|---|---|---|" + ("---|" if batch else "") + "---|---|")
+for (t, value), v in sorted(rows.items()):
+    rps = st.median(r[0] for r in v)
+    titles = f" {rps * value:,.0f} |" if batch else ""
+    print(f"| {t} | {value} | {rps:,.0f} |{titles} {st.median(r[1] for r in v):.2f} | {sum(r[2] for r in v)} |")
 PY
+}
+
+echo "== 1. connections (POST /slug, corpus)"
+sweep connections scripts/wrk/corpus.lua 64 256 1024
+table connections
 
 echo "== 2. batch size (POST /slugs, 64 connections)"
-for round in $(seq 1 "$ROUNDS"); do
-  for batch in 1 10 100; do
-    for target in in_process redis; do
-      echo "$target $batch $(run "$target" scripts/wrk/batch.lua 64 BATCH="$batch")" >> "$WORK/batch"
-    done
-  done
-done
-python3 - "$WORK/batch" <<'PY'
-import sys, statistics as st
-rows = {}
-for line in open(sys.argv[1]):
-    t, b, rps, p50, p99, non2xx, sock = line.split()
-    ms = lambda v: float(v[:-2]) if v.endswith("ms") else float(v[:-2]) / 1000 if v.endswith("us") else float(v[:-1]) * 1000
-    rows.setdefault((t, int(b)), []).append((float(rps), ms(p99), int(non2xx) + int(sock)))
-print("| target | titles a request | req/s (median) | titles/s | p99 ms (median) | errors |")
-print("|---|---|---|---|---|---|")
-for (t, b), v in sorted(rows.items()):
-    rps = st.median(r[0] for r in v)
-    print(f"| {t} | {b} | {rps:,.0f} | {rps * b:,.0f} | {st.median(r[1] for r in v):.2f} | {sum(r[2] for r in v)} |")
-PY
+sweep batch scripts/wrk/batch.lua 1 10 100
+table batch
 
 echo "== 3. title length (one POST /slug, median of $REPEAT)"
 python3 - "$WORK" "$REPEAT" "$IN_PORT" "$RE_PORT" <<'PY'

@@ -15,6 +15,8 @@ pub struct Locales {
     /// in when that differs and is not loaded itself: ICU4X leaves out a
     /// default script (`sr-Cyrl-BA` is `sr-BA`, `zh-Hant-HK` is `zh-HK`).
     slots: HashMap<String, u16>,
+    /// English's slot: every request's chain asks for it.
+    english: Option<u16>,
 }
 
 impl Locales {
@@ -31,7 +33,18 @@ impl Locales {
                 slots.entry(form).or_insert(i as u16);
             }
         }
-        Locales { tags, slots }
+        let english = slots.get(ENGLISH).copied();
+        Locales {
+            tags,
+            slots,
+            english,
+        }
+    }
+
+    /// The slot of English ([`ENGLISH`]), without hashing its tag.
+    #[inline]
+    pub fn english(&self) -> Option<u16> {
+        self.english
     }
 
     /// The slot of `tag`, as CLDR's files or ICU4X's chains write it.

@@ -18,7 +18,7 @@
 //! memory, the Redis one from the names it fetched for the request.
 
 use super::keys::KeySet;
-use super::locales::{ENGLISH, Locales};
+use super::locales::Locales;
 use crate::japanese::Reading;
 use crate::locale::SlugLocale;
 use crate::slug::SymbolNames;
@@ -71,7 +71,7 @@ impl Chain {
                 })
                 .unwrap_or_default(),
             english: locales
-                .slot(ENGLISH)
+                .english()
                 .map(both)
                 .into_iter()
                 .flatten()
