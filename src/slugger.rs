@@ -74,21 +74,16 @@ impl Slugger {
         // Step 1: each title as the options rewrite it (replacements, a
         // locale's romanization), once: what is read for names is what the
         // engine slugs.
-        let rewritten: Vec<Cow<'_, str>> = titles
+        // What is read for names: the rewritten titles, and after them the
+        // fallback as it would be rewritten (one vector, allocated once).
+        let read: Vec<Cow<'_, str>> = titles
             .iter()
-            .map(|t| slug::rewrite(t.as_ref(), options))
-            .collect();
-        let locale = options.locale.as_ref();
-        // The rewritten titles, and the fallback as it would be rewritten.
-        let fallback_title = options
-            .fallback
-            .as_deref()
-            .map(|f| slug::rewrite(f, options));
-        let read: Vec<&str> = rewritten
-            .iter()
-            .chain(fallback_title.iter())
             .map(AsRef::as_ref)
+            .chain(options.fallback.as_deref())
+            .map(|t| slug::rewrite(t, options))
             .collect();
+        let rewritten = &read[..titles.len()];
+        let locale = options.locale.as_ref();
         // Rules 3 read Japanese by the table's readings, symbols or not.
         let japanese = options.rules >= Rules::V3 && options.ascii;
         let kanji = locale.is_some_and(SlugLocale::is_japanese);
@@ -96,7 +91,7 @@ impl Slugger {
         if !(options.symbols
             || (japanese && read.iter().any(|t| crate::japanese::is_japanese(t, kanji))))
         {
-            return Ok(plain(engine(&rewritten, options, &NoSymbols)));
+            return Ok(plain(engine(rewritten, options, &NoSymbols)));
         }
         let written = options.names_written();
         match (
@@ -107,7 +102,7 @@ impl Slugger {
                 if let Some(fallback) = fallback {
                     fallback.release();
                 }
-                Ok(plain(engine(&rewritten, options, &names.view())))
+                Ok(plain(engine(rewritten, options, &names.view())))
             }
             (Err(e), Some(fallback)) if e.is_outage() => {
                 let live = table.live_version();

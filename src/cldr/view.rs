@@ -48,8 +48,10 @@ pub struct Chain {
     /// The locale's chain, loaded locales only.
     locale: Vec<u16>,
     /// English (written, then romanized), for sequences the chain does
-    /// not name.
-    english: Vec<u16>,
+    /// not name: the first `english_len` (none, one or both), held inline
+    /// since every request has them.
+    english: [u16; 2],
+    english_len: u8,
 }
 
 impl Chain {
@@ -60,6 +62,11 @@ impl Chain {
     /// both ways is stored once, as romanized).
     pub fn new(locale: Option<&SlugLocale>, locales: &Locales, written: Option<u16>) -> Self {
         let both = |slot: u16| written.map(|w| slot + w).into_iter().chain([slot]);
+        let (mut english, mut english_len) = ([0; 2], 0);
+        for slot in locales.english().into_iter().flat_map(both) {
+            english[usize::from(english_len)] = slot;
+            english_len += 1;
+        }
         Chain {
             locale: locale
                 .map(|l| {
@@ -70,12 +77,8 @@ impl Chain {
                         .collect()
                 })
                 .unwrap_or_default(),
-            english: locales
-                .english()
-                .map(both)
-                .into_iter()
-                .flatten()
-                .collect(),
+            english,
+            english_len,
         }
     }
 
@@ -86,7 +89,8 @@ impl Chain {
 
     /// The slots for a sequence: the chain, then English.
     pub fn for_sequence(&self) -> impl Iterator<Item = u16> + '_ {
-        self.locale.iter().chain(&self.english).copied()
+        let english = &self.english[..usize::from(self.english_len)];
+        self.locale.iter().chain(english).copied()
     }
 }
 

@@ -468,16 +468,17 @@ impl RedisTable {
             let asked = wanted.len();
             let missing = self.cache.lookup(version.version, wanted, &mut names);
             self.metrics.cache_lookup(asked, missing.len());
-            let done = |names, readings| RequestNames {
-                version: Some(version.clone()),
-                chain: chain.clone(),
+            // Moves the version and chain out: each use returns.
+            let done = |version, chain, names, readings| RequestNames {
+                version: Some(version),
+                chain,
                 source: RequestSource {
                     names,
                     readings: has_readings.then_some(readings),
                 },
             };
             if missing.is_empty() && forms.is_empty() {
-                return Ok(done(names, HashMap::new()));
+                return Ok(done(version, chain, names, HashMap::new()));
             }
             let mut fetched = self.fetch(&version, &missing, &forms, true).await?;
             if matches!(fetched, Fetched::Missing(_)) && self.conn.reads_from_replicas() {
@@ -488,7 +489,7 @@ impl RedisTable {
                 Fetched::Names(fetched, readings) => {
                     self.cache.insert(version.version, &fetched);
                     names.extend(fetched);
-                    return Ok(done(names, readings));
+                    return Ok(done(version, chain, names, readings));
                 }
                 Fetched::Missing(what) => {
                     let now = self.refresh().await?;
