@@ -116,11 +116,11 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
         let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
         let stdout = std::io::stdout().lock();
         let stream = stream::Stream {
-            slugger: &slugger,
-            options: &options,
+            slugger,
+            options,
             uri,
             threads,
-            runtime: &runtime,
+            runtime,
         };
         stream.slugify_lines(stdin, stdout, std::io::stderr())
     })

@@ -12,8 +12,9 @@
 
 use std::io::{self, BufRead, Write};
 use std::num::NonZeroUsize;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 
 use tokio::runtime::Handle;
 
@@ -91,54 +92,76 @@ type Job = (Batch, SyncSender<Result<Written, StreamError>>);
 /// How `slugd slugify` slugs a stream: the slugger and options, whether
 /// to write URI forms, how many workers, and the runtime that runs the
 /// table's async calls.
-pub struct Stream<'a> {
-    pub slugger: &'a Slugger,
-    pub options: &'a Options,
+pub struct Stream {
+    pub slugger: Slugger,
+    pub options: Options,
     /// Write each slug's URI form (`--uri`).
     pub uri: bool,
     /// Workers slugging batches side by side.
     pub threads: NonZeroUsize,
-    pub runtime: &'a Handle,
+    pub runtime: Handle,
 }
 
-impl Stream<'_> {
+impl Stream {
     /// Slugs every line of `input` onto `output`, reporting bad lines on
     /// `errors`. Call it from a blocking thread: the workers run the
     /// table's async calls on the runtime.
+    ///
+    /// When writing fails or the table cannot answer, it returns the
+    /// error at once: the reader and the workers are told to stop and are
+    /// not waited for, since the reader may be waiting for input that
+    /// does not come (a terminal, `tail -f`). They end at their next
+    /// batch, or with the process.
     pub fn slugify_lines(
-        &self,
-        input: impl BufRead + Send,
+        self,
+        input: impl BufRead + Send + 'static,
         mut output: impl Write,
         mut errors: impl Write,
     ) -> Result<StreamReport, StreamError> {
         let threads = self.threads.get();
+        let stream = Arc::new(self);
+        let stop = Arc::new(AtomicBool::new(false));
         let (jobs, job_queue) = sync_channel::<Job>(threads);
-        let job_queue = Mutex::new(job_queue);
+        let job_queue = Arc::new(Mutex::new(job_queue));
         // The writer's queue: each batch's answer, in input order.
         let (order, answers) = sync_channel::<Answer>(threads * IN_FLIGHT);
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                let job_queue = &job_queue;
-                scope.spawn(move || {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let (stream, job_queue, stop) = (
+                    Arc::clone(&stream),
+                    Arc::clone(&job_queue),
+                    Arc::clone(&stop),
+                );
+                std::thread::spawn(move || {
                     loop {
                         // The lock is held to take a job, not to slug it.
                         let next = job_queue.lock().map(|queue| queue.recv());
                         let Ok(Ok((batch, answer))) = next else { break };
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
                         // A writer that stopped wants no more answers.
-                        let _ = answer.send(self.slug_batch(&batch));
+                        let _ = answer.send(stream.slug_batch(&batch));
                     }
-                });
-            }
-            let reader = scope.spawn(move || read_batches(input, jobs, order));
-            let mut report = StreamReport::default();
-            let written = write_in_order(&answers, &mut output, &mut errors, &mut report);
-            // Stops the reader if the writer stopped first.
-            drop(answers);
-            let read = reader.join().expect("the reader does not panic");
-            written?;
-            read?;
-            Ok(report)
-        })
+                })
+            })
+            .collect();
+        let reader = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || read_batches(input, jobs, order, &stop))
+        };
+        let mut report = StreamReport::default();
+        if let Err(e) = write_in_order(&answers, &mut output, &mut errors, &mut report) {
+            stop.store(true, Ordering::Relaxed);
+            return Err(e);
+        }
+        // The reader is done: the writer's queue ended.
+        let read = reader.join().expect("the reader does not panic");
+        for worker in workers {
+            worker.join().expect("a worker does not panic");
+        }
+        read?;
+        Ok(report)
     }
 
     /// The output and error lines of one batch.
@@ -166,7 +189,7 @@ impl Stream<'_> {
         }
         let mut slugs = self
             .runtime
-            .block_on(self.slugger.slugify_all(&titles, self.options))?
+            .block_on(self.slugger.slugify_all(&titles, &self.options))?
             .slugs
             .into_iter();
         let mut written = Written {
@@ -211,10 +234,11 @@ fn read_batches(
     mut input: impl BufRead,
     jobs: SyncSender<Job>,
     order: SyncSender<Answer>,
+    stop: &AtomicBool,
 ) -> io::Result<()> {
     let mut first_line = 1;
     let mut at_end = false;
-    while !at_end {
+    while !at_end && !stop.load(Ordering::Relaxed) {
         let mut batch = Batch {
             first_line,
             lines: 0,
@@ -303,9 +327,11 @@ fn write_in_order(
             break;
         };
         let written = written?;
+        // The messages first, as a line's message came before its batch's
+        // slugs were flushed.
+        errors.write_all(&written.errors)?;
         output.write_all(&written.output)?;
         output.flush()?;
-        errors.write_all(&written.errors)?;
         report.lines += written.lines;
         report.failed += written.failed;
     }
@@ -314,8 +340,6 @@ fn write_in_order(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::table::{MemoryTable, SymbolTable};
 
@@ -325,18 +349,16 @@ mod tests {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        let slugger = Slugger::new(SymbolTable::InProcess(Arc::new(MemoryTable::built_in())));
-        let options = Options::default();
         let stream = Stream {
-            slugger: &slugger,
-            options: &options,
+            slugger: Slugger::new(SymbolTable::InProcess(Arc::new(MemoryTable::built_in()))),
+            options: Options::default(),
             uri: false,
             threads: NonZeroUsize::new(threads).unwrap(),
-            runtime: runtime.handle(),
+            runtime: runtime.handle().clone(),
         };
         let (mut output, mut errors) = (Vec::new(), Vec::new());
         let report = stream
-            .slugify_lines(input, &mut output, &mut errors)
+            .slugify_lines(io::Cursor::new(input.to_vec()), &mut output, &mut errors)
             .unwrap();
         let text = |bytes| String::from_utf8(bytes).unwrap();
         (text(output), text(errors), report)

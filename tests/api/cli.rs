@@ -415,3 +415,40 @@ async fn a_bad_flag_value_fails_with_the_message_http_gives() {
         );
     }
 }
+
+#[test]
+fn slugify_stops_at_once_when_its_output_fails_while_input_stays_open() {
+    // Standard input stays open (a terminal, `tail -f`): the error must
+    // not wait for more input, nor for the end of it.
+    let mut child = slugd_command()
+        .args(["--log", "warn", "slugify"])
+        .stdin(Stdio::piped())
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for i in 0..300 {
+        writeln!(stdin, "Title {i}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("slugd slugify still runs 60 s after its output failed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("reading titles or writing slugs failed") && err.contains("No space left"),
+        "{err}"
+    );
+}
