@@ -127,7 +127,7 @@ impl Spelling {
 
 /// The longest stopword as the slug spells it, in bytes (a 64-character
 /// word may transliterate to more).
-pub(crate) const MAX_SPELT_STOPWORD: usize = 256;
+const MAX_SPELT_STOPWORD: usize = 256;
 
 /// Up to this many stopwords a scan beats a hash look-up.
 const SCANNED_STOPWORDS: usize = 16;
@@ -596,6 +596,19 @@ pub(crate) fn fold_written(word: &str) -> String {
 /// Stopwords as rules 1 to 3 spell them: transliterated and lowercased,
 /// so `für` drops the word `fur`.
 pub(crate) fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
+    spelt_stopwords(words, Spelling::Deunicode, false, deunicode_spelling)
+}
+
+/// Stopwords spelt by `spell` (`by` says how, for the defaults' words to
+/// be spelt again when a request's spelling differs): each must spell to
+/// one word of ASCII letters and digits. With `lenient`, a word that
+/// does not is left out instead of refused.
+pub(crate) fn spelt_stopwords(
+    words: &[String],
+    by: Spelling,
+    lenient: bool,
+    spell: impl Fn(&str) -> String,
+) -> Result<StopWords, OptionError> {
     if words.len() > MAX_STOPWORDS {
         return Err(OptionError::TooManyStopwords(words.len()));
     }
@@ -605,22 +618,22 @@ pub(crate) fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
         .collect();
     let mut out = HashSet::with_capacity(words.len());
     for (i, word) in words.iter().enumerate() {
-        let spelt = deunicode_spelling(word);
-        if word.chars().count() > MAX_STOPWORD_CHARS
-            || spelt.len() > MAX_SPELT_STOPWORD
+        let spelt = match word.chars().count() > MAX_STOPWORD_CHARS {
+            true => String::new(),
+            false => spell(word),
+        };
+        if spelt.len() > MAX_SPELT_STOPWORD
             || spelt.is_empty()
             || !spelt.bytes().all(|b| b.is_ascii_alphanumeric())
         {
-            return Err(OptionError::Stopword(i, word.clone()));
+            match lenient {
+                true => continue,
+                false => return Err(OptionError::Stopword(i, word.clone())),
+            }
         }
         out.insert(spelt.into_bytes().into_boxed_slice());
     }
-    Ok(StopWords::new(
-        out,
-        written,
-        given(words),
-        Spelling::Deunicode,
-    ))
+    Ok(StopWords::new(out, written, given(words), by))
 }
 
 /// A stopword as rules 1 to 3 spell it: transliterated, lowercase, with

@@ -73,9 +73,8 @@ impl Slugger {
         };
         // Step 1: each title as the options rewrite it (replacements, a
         // locale's romanization), once: what is read for names is what the
-        // engine slugs.
-        // What is read for names: the rewritten titles, and after them the
-        // fallback as it would be rewritten (one vector, allocated once).
+        // engine slugs. After the titles, in the same vector, the fallback
+        // as it would be rewritten, whose names are read too.
         let read: Vec<Cow<'_, str>> = titles
             .iter()
             .map(AsRef::as_ref)

@@ -4,15 +4,13 @@
 //! fallback with the engine itself (`crate::slug`), which reads the
 //! option types of `options.rs`: the types stay free of the engine.
 
-use std::collections::HashSet;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use crate::locale::SlugLocale;
 use crate::options::{
-    MAX_SPELT_STOPWORD, MAX_STOPWORD_CHARS, MAX_STOPWORDS, OptionError, Options, Preserve,
-    RawOptions, Rules, Separator, Spelling, StopWords, fold_written, given, replacements,
-    stopwords,
+    OptionError, Options, Preserve, RawOptions, Rules, Separator, Spelling, StopWords, given,
+    replacements, spelt_stopwords, stopwords,
 };
 use crate::slug::{NoSymbols, slugify};
 
@@ -137,9 +135,6 @@ fn engine_stopwords(
     options: &Options,
     lenient: bool,
 ) -> Result<StopWords, OptionError> {
-    if words.len() > MAX_STOPWORDS {
-        return Err(OptionError::TooManyStopwords(words.len()));
-    }
     let spelling = Options {
         locale: options.locale.clone(),
         rules: options.rules,
@@ -147,29 +142,10 @@ fn engine_stopwords(
         symbols: false,
         ..Options::default()
     };
-    let written = words
-        .iter()
-        .map(|w| fold_written(w.trim()).into_boxed_str())
-        .collect();
-    let mut out = HashSet::with_capacity(words.len());
-    for (i, word) in words.iter().enumerate() {
-        let spelt = match word.chars().count() > MAX_STOPWORD_CHARS {
-            true => String::new(),
-            false => slugify(word.trim(), &spelling, &NoSymbols).unwrap_or_default(),
-        };
-        if spelt.len() > MAX_SPELT_STOPWORD
-            || spelt.is_empty()
-            || !spelt.bytes().all(|b| b.is_ascii_alphanumeric())
-        {
-            match lenient {
-                true => continue,
-                false => return Err(OptionError::Stopword(i, word.clone())),
-            }
-        }
-        out.insert(spelt.into_bytes().into_boxed_slice());
-    }
     let by = Spelling::of(options.rules, options.locale.as_ref(), options.decamelize);
-    Ok(StopWords::new(out, written, given(words), by))
+    spelt_stopwords(words, by, lenient, |word| {
+        slugify(word.trim(), &spelling, &NoSymbols).unwrap_or_default()
+    })
 }
 
 /// A fallback as rules 4 take it: one [`fallback`] takes, or one the
