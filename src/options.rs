@@ -96,6 +96,11 @@ pub struct StopWords {
     /// Bit `n` set when a stopword is `n` bytes long (63 for longer): most
     /// words of a title are turned away by one test.
     lengths: u64,
+    /// The stopwords of up to 7 bytes, each as the number its bytes make
+    /// ([`packed`]), in a table of open addressing ([`ShortWords`]): most
+    /// stopwords are short, and a word of a title is found or turned away
+    /// with a probe or two.
+    short: ShortWords,
     /// The words as `ascii: false` writes them (NFKC, lowercase).
     written: Arc<HashSet<Box<str>>>,
     /// The words as given, to spell them again for a request whose
@@ -125,6 +130,85 @@ impl Spelling {
     }
 }
 
+/// Words of up to 7 bytes as [`packed`] numbers (never 0), in slots of a
+/// power of two at least twice their number: a number's first slot is a
+/// multiplicative hash of it, and a search goes on slot by slot to the
+/// number or an empty slot (0).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct ShortWords {
+    slots: Arc<[u64]>,
+    /// 64 minus the slots' number as a power of two: the shift that takes
+    /// a hash to a slot.
+    shift: u32,
+}
+
+impl ShortWords {
+    fn new(words: impl Iterator<Item = u64>) -> Self {
+        let words: Vec<u64> = words.collect();
+        let bits = (words.len() * 2)
+            .next_power_of_two()
+            .max(8)
+            .trailing_zeros();
+        let mut slots = vec![0u64; 1 << bits];
+        let shift = 64 - bits;
+        for word in words {
+            let mut at = Self::first_slot(word, shift);
+            while slots[at] != 0 && slots[at] != word {
+                at = (at + 1) & (slots.len() - 1);
+            }
+            slots[at] = word;
+        }
+        ShortWords {
+            slots: slots.into(),
+            shift,
+        }
+    }
+
+    #[inline]
+    fn first_slot(word: u64, shift: u32) -> usize {
+        (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
+    }
+
+    /// Whether `word`, a [`packed`] number, is one of them.
+    #[inline]
+    fn contains(&self, word: u64) -> bool {
+        if self.slots.is_empty() {
+            return false;
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = Self::first_slot(word, self.shift) & mask;
+        loop {
+            match self.slots[at] {
+                0 => return false,
+                slot if slot == word => return true,
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+}
+
+/// `word`'s bytes, ASCII lowercase, as one number (the first byte lowest,
+/// its length in the highest), if it has 1 to 7 bytes: two such words are
+/// equal but for ASCII case when their numbers are.
+#[inline]
+fn packed(word: &[u8]) -> Option<u64> {
+    if !(1..=7).contains(&word.len()) {
+        return None;
+    }
+    let n = (word.iter().enumerate()).fold((word.len() as u64) << 56, |n, (i, &b)| {
+        n | u64::from(b) << (8 * i)
+    });
+    // Each byte's top bit: in `from_a` when it is `A` or above, in
+    // `past_z` when it is above `Z`, for bytes below 0x80 (the sums carry
+    // into no other byte); bytes from 0x80 are left as they are.
+    const ONES: u64 = u64::MAX / 255;
+    let seven_bits = n & (ONES * 0x7F);
+    let from_a = seven_bits + ONES * (0x80 - u64::from(b'A'));
+    let past_z = seven_bits + ONES * (0x7F - u64::from(b'Z'));
+    let upper = from_a & !past_z & !n & (ONES * 0x80);
+    Some(n | upper >> 2)
+}
+
 /// The longest stopword as the slug spells it, in bytes (a 64-character
 /// word may transliterate to more).
 const MAX_SPELT_STOPWORD: usize = 256;
@@ -140,6 +224,7 @@ impl StopWords {
         spelling: Spelling,
     ) -> Self {
         let lengths = words.iter().fold(0, |m, w| m | 1 << w.len().min(63));
+        let short = ShortWords::new(words.iter().filter_map(|w| packed(w)));
         let (list, set) = match words.len() > SCANNED_STOPWORDS {
             true => (Arc::default(), Some(Arc::new(words))),
             false => (words.into_iter().collect(), None),
@@ -148,6 +233,7 @@ impl StopWords {
             list,
             set,
             lengths,
+            short,
             written: Arc::new(written),
             given,
             spelling,
@@ -169,21 +255,41 @@ impl StopWords {
         self.lengths == 0
     }
 
+    /// Whether a stopword may be `len` bytes long: most words of a title
+    /// are turned away by this one test.
+    #[inline]
+    pub fn may_have_len(&self, len: usize) -> bool {
+        self.lengths & (1 << len.min(63)) != 0
+    }
+
     /// Whether `word` (a word of a slug, any case) is a stopword.
     #[inline]
     pub fn contains(&self, word: &str) -> bool {
+        self.contains_bytes(word.as_bytes())
+    }
+
+    /// [`StopWords::contains`] of a word's bytes.
+    #[inline]
+    pub fn contains_bytes(&self, word: &[u8]) -> bool {
         let len = word.len();
-        if self.lengths & (1 << len.min(63)) == 0 || len > MAX_SPELT_STOPWORD {
+        if !self.may_have_len(len) || len > MAX_SPELT_STOPWORD {
             return false;
         }
+        if let Some(word) = packed(word) {
+            return self.short.contains(word);
+        }
+        self.contains_long(word)
+    }
+
+    /// [`StopWords::contains_bytes`] of a word of more than 7 bytes.
+    #[cold]
+    fn contains_long(&self, word: &[u8]) -> bool {
+        let len = word.len();
         let Some(set) = &self.set else {
-            return self
-                .list
-                .iter()
-                .any(|w| w.eq_ignore_ascii_case(word.as_bytes()));
+            return self.list.iter().any(|w| w.eq_ignore_ascii_case(word));
         };
         let mut lower = [0u8; MAX_SPELT_STOPWORD];
-        lower[..len].copy_from_slice(word.as_bytes());
+        lower[..len].copy_from_slice(word);
         lower[..len].make_ascii_lowercase();
         set.contains(&lower[..len])
     }
@@ -198,22 +304,37 @@ pub const MAX_REPLACED_BYTES: usize = 1024 * 1024;
 /// each place, the first pair (in the order given) whose `from` is there
 /// is replaced, and what it put in is not read again.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Replacements(Arc<[(Box<str>, Box<str>)]>);
+pub struct Replacements {
+    pairs: Arc<[(Box<str>, Box<str>)]>,
+    /// The first bytes of the `from`s, a bit each: a title none of whose
+    /// bytes is one (most titles) is passed over in one scan, without a
+    /// search for each `from`.
+    firsts: [u64; 4],
+}
 
 impl Replacements {
     /// Whether there are no pairs.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.pairs.is_empty()
     }
 
     /// The title with the pairs applied; borrowed when none applies.
     #[inline]
     pub fn apply<'t>(&self, title: &'t str) -> Cow<'t, str> {
-        if self.0.is_empty() || !self.0.iter().any(|(from, _)| title.contains(&**from)) {
+        if !self.applies_to(title) {
             return Cow::Borrowed(title);
         }
         Cow::Owned(self.apply_once(title))
+    }
+
+    /// Whether a pair applies to `title`: whether a `from` occurs in it.
+    #[inline]
+    pub fn applies_to(&self, title: &str) -> bool {
+        let first = |b: u8| self.firsts[usize::from(b >> 6)] & (1 << (b & 63)) != 0;
+        !self.pairs.is_empty()
+            && title.bytes().any(first)
+            && self.pairs.iter().any(|(from, _)| title.contains(&**from))
     }
 
     fn apply_once(&self, title: &str) -> String {
@@ -223,7 +344,11 @@ impl Replacements {
             if out.len() >= MAX_REPLACED_BYTES {
                 break;
             }
-            match self.0.iter().find(|(from, _)| rest.starts_with(&**from)) {
+            match self
+                .pairs
+                .iter()
+                .find(|(from, _)| rest.starts_with(&**from))
+            {
                 Some((from, to)) => {
                     out.push_str(to);
                     rest = &rest[from.len()..];
@@ -655,10 +780,12 @@ pub(crate) fn replacements(pairs: &[(String, String)]) -> Result<Replacements, O
         return Err(OptionError::TooManyReplacements(pairs.len()));
     }
     let mut out = Vec::with_capacity(pairs.len());
+    let mut firsts = [0u64; 4];
     for (i, (from, to)) in pairs.iter().enumerate() {
-        if from.is_empty() {
+        let Some(&first) = from.as_bytes().first() else {
             return Err(OptionError::EmptyReplacement(i));
-        }
+        };
+        firsts[usize::from(first >> 6)] |= 1 << (first & 63);
         for (side, text) in [(0, from), (1, to)] {
             let len = text.chars().count();
             if len > MAX_REPLACEMENT_CHARS {
@@ -667,7 +794,10 @@ pub(crate) fn replacements(pairs: &[(String, String)]) -> Result<Replacements, O
         }
         out.push((from.clone().into_boxed_str(), to.clone().into_boxed_str()));
     }
-    Ok(Replacements(out.into()))
+    Ok(Replacements {
+        pairs: out.into(),
+        firsts,
+    })
 }
 
 /// A fallback as rules 1 to 3 take it: at most [`MAX_FALLBACK_CHARS`]
@@ -693,6 +823,25 @@ pub(crate) fn fallback(text: &str) -> Result<Arc<str>, OptionError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packed_words_are_equal_exactly_when_they_are_but_for_ascii_case() {
+        // Every pair of bytes, alone and inside a word of 7.
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                let same = a.eq_ignore_ascii_case(&b);
+                assert_eq!(packed(&[a]) == packed(&[b]), same, "{a} {b}");
+                let (x, y) = (
+                    [b'Q', a, 0xC3, b'z', b'@', b'[', a],
+                    [b'q', b, 0xC3, b'Z', b'@', b'[', b],
+                );
+                assert_eq!(packed(&x) == packed(&y), same, "{a} {b}");
+            }
+        }
+        assert_ne!(packed(b"a"), packed(b"a\0"));
+        assert_eq!(packed(b""), None);
+        assert_eq!(packed(b"8 bytes!"), None);
+    }
 
     #[test]
     fn each_bad_value_names_its_field() {

@@ -21,6 +21,19 @@ use crate::named::{self, VS16};
 /// sequences with two skin tones, have 9 without U+FE0F).
 const MAX_KEY_CHARS: usize = 16;
 
+/// The lowest member of `words` (a [`Membership`]'s) from 128 on, or
+/// `u32::MAX`.
+const fn non_ascii_floor(words: &[u64]) -> u32 {
+    let mut b = 2;
+    while b < words.len() {
+        if words[b] != 0 {
+            return b as u32 * 64 + words[b].trailing_zeros();
+        }
+        b += 1;
+    }
+    u32::MAX
+}
+
 /// Every key of a table version, numbered.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KeySet {
@@ -33,6 +46,15 @@ pub struct KeySet {
     starts: Membership,
     /// Characters in the longest key.
     longest: usize,
+    /// The lowest non-ASCII member of `starts` (`u32::MAX` for none): text
+    /// in Latin, Greek, Cyrillic, Arabic or Hebrew letters pays one
+    /// comparison a character for emoji sequences ([`KeySet::may_start`]).
+    floor: u32,
+    /// Whether a key of two characters or more has an ASCII character
+    /// second (U+FE0F aside). None of CLDR's has (keycaps start with ASCII,
+    /// nothing goes on with it): then a symbol followed by a space, the
+    /// usual case, needs no search ([`KeySet::longest`]).
+    ascii_second: bool,
 }
 
 impl KeySet {
@@ -44,6 +66,7 @@ impl KeySet {
         let mut ends = Vec::with_capacity(keys.len());
         let mut starts = Membership::default();
         let mut longest = 0;
+        let mut ascii_second = false;
         for key in &keys {
             let chars = key.chars().count();
             // A longer key keeps its number (numbers are positions) but
@@ -51,6 +74,11 @@ impl KeySet {
             if (2..=MAX_KEY_CHARS).contains(&chars) {
                 starts.insert(key.chars().next().expect("not empty"));
                 longest = longest.max(chars);
+                ascii_second |= key
+                    .chars()
+                    .filter(|&c| c != VS16)
+                    .nth(1)
+                    .is_some_and(|c| c.is_ascii());
             }
             text.push_str(key);
             ends.push(text.len() as u32);
@@ -59,6 +87,8 @@ impl KeySet {
         KeySet {
             keys: Cow::Owned(text),
             ends: Cow::Owned(ends),
+            floor: non_ascii_floor(starts.words()),
+            ascii_second,
             starts,
             longest,
         }
@@ -67,7 +97,9 @@ impl KeySet {
     /// The set of `keys` sorted and back to back with `ends`, the first
     /// characters of sequences `starts` and the longest `longest`
     /// characters, read in place: what [`KeySet::new`] makes, as
-    /// [`KeySet::parts`] gives it.
+    /// [`KeySet::parts`] gives it, of keys none of which goes on with
+    /// ASCII (as CLDR's: the unit test of the built-in table compares it
+    /// with the one [`KeySet::new`] makes).
     pub(crate) const fn borrowed(
         keys: &'static str,
         ends: &'static [u32],
@@ -79,7 +111,25 @@ impl KeySet {
             ends: Cow::Borrowed(ends),
             starts: Membership::borrowed(starts),
             longest,
+            floor: non_ascii_floor(starts),
+            ascii_second: false,
         }
+    }
+
+    /// Whether a key of two characters or more starts with `c`, a
+    /// non-ASCII character: one comparison for most letters, a bit test
+    /// above them.
+    #[inline]
+    pub fn may_start(&self, c: char) -> bool {
+        c as u32 >= self.floor && self.starts.contains(c)
+    }
+
+    /// The lowest non-ASCII character (as a number) a key of two
+    /// characters or more starts with, `u32::MAX` if none does: below it
+    /// [`KeySet::may_start`] holds for none.
+    #[inline]
+    pub fn floor(&self) -> u32 {
+        self.floor
     }
 
     /// What [`KeySet::borrowed`] takes, for writing the built-in table's
@@ -142,6 +192,13 @@ impl KeySet {
         let first = text.chars().next()?;
         if !self.starts.contains(first) {
             return None;
+        }
+        if !self.ascii_second {
+            // No key goes on with what ends the text or an ASCII character.
+            let rest = text[first.len_utf8()..].trim_start_matches(VS16);
+            if rest.as_bytes().first().is_none_or(u8::is_ascii) {
+                return None;
+            }
         }
         self.longest_from(text)
     }

@@ -124,6 +124,16 @@ impl<S: NameSource> SymbolNames for View<'_, S> {
     }
 
     #[inline]
+    fn may_start_sequence(&self, c: char) -> bool {
+        self.keys.may_start(c)
+    }
+
+    #[inline]
+    fn sequence_floor(&self) -> u32 {
+        self.keys.floor()
+    }
+
+    #[inline]
     fn has_readings(&self) -> bool {
         self.source.has_readings()
     }

@@ -4,8 +4,9 @@
 //! character.
 
 use super::names::SymbolNames;
+use super::plain::Plain;
 use super::rules::{
-    AND, Class, between_digits, class_of, groups_digits, is_ampersand, is_traceless, is_wide_lead,
+    AND, Class, between_digits, class_of, groups_digits, is_ampersand, is_traceless,
     spelled_letter, starts_word, word_follows,
 };
 use super::scripts;
@@ -226,7 +227,9 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
             if EXTRAS {
                 self.last = [0, 0];
                 self.pending = None;
+                // Most words are turned away by their length.
                 if let Some(stopwords) = self.stopwords
+                    && stopwords.may_have_len(self.out.len() - self.word_start)
                     && self.drop_stopword(stopwords)
                 {
                     return;
@@ -246,9 +249,9 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
     }
 
     /// Takes back the word just ended if it is a stopword.
-    #[cold]
+    #[inline]
     fn drop_stopword(&mut self, stopwords: &StopWords) -> bool {
-        if !stopwords.contains(&self.out[self.word_start..]) {
+        if !stopwords.contains_bytes(&self.out.as_bytes()[self.word_start..]) {
             return false;
         }
         self.out.truncate(self.word_start);
@@ -266,6 +269,25 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
                 self.separate();
             }
         }
+    }
+
+    /// Appends the letters and digits of a [`Plain`] word, as
+    /// [`Builder::push_text`] would: up to four bytes, 0 bytes after them.
+    #[inline]
+    fn push_letters(&mut self, word: u32) {
+        let bytes = word.to_le_bytes();
+        let len = 4 - (word.leading_zeros() / 8) as usize;
+        if EXTRAS && self.camel {
+            for &byte in &bytes[..len] {
+                self.push_camel(byte);
+            }
+            return;
+        }
+        let alnum = self.alnum;
+        for &byte in &bytes[..len] {
+            self.out.push(char::from(alnum[byte as usize] & 0x7F));
+        }
+        self.after_separator = false;
     }
 
     /// Appends a table character's name as words of their own.
@@ -516,6 +538,9 @@ pub(super) fn build<const EXTRAS: bool>(
         },
         run_start: usize::MAX,
     };
+    let plain = Plain::get();
+    // Below it no sequence starts: letters ask for none.
+    let sequence_floor = names.sequence_floor();
     // Rules 3 read kana as Japanese where the table has readings.
     let kana_stops = watch && options.rules >= Rules::V3 && names.has_readings();
     let bytes = title.as_bytes();
@@ -560,16 +585,29 @@ pub(super) fn build<const EXTRAS: bool>(
             }
             continue;
         }
-        if watch
-            && is_wide_lead(byte)
-            && (scripts::starts_run(title, i) || (kana_stops && starts_kana(title, i)))
+        if byte < 0xE0 {
+            // A two-byte character: most are letters deunicode writes as
+            // letters, which is all the rules do with them when the table
+            // names no such character and no sequence starts there.
+            let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
+            if let Some(word) = plain.letters(cp)
+                && cp < sequence_floor
+                && !(options.symbols && char::from_u32(cp).and_then(|c| names.name(c)).is_some())
+            {
+                b.push_letters(word);
+                i += 2;
+                continue;
+            }
+        } else if watch && (scripts::starts_run(title, i) || (kana_stops && starts_kana(title, i)))
         {
             return Err(Unrewritten);
         }
         let c = title[i..].chars().next().expect("i is on a char boundary");
         let at = i;
         if options.symbols {
-            if let Some((len, name)) = names.sequence(&title[at..]) {
+            if names.may_start_sequence(c)
+                && let Some((len, name)) = names.sequence(&title[at..])
+            {
                 b.push_name(name);
                 i += len;
                 continue;

@@ -54,6 +54,7 @@
 mod builder;
 mod entities;
 mod names;
+mod plain;
 mod rules;
 mod scripts;
 #[cfg(test)]
@@ -83,16 +84,19 @@ pub struct EmptySlug;
 
 /// Turns `title` into a slug.
 ///
-/// With no `replacements` and no `locale` (the usual options), the title
-/// is read as it is in one pass, and rewritten only when that pass meets
-/// what rules 2 rewrite ([`build`]'s `watch`): the same slug as
-/// [`slugify_rewritten`] of [`rewrite`], without the survey.
+/// With no `locale` (the usual options) and no `replacements` that apply
+/// to it, the title is read as it is in one pass, and rewritten only when
+/// that pass meets what rules 2 rewrite ([`build`]'s `watch`): the same
+/// slug as [`slugify_rewritten`] of [`rewrite`], without the survey.
 pub fn slugify(
     title: &str,
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
-    if !(options.replacements.is_empty() && options.locale.is_none() && options.ascii) {
+    // `replacements` that do not apply to the title rewrite nothing but
+    // what the pass below stops at (a `&` may start an entity that decodes
+    // to a `from`): the usual path, too.
+    if !(options.locale.is_none() && options.ascii) || options.replacements.applies_to(title) {
         return slugify_rewritten(&rewrite(title, options), options, names);
     }
     let watch = options.rules >= Rules::V2;

@@ -17,6 +17,24 @@ pub trait SymbolNames {
         None
     }
 
+    /// Whether a [`SymbolNames::sequence`] may start with `c`, a non-ASCII
+    /// character: the engine asks for a sequence only where one may start,
+    /// and most characters are letters that start none. Any character
+    /// may, unless a table knows better.
+    #[inline]
+    fn may_start_sequence(&self, c: char) -> bool {
+        c as u32 >= self.sequence_floor()
+    }
+
+    /// The lowest character (as a number) [`SymbolNames::may_start_sequence`]
+    /// may hold for: the engine compares the letters of most scripts with
+    /// it once, and asks no more of them. Every non-ASCII character (0x80)
+    /// unless a table knows better.
+    #[inline]
+    fn sequence_floor(&self) -> u32 {
+        0x80
+    }
+
     /// Whether the table has Japanese readings (IPADIC's, issue 20):
     /// without them, rules 3 read Japanese as rules 2 do.
     #[inline]

@@ -525,7 +525,9 @@ fn the_surveyed_rewrite_is_every_step_in_turn() {
 
 /// A title read as it is, in one pass that stops at what rules 2 rewrite,
 /// gets the slug of the title rewritten first: for every option set that
-/// takes that pass (no `replacements`, no `locale`), over the corpus and
+/// takes that pass (no `locale`; `replacements` where none applies to the
+/// title as it is, also where one applies once an entity is decoded),
+/// over the corpus and
 /// titles with entities, runs of the scripts, and characters that look
 /// ahead (`'`, `’`, `,`, `&`, `×`) next to a run or an entity, cut at
 /// every `max_length` up to 24.
@@ -560,6 +562,20 @@ fn one_pass_over_a_title_as_it_is_gives_the_rewritten_slug() {
             fallback: Some("北京 &amp; untitled".into()),
             ..RawOptions::default()
         },
+        RawOptions {
+            replacements: Some(vec![
+                ("@".into(), " at ".into()),
+                ("&".into(), " und ".into()),
+                ("ä".into(), "ae".into()),
+                ("<hi>".into(), "नमस्ते".into()),
+            ]),
+            ..RawOptions::default()
+        },
+        RawOptions {
+            rules: Some(1),
+            replacements: Some(vec![("%".into(), " percent".into())]),
+            ..RawOptions::default()
+        },
     ];
     option_sets.extend((1..=24).map(|max| RawOptions {
         max_length: Some(max),
@@ -580,6 +596,8 @@ fn one_pass_over_a_title_as_it_is_gives_the_rewritten_slug() {
         "東京タワーへようこそ",
         "iPhone 15を買いました",
         "ｶﾀｶﾅ and more",
+        "mail me &#64; home, 50&#37; off",
+        "Käse @ home <hi>",
         "",
         "?!",
     ];

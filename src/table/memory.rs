@@ -483,6 +483,16 @@ impl SymbolNames for MemoryTable {
     }
 
     #[inline]
+    fn may_start_sequence(&self, c: char) -> bool {
+        self.cldr.keys.may_start(c)
+    }
+
+    #[inline]
+    fn sequence_floor(&self) -> u32 {
+        self.cldr.keys.floor()
+    }
+
+    #[inline]
     fn has_readings(&self) -> bool {
         self.readings.is_some()
     }
