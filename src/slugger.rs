@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use crate::locale::SlugLocale;
 use crate::slug::{self, EmptySlug, NoSymbols, Options, Rules, SymbolNames};
-use crate::table::{MemoryTable, SymbolTable, TableError};
+use crate::table::{Fallback, MemoryTable, RedisTable, SymbolTable, TableError};
 
 /// Slugs titles with a table. Cheap to clone: clones share the table.
 #[derive(Clone)]
@@ -59,67 +59,20 @@ impl Slugger {
         titles: &[S],
         options: &Options,
     ) -> Result<Slugs, TableError> {
-        let plain = |slugs| Slugs {
-            slugs,
-            degraded: false,
-        };
-        let (table, fallback) = match &self.table {
+        match &self.table {
             // In memory no names are asked for ahead: the engine rewrites
             // a title only when it needs to ([`slug::slugify`]).
-            SymbolTable::InProcess(table) => {
-                return Ok(plain(in_memory(table, titles, options)));
+            SymbolTable::InProcess(table) => Ok(Slugs {
+                slugs: in_memory(table, titles, options),
+                degraded: false,
+            }),
+            // Boxed: the Redis steps' state is kilobytes, which every
+            // caller's future (the HTTP handler's, moved into a box of its
+            // own and through each layer) would otherwise carry in-process
+            // too.
+            SymbolTable::Redis(table, fallback) => {
+                Box::pin(from_redis(table, fallback.as_deref(), titles, options)).await
             }
-            SymbolTable::Redis(table, fallback) => (table, fallback),
-        };
-        // Step 1: each title as the options rewrite it (replacements, a
-        // locale's romanization), once: what is read for names is what the
-        // engine slugs. After the titles, in the same vector, the fallback
-        // as it would be rewritten, whose names are read too.
-        let read: Vec<Cow<'_, str>> = titles
-            .iter()
-            .map(AsRef::as_ref)
-            .chain(options.fallback.as_deref())
-            .map(|t| slug::rewrite(t, options))
-            .collect();
-        let rewritten = &read[..titles.len()];
-        let locale = options.locale.as_ref();
-        // Rules 3 read Japanese by the table's readings, symbols or not.
-        let japanese = options.rules >= Rules::V3 && options.ascii;
-        let kanji = locale.is_some_and(SlugLocale::is_japanese);
-        // Scanned only when symbols are off.
-        if !(options.symbols
-            || (japanese && read.iter().any(|t| crate::japanese::is_japanese(t, kanji))))
-        {
-            return Ok(plain(engine(rewritten, options, &NoSymbols)));
-        }
-        let written = options.names_written();
-        match (
-            table.names(&read, locale, japanese, written).await,
-            fallback,
-        ) {
-            (Ok(names), _) => {
-                if let Some(fallback) = fallback {
-                    fallback.release();
-                }
-                Ok(plain(engine(rewritten, options, &names.view())))
-            }
-            (Err(e), Some(fallback)) if e.is_outage() => {
-                let live = table.live_version();
-                // The outage is the error; why the fallback failed is its cause.
-                let no_fallback = |cause| TableError::NoFallback {
-                    outage: Box::new(e),
-                    cause: Arc::new(cause),
-                };
-                let memory = fallback
-                    .table(live.as_ref().map(|v| &v.meta))
-                    .await
-                    .map_err(no_fallback)?;
-                Ok(Slugs {
-                    slugs: in_memory(&memory, titles, options),
-                    degraded: true,
-                })
-            }
-            (Err(e), _) => Err(e),
         }
     }
 
@@ -134,6 +87,71 @@ impl Slugger {
             all.slugs.pop().expect("one title in, one slug out"),
             all.degraded,
         ))
+    }
+}
+
+/// Steps 1 to 4 on Redis: the names of every rewritten title (and the
+/// fallback's) in one round trip at most, from the in-process fallback
+/// table while Redis is down with `--on-redis-down memory`.
+async fn from_redis<S: AsRef<str>>(
+    table: &RedisTable,
+    fallback: Option<&Fallback>,
+    titles: &[S],
+    options: &Options,
+) -> Result<Slugs, TableError> {
+    let plain = |slugs| Slugs {
+        slugs,
+        degraded: false,
+    };
+    // Step 1: each title as the options rewrite it (replacements, a
+    // locale's romanization), once: what is read for names is what the
+    // engine slugs. After the titles, in the same vector, the fallback
+    // as it would be rewritten, whose names are read too.
+    let read: Vec<Cow<'_, str>> = titles
+        .iter()
+        .map(AsRef::as_ref)
+        .chain(options.fallback.as_deref())
+        .map(|t| slug::rewrite(t, options))
+        .collect();
+    let rewritten = &read[..titles.len()];
+    let locale = options.locale.as_ref();
+    // Rules 3 read Japanese by the table's readings, symbols or not.
+    let japanese = options.rules >= Rules::V3 && options.ascii;
+    let kanji = locale.is_some_and(SlugLocale::is_japanese);
+    // Scanned only when symbols are off.
+    if !(options.symbols
+        || (japanese && read.iter().any(|t| crate::japanese::is_japanese(t, kanji))))
+    {
+        return Ok(plain(engine(rewritten, options, &NoSymbols)));
+    }
+    let written = options.names_written();
+    match (
+        table.names(&read, locale, japanese, written).await,
+        fallback,
+    ) {
+        (Ok(names), _) => {
+            if let Some(fallback) = fallback {
+                fallback.release();
+            }
+            Ok(plain(engine(rewritten, options, &names.view())))
+        }
+        (Err(e), Some(fallback)) if e.is_outage() => {
+            let live = table.live_version();
+            // The outage is the error; why the fallback failed is its cause.
+            let no_fallback = |cause| TableError::NoFallback {
+                outage: Box::new(e),
+                cause: Arc::new(cause),
+            };
+            let memory = fallback
+                .table(live.as_ref().map(|v| &v.meta))
+                .await
+                .map_err(no_fallback)?;
+            Ok(Slugs {
+                slugs: in_memory(&memory, titles, options),
+                degraded: true,
+            })
+        }
+        (Err(e), _) => Err(e),
     }
 }
 
