@@ -12,12 +12,13 @@
 //! 3000 and divide by 2000.
 //! Engines: the names of `corpus::sample_options` (`slugd_in_process` is
 //! the defaults, by the newest rules), `slugd_rules1` and `slugd_rules2`
-//! (the defaults by rules 1 and 2) and `slug_crate`.
+//! (the defaults by rules 1 and 2), `slugd_locale_de` (the defaults with
+//! `locale: de`) and `slug_crate`.
 
 use std::hint::black_box;
 use std::path::Path;
 
-use slugd::options::{Options, Rules};
+use slugd::options::{Options, RawOptions, Rules};
 use slugd::slug::slugify;
 use slugd::table::MemoryTable;
 
@@ -37,6 +38,15 @@ fn main() {
         .chain([
             ("slugd_rules1", version(Rules::V1)),
             ("slugd_rules2", version(Rules::V2)),
+            (
+                "slugd_locale_de",
+                RawOptions {
+                    locale: Some("de".to_owned()),
+                    ..RawOptions::default()
+                }
+                .validate()
+                .expect("German is a known locale"),
+            ),
         ])
         .find(|(name, _)| *name == engine)
         .map(|(_, options)| options);

@@ -8,14 +8,15 @@
 //! Engines: slugd with each of `corpus::sample_options` (in-process table;
 //! the defaults are the newest rules), slugd's defaults by rules 1
 //! and 2 (`slugd_rules1`, `slugd_rules2`: each over rules 1 is the last
-//! column), and the `slug` crate. For counts that noise cannot move, see
+//! column), the defaults with `locale: de` (`slugd_locale_de`, whose time
+//! over the defaults' is the last line), and the `slug` crate. For counts that noise cannot move, see
 //! `examples/engine_count.rs`.
 
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use slugd::options::{Options, Rules};
+use slugd::options::{Options, RawOptions, Rules};
 use slugd::slug::slugify;
 use slugd::table::MemoryTable;
 
@@ -43,7 +44,16 @@ fn main() {
             ..Options::default()
         },
     ));
-    let rules1_at = samples.len() - 2;
+    samples.push((
+        "slugd_locale_de",
+        RawOptions {
+            locale: Some("de".to_owned()),
+            ..RawOptions::default()
+        }
+        .validate()
+        .expect("German is a known locale"),
+    ));
+    let rules1_at = samples.len() - 3;
     let crate_at = samples.len();
     let pass = |engine: usize| match samples.get(engine) {
         Some((_, options)) => titles
@@ -88,4 +98,8 @@ fn main() {
             median / medians[rules1_at]
         );
     }
+    println!(
+        "slugd_locale_de / slugd_in_process: {:.3}",
+        medians[crate_at - 1] / medians[0]
+    );
 }

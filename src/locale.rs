@@ -223,9 +223,35 @@ pub const MAX_WORDS: usize = 4096;
 /// Longest word kept, in bytes: longer ones are romanized every time.
 pub const MAX_WORD_BYTES: usize = 64;
 
-/// Whether a transform may change `c`: a letter outside ASCII.
+/// Whether a transform may change `c`: a letter outside ASCII. Asked of
+/// every character of every title with a locale, so the usual ones are
+/// answered without the standard library's search of its tables: the
+/// two-byte characters from a bitmap it filled once, the blocks of kana,
+/// Han ideographs and Hangul syllables (letters throughout) and of
+/// arrows, symbols, dingbats and emoji (none a letter) by range. A unit
+/// test holds it to the standard library's answer for every character.
+#[inline]
 fn needs_romanizing(c: char) -> bool {
-    !c.is_ascii() && c.is_alphabetic()
+    static TWO_BYTE: OnceLock<[u64; 32]> = OnceLock::new();
+    match c as u32 {
+        0..=0x7F => false,
+        n @ 0x80..=0x7FF => {
+            let bits = TWO_BYTE.get_or_init(|| {
+                let mut bits = [0u64; 32];
+                for n in 0x80..0x800u32 {
+                    if char::from_u32(n).is_some_and(char::is_alphabetic) {
+                        bits[(n / 64) as usize] |= 1 << (n % 64);
+                    }
+                }
+                bits
+            });
+            bits[(n / 64) as usize] & (1 << (n % 64)) != 0
+        }
+        0x3041..=0x3096 | 0x30A1..=0x30FA | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3 => true,
+        // Symbols, dingbats and emoji: none is a letter.
+        0x2190..=0x23FF | 0x2500..=0x27BF | 0x1F300..=0x1FAFF => false,
+        _ => c.is_alphabetic(),
+    }
 }
 
 /// Appends `word` romanized by transform `id`, from this thread's memory
@@ -239,8 +265,18 @@ fn romanize_word(id: &str, word: &str, out: &mut String) {
         out.push_str(&run_transform(id, word));
         return;
     }
-    let key = format!("{id}\u{0}{word}");
-    WORDS.with(|words| words.remember(&key, out, |out| out.push_str(&run_transform(id, word))));
+    thread_local! {
+        /// The key of the word looked up, written again for each word
+        /// rather than formatted anew.
+        static KEY: RefCell<String> = const { RefCell::new(String::new()) };
+    }
+    KEY.with_borrow_mut(|key| {
+        key.clear();
+        key.push_str(id);
+        key.push('\0');
+        key.push_str(word);
+        WORDS.with(|words| words.remember(key, out, |out| out.push_str(&run_transform(id, word))));
+    });
 }
 
 fn resolve(tag: &str) -> Result<Resolved, LocaleError> {
@@ -422,6 +458,18 @@ fn written_and_word(locale: &Locale) -> Option<Box<str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn needs_romanizing_is_a_letter_outside_ascii_for_every_character() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            assert_eq!(
+                needs_romanizing(c),
+                !c.is_ascii() && c.is_alphabetic(),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+    }
 
     #[test]
     fn languages_get_their_cldr_transform_and_word_for_and() {
