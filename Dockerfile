@@ -1,7 +1,7 @@
 # slugd: one image for the loader job and the service.
 FROM rust:1-bookworm AS build
 WORKDIR /src
-COPY Cargo.toml Cargo.lock ./
+COPY Cargo.toml Cargo.lock build.rs ./
 COPY src src
 COPY benches benches
 COPY examples examples
