@@ -1,5 +1,7 @@
 # slugd: one image for the loader job and the service.
-FROM rust:1-bookworm AS build
+# The compiler data/link-order.rustc names: the link order's symbol
+# names are this compiler's (build.rs).
+FROM rust:1.95-bookworm AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock build.rs ./
 COPY src src

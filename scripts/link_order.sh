@@ -22,6 +22,8 @@ need callgrind_annotate valgrind
 need redis-server redis-server
 need redis-cli redis-tools
 need curl curl
+need nm binutils
+need python3 python3
 
 build_slugd
 start_redis
@@ -34,8 +36,8 @@ profile() {
   if [ "$mode" = redis ]; then unset=(-u REDIS_CLUSTER); extra=(--reservations); fi
   port=$(free_port)
   out="$WORK/callgrind.$mode"
-  env "${unset[@]}" valgrind --tool=callgrind --demangle=no --callgrind-out-file="$out" \
-    "$BIN" --log warn serve --listen "127.0.0.1:$port" 2>/dev/null &
+  env "${unset[@]}" -u SLUGD_AUTH_TOKENS valgrind --tool=callgrind --demangle=no --callgrind-out-file="$out" \
+    "$BIN" --log warn serve --listen "127.0.0.1:$port" >/dev/null 2>&1 &
   pid=$!
   PIDS+=("$pid")
   wait_ready "$port" 300 # valgrind starts slowly
@@ -52,12 +54,14 @@ profile in_process >"$WORK/in_process"
 profile redis >"$WORK/redis"
 # The binary's own functions only (not the C library's), each once.
 nm "$BIN" | awk '$2 ~ /^[tT]$/ {print $3}' >"$WORK/defined"
-awk 'NF && !seen[$0]++' "$WORK/in_process" "$WORK/redis" | grep -xFf "$WORK/defined" >"$WORK/order"
+awk 'NF && !seen[$0]++' "$WORK/in_process" "$WORK/redis" | { grep -xFf "$WORK/defined" || true; } >"$WORK/order"
 count=$(wc -l <"$WORK/order")
 if [ "$count" -lt 100 ]; then
   echo "link_order.sh: callgrind saw only $count functions run; data/link-order.txt left as it was" >&2
   exit 1
 fi
 mv "$WORK/order" data/link-order.txt
-echo "data/link-order.txt: $count functions"
+# The compiler whose symbol names these are (build.rs warns on another).
+"${RUSTC:-rustc}" -V >data/link-order.rustc
+echo "data/link-order.txt: $count functions, $(cat data/link-order.rustc)"
 build_slugd

@@ -35,7 +35,7 @@ const fn non_ascii_floor(words: &[u64]) -> u32 {
 }
 
 /// Every key of a table version, numbered.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySet {
     /// The keys in sorted order (so in number order), back to back.
     keys: Cow<'static, str>,
@@ -55,6 +55,13 @@ pub struct KeySet {
     /// nothing goes on with it): then a symbol followed by a space, the
     /// usual case, needs no search ([`KeySet::longest`]).
     ascii_second: bool,
+}
+
+impl Default for KeySet {
+    /// No keys: no sequence starts anywhere.
+    fn default() -> Self {
+        KeySet::new(Vec::new())
+    }
 }
 
 impl KeySet {

@@ -591,8 +591,9 @@ pub(super) fn build<const EXTRAS: bool>(
             // names no such character and no sequence starts there.
             let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
             if let Some(word) = plain.letters(cp)
-                && cp < sequence_floor
-                && !(options.symbols && char::from_u32(cp).and_then(|c| names.name(c)).is_some())
+                && !(options.symbols
+                    && (cp >= sequence_floor
+                        || char::from_u32(cp).and_then(|c| names.name(c)).is_some()))
             {
                 b.push_letters(word);
                 i += 2;

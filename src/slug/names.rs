@@ -58,6 +58,10 @@ impl SymbolNames for NoSymbols {
     fn name(&self, _: char) -> Option<&str> {
         None
     }
+
+    fn sequence_floor(&self) -> u32 {
+        u32::MAX
+    }
 }
 
 impl<V: AsRef<str>, S: std::hash::BuildHasher> SymbolNames
