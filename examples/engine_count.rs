@@ -10,15 +10,14 @@
 //! the cost of a pass alone (without the first pass, which also builds
 //! ICU4X's transliterators), subtract a run of 1000 passes from one of
 //! 3000 and divide by 2000.
-//! Engines: the names of `corpus::sample_options` (`slugd_in_process` is
-//! the defaults, by the newest rules), `slugd_rules1` and `slugd_rules2`
-//! (the defaults by rules 1 and 2), `slugd_locale_de` (the defaults with
-//! `locale: de`) and `slug_crate`.
+//! Engines: the names of `corpus::race_options` (`slugd_in_process` is
+//! the defaults, by the newest rules; `slugd_rules1` and `slugd_rules2`
+//! the defaults by rules 1 and 2; `slugd_locale_de` with `locale: de`)
+//! and `slug_crate`.
 
 use std::hint::black_box;
 use std::path::Path;
 
-use slugd::options::{Options, RawOptions, Rules};
 use slugd::slug::slugify;
 use slugd::table::MemoryTable;
 
@@ -29,25 +28,8 @@ fn main() {
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");
     let titles: Vec<&str> = slugd::corpus::titles().collect();
-    let version = |rules| Options {
-        rules,
-        ..Options::default()
-    };
-    let options = slugd::corpus::sample_options()
+    let options = slugd::corpus::race_options()
         .into_iter()
-        .chain([
-            ("slugd_rules1", version(Rules::V1)),
-            ("slugd_rules2", version(Rules::V2)),
-            (
-                "slugd_locale_de",
-                RawOptions {
-                    locale: Some("de".to_owned()),
-                    ..RawOptions::default()
-                }
-                .validate()
-                .expect("German is a known locale"),
-            ),
-        ])
         .find(|(name, _)| *name == engine)
         .map(|(_, options)| options);
     if options.is_none() && engine != "slug_crate" {

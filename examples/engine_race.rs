@@ -5,18 +5,16 @@
 //!
 //!   cargo run --release --example engine_race [rounds]
 //!
-//! Engines: slugd with each of `corpus::sample_options` (in-process table;
-//! the defaults are the newest rules), slugd's defaults by rules 1
-//! and 2 (`slugd_rules1`, `slugd_rules2`: each over rules 1 is the last
-//! column), the defaults with `locale: de` (`slugd_locale_de`, whose time
-//! over the defaults' is the last line), and the `slug` crate. For counts that noise cannot move, see
+//! Engines: slugd with each of `corpus::race_options` (in-process table;
+//! the defaults are the newest rules; over `slugd_rules1` is the last
+//! column, and `slugd_locale_de` over the defaults the last line), and the
+//! `slug` crate. For counts that noise cannot move, see
 //! `examples/engine_count.rs`.
 
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use slugd::options::{Options, RawOptions, Rules};
 use slugd::slug::slugify;
 use slugd::table::MemoryTable;
 
@@ -31,29 +29,17 @@ fn main() {
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");
     let titles: Vec<&str> = slugd::corpus::titles().collect();
-    let mut samples = slugd::corpus::sample_options().to_vec();
-    let rules1 = Options {
-        rules: Rules::V1,
-        ..Options::default()
+    let samples = slugd::corpus::race_options();
+    let at = |name: &str| {
+        (samples.iter())
+            .position(|(n, _)| *n == name)
+            .expect("an engine of corpus::race_options")
     };
-    samples.push(("slugd_rules1", rules1));
-    samples.push((
-        "slugd_rules2",
-        Options {
-            rules: Rules::V2,
-            ..Options::default()
-        },
-    ));
-    samples.push((
-        "slugd_locale_de",
-        RawOptions {
-            locale: Some("de".to_owned()),
-            ..RawOptions::default()
-        }
-        .validate()
-        .expect("German is a known locale"),
-    ));
-    let rules1_at = samples.len() - 3;
+    let (defaults_at, rules1_at, german_at) = (
+        at("slugd_in_process"),
+        at("slugd_rules1"),
+        at("slugd_locale_de"),
+    );
     let crate_at = samples.len();
     let pass = |engine: usize| match samples.get(engine) {
         Some((_, options)) => titles
@@ -100,6 +86,6 @@ fn main() {
     }
     println!(
         "slugd_locale_de / slugd_in_process: {:.3}",
-        medians[crate_at - 1] / medians[0]
+        medians[german_at] / medians[defaults_at]
     );
 }

@@ -4,7 +4,7 @@
 //! about the same titles; and the option sets the engine benchmarks
 //! compare, so theirs are about the same options.
 
-use crate::options::{Options, RawOptions};
+use crate::options::{Options, RawOptions, Rules};
 
 /// The file as shipped.
 pub const CORPUS: &str = include_str!("../data/corpus.txt");
@@ -50,4 +50,29 @@ pub fn sample_options() -> [(&'static str, Options); 4] {
             }),
         ),
     ]
+}
+
+/// The engines `examples/engine_race.rs` and `examples/engine_count.rs`
+/// compare, by name: [`sample_options`], then the defaults by rules 1 and
+/// 2 (`slugd_rules1`, `slugd_rules2`) and with `locale: de`
+/// (`slugd_locale_de`).
+pub fn race_options() -> Vec<(&'static str, Options)> {
+    let rules = |rules| Options {
+        rules,
+        ..Options::default()
+    };
+    let german = RawOptions {
+        locale: Some("de".to_owned()),
+        ..RawOptions::default()
+    };
+    let mut options = sample_options().to_vec();
+    options.extend([
+        ("slugd_rules1", rules(Rules::V1)),
+        ("slugd_rules2", rules(Rules::V2)),
+        (
+            "slugd_locale_de",
+            german.validate().expect("German is a known locale"),
+        ),
+    ]);
+    options
 }
