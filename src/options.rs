@@ -89,9 +89,10 @@ impl Default for Separator {
 /// Words dropped from slugs, as the slug spells them: ASCII, lowercase.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StopWords {
-    /// Compared one by one while there are few: cheaper than hashing.
+    /// The words of more than 7 bytes (the others are in `short`),
+    /// compared one by one while there are few: cheaper than hashing.
     list: Arc<[Box<[u8]>]>,
-    /// Looked up by hash when there are many.
+    /// The same, looked up by hash when there are many.
     set: Option<Arc<HashSet<Box<[u8]>>>>,
     /// Bit `n` set when a stopword is `n` bytes long (63 for longer): most
     /// words of a title are turned away by one test.
@@ -225,9 +226,10 @@ impl StopWords {
     ) -> Self {
         let lengths = words.iter().fold(0, |m, w| m | 1 << w.len().min(63));
         let short = ShortWords::new(words.iter().filter_map(|w| packed(w)));
-        let (list, set) = match words.len() > SCANNED_STOPWORDS {
-            true => (Arc::default(), Some(Arc::new(words))),
-            false => (words.into_iter().collect(), None),
+        let long: HashSet<Box<[u8]>> = words.into_iter().filter(|w| packed(w).is_none()).collect();
+        let (list, set) = match long.len() > SCANNED_STOPWORDS {
+            true => (Arc::default(), Some(Arc::new(long))),
+            false => (long.into_iter().collect(), None),
         };
         StopWords {
             list,
@@ -941,11 +943,16 @@ mod tests {
         .unwrap();
         assert!(base.stopwords.contains("the") && base.stopwords.contains("FUR"));
         assert!(!base.stopwords.contains("they"));
-        // Many stopwords are looked up by hash, with the same answers.
-        let many: Vec<String> = (0..40).map(|i| format!("w{i}")).collect();
+        // Many stopwords are looked up by hash (those of more than 7
+        // bytes) or in the short words' table, with the same answers.
+        let many: Vec<String> = (0..40)
+            .flat_map(|i| [format!("w{i}"), format!("longword{i}")])
+            .collect();
         let many = stopwords(&many).unwrap();
         assert!(many.set.is_some());
         assert!(many.contains("W39") && many.contains("w0") && !many.contains("w40"));
+        assert!(many.contains("LongWord39") && many.contains("longword0"));
+        assert!(!many.contains("longword40") && !many.contains("longword"));
         let request = RawOptions {
             max_length: Some(5),
             ..Default::default()
