@@ -275,19 +275,10 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
     /// [`Builder::push_text`] would: up to four bytes, 0 bytes after them.
     #[inline]
     fn push_letters(&mut self, word: u32) {
-        let bytes = word.to_le_bytes();
         let len = 4 - (word.leading_zeros() / 8) as usize;
-        if EXTRAS && self.camel {
-            for &byte in &bytes[..len] {
-                self.push_camel(byte);
-            }
-            return;
+        for &byte in &word.to_le_bytes()[..len] {
+            self.push_if_alnum(byte);
         }
-        let alnum = self.alnum;
-        for &byte in &bytes[..len] {
-            self.out.push(char::from(alnum[byte as usize] & 0x7F));
-        }
-        self.after_separator = false;
     }
 
     /// Appends a table character's name as words of their own.
