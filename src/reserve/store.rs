@@ -147,7 +147,7 @@ impl RedisStore {
             }
         }
         let (value, acked) = self.run(scope, &args, true).await?;
-        let reply: Vec<String> = Vec::from_redis_value(value.clone())
+        let reply: Vec<String> = Vec::from_redis_value_ref(&value)
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
         let version = |r: &str| {
             r.parse()
@@ -182,7 +182,7 @@ impl RedisStore {
         slug: &str,
     ) -> Result<Option<(String, String, u64)>, ReserveError> {
         let (value, _) = self.run(scope, &["lookup", slug], false).await?;
-        let reply: Vec<String> = Vec::from_redis_value(value.clone())
+        let reply: Vec<String> = Vec::from_redis_value_ref(&value)
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
         match <[String; 3]>::try_from(reply) {
             Ok([owner, current, rules]) => match rules.parse() {
@@ -199,7 +199,7 @@ impl RedisStore {
     /// Frees every slug of `owner` in `scope`; how many it held.
     pub async fn release(&self, scope: &Scope, owner: &Owner) -> Result<u64, ReserveError> {
         let (value, acked) = self.run(scope, &["release", owner.as_str()], true).await?;
-        let freed = u64::from_redis_value(value.clone())
+        let freed = u64::from_redis_value_ref(&value)
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
         if let (Some(wait), Some(acked)) = (self.wait, acked)
             && freed > 0
@@ -293,10 +293,18 @@ impl RedisStore {
         wait: Option<WaitReplicas>,
         by_hash: bool,
     ) -> redis::RedisResult<(Value, Option<i64>)> {
-        let mut eval = match by_hash {
-            true => redis::cmd("EVALSHA").arg(self.script.get_hash()).clone(),
-            false => redis::cmd("EVAL").arg(SCRIPT).clone(),
+        let (name, body) = match by_hash {
+            true => ("EVALSHA", self.script.get_hash()),
+            false => ("EVAL", SCRIPT),
         };
+        // Sized once: growing the command's buffers argument by argument
+        // cost more than the rest of building it.
+        let bytes = name.len() + body.len() + 1 + key.len();
+        let mut eval = redis::Cmd::with_capacity(
+            4 + args.len(),
+            bytes + args.iter().map(|a| a.len()).sum::<usize>(),
+        );
+        eval.arg(name).arg(body);
         // No KEYS: the prefix is the script's first argument, so that
         // Redis never sends the script to a node holding part of a
         // moving scope (see `reservations.lua`); it goes to the node of
