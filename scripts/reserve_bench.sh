@@ -20,6 +20,13 @@
 #
 #   scripts/reserve_bench.sh
 #   ROUNDS=3 DURATION=5s CONNECTIONS=64 MILLION=1000000 scripts/reserve_bench.sh
+#   BEFORE=/path/to/old/slugd scripts/reserve_bench.sh  # and an older build
+#
+# With BEFORE, a fourth instance runs that build on the same Redis, and
+# its rounds of both kinds (before_slug, before_reservations) take turns
+# with this build's in step 1. CPU per request is split into user and
+# system time: a reservation's round trip to Redis costs system time
+# that a /slug answered from the name cache does not.
 #
 # Everything binds to 127.0.0.1 and stops by itself. The binary is built
 # in $CARGO_TARGET_DIR (default target/).
@@ -43,46 +50,77 @@ build_slugd
 start_redis
 "$BIN" --log warn load >/dev/null
 
-start_slugd() { # port
-  env -u REDIS_CLUSTER "$BIN" --log warn serve --listen "127.0.0.1:$1" & PIDS+=($!)
+start_slugd() { # port [binary]
+  env -u REDIS_CLUSTER "${2:-$BIN}" --log warn serve --listen "127.0.0.1:$1" & PIDS+=($!)
   wait_ready "$1"
 }
 P1=$(free_port); P2=$(free_port); P3=$(free_port)
 start_slugd "$P1"; S1_PID=${PIDS[-1]}; start_slugd "$P2"; start_slugd "$P3"
-# CPU time of a process so far, in clock ticks (user + system).
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+BEFORE="${BEFORE:-}"
+if [ -n "$BEFORE" ]; then
+  P0=$(free_port); start_slugd "$P0" "$BEFORE"; S0_PID=${PIDS[-1]}
+fi
+# CPU time of a process so far, in clock ticks: user and system.
+ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
 HZ=$(getconf CLK_TCK)
+us_per() { python3 -c "print(round(($2 - $1) / $HZ * 1e6 / $3, 1))"; } # t0 t1 requests
 
 run_wrk() { # name script path round [env...]
   local name=$1 script=$2 urlpath=$3 round=$4
   shift 4
-  local r0 s0 r1 s1
-  r0=$(ticks "$REDIS_PID"); s0=$(ticks "$S1_PID")
+  local port=$P1 pid=$S1_PID
+  case $name in before_*) port=$P0 pid=$S0_PID ;; esac
+  local ru0 rs0 u0 s0 ru1 rs1 u1 s1
+  read -r ru0 rs0 < <(ticks "$REDIS_PID"); read -r u0 s0 < <(ticks "$pid")
   env CORPUS=data/corpus.txt "$@" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency \
-    -s "$script" "http://127.0.0.1:$P1$urlpath" >"$WORK/$name.$round.txt"
-  r1=$(ticks "$REDIS_PID"); s1=$(ticks "$S1_PID")
+    -s "$script" "http://127.0.0.1:$port$urlpath" >"$WORK/$name.$round.txt"
+  read -r ru1 rs1 < <(ticks "$REDIS_PID"); read -r u1 s1 < <(ticks "$pid")
   local rps p50 p99 non2xx sock total
   read -r rps p50 p99 non2xx sock < <(wrk_summary "$WORK/$name.$round.txt")
   total=$(awk '/requests in/ {print $1}' "$WORK/$name.$round.txt")
   echo "$name $round $rps $p50 $p99" >>"$WORK/results"
-  printf '  round %s %-13s %10s req/s  p50 %8s  p99 %8s  errors %s non-2xx, %s socket;  CPU per request: slugd %s us, redis-server %s us\n' \
+  echo "$name $(us_per "$u0" "$u1" "$total") $(us_per "$s0" "$s1" "$total")" >>"$WORK/cpu"
+  printf '  round %s %-19s %10s req/s  p50 %8s  p99 %8s  errors %s non-2xx, %s socket;  CPU per request: slugd %s us (user %s, system %s), redis-server %s us\n' \
     "$round" "$name" "$rps" "$p50" "$p99" "$non2xx" "$sock" \
-    "$(python3 -c "print(round(($s1 - $s0) / $HZ * 1e6 / $total, 1))")" \
-    "$(python3 -c "print(round(($r1 - $r0) / $HZ * 1e6 / $total, 1))")"
+    "$(us_per $((u0 + s0)) $((u1 + s1)) "$total")" "$(us_per "$u0" "$u1" "$total")" \
+    "$(us_per "$s0" "$s1" "$total")" "$(us_per $((ru0 + rs0)) $((ru1 + rs1)) "$total")"
 }
 
 echo "== throughput: $ROUNDS rounds x $DURATION, $CONNECTIONS connections, one slugd on one Redis"
 for round in $(seq 1 "$ROUNDS"); do
-  if [ $((round % 2)) = 1 ]; then order="slug reservations"; else order="reservations slug"; fi
-  for name in $order; do
+  names=(slug reservations)
+  [ -n "$BEFORE" ] && names+=(before_slug before_reservations)
+  # Each round starts one further along the list.
+  k=$(((round - 1) % ${#names[@]}))
+  for name in "${names[@]:k}" "${names[@]:0:k}"; do
     case $name in
-      slug) run_wrk slug scripts/wrk/corpus.lua /slug "$round" ;;
-      reservations) run_wrk reservations scripts/wrk/reserve.lua /reservations "$round" \
-        SCOPE="round$round" OWNER="r$round-" ;;
+      slug | before_slug) run_wrk "$name" scripts/wrk/corpus.lua /slug "$round" ;;
+      reservations | before_reservations)
+        run_wrk "$name" scripts/wrk/reserve.lua /reservations "$round" \
+          SCOPE="$name$round" OWNER="$name$round-" ;;
     esac
   done
 done
-python3 scripts/lib/medians.py "$WORK/results" "slug reservations" "reservations/slug"
+python3 scripts/lib/medians.py "$WORK/results" "slug reservations before_slug before_reservations" \
+  "reservations/slug before_reservations/before_slug reservations/before_reservations"
+# Medians of the CPU time per request (user, system, both) and the ratio
+# of both, reservation to /slug, of each build.
+python3 - "$WORK/cpu" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, user, system = line.split()
+    rows.setdefault(name, []).append((float(user), float(system)))
+med = {n: (statistics.median(u for u, _ in v), statistics.median(s for _, s in v),
+           statistics.median(u + s for u, s in v)) for n, v in rows.items()}
+print("slugd CPU per request, medians (us): user, system, both")
+for n, (u, s, b) in med.items():
+    print(f"  {n:<20} {u:6.1f} {s:6.1f} {b:6.1f}")
+for build in ("", "before_"):
+    r, s = med.get(build + "reservations"), med.get(build + "slug")
+    if r and s:
+        print(f"  {build}reservations / {build}slug CPU: {r[2] / s[2]:.2f} (user {r[0] / s[0]:.2f})")
+PY
 redis-cli -p "$REDIS_PORT" info commandstats | grep -E '^cmdstat_(evalsha|eval):' | tr -d '\r' | sed 's/^/  /'
 # Failed EVALSHAs are NOSCRIPT on the script's first use (docs/reservations.md).
 redis-cli -p "$REDIS_PORT" info errorstats | grep '^errorstat_' | tr -d '\r' | sed 's/^/  /'
@@ -95,8 +133,8 @@ for round in $(seq 1 "$ROUNDS"); do
         if c ~= '=' and c ~= '#' then n = n + 1 end
       end
     end
-    return n" 0 "round$round")
-  echo "  scope round$round: $made slugs held"
+    return n" 0 "reservations$round")
+  echo "  scope reservations$round: $made slugs held"
 done
 
 echo "== contention: 3 instances x $CONTENDERS connections, the same 20 titles, one scope, $DURATION"
