@@ -17,6 +17,14 @@
 //! compiler the list was made with is in `data/link-order.rustc`, and a
 //! build with another says so in a warning. `SLUGD_LINK_ORDER=0` turns
 //! it all off.
+//!
+//! The same build packs the binary's relative relocations (`-z
+//! pack-relative-relocs`, DT_RELR): a position-independent binary has
+//! one for each pointer in its read-only data, 17,585 of 24 bytes each,
+//! which the loader reads at every start; packed, they are a few
+//! kilobytes (docs/figures.md, "Third pass"). Tried the same way, and the
+//! probe is run too: a C library older than glibc 2.36 cannot load such a
+//! binary, and then it gets nothing.
 
 use std::env;
 use std::fs;
@@ -34,6 +42,10 @@ fn main() {
     if target != "x86_64-unknown-linux-gnu" || !release || off {
         return;
     }
+    let relr = ["-z".to_owned(), "pack-relative-relocs".to_owned()];
+    if linker_takes(&relr, &target, "relr_probe", true) {
+        link_args(&relr);
+    }
     let dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let order = dir.join("data/link-order.txt");
     if !order.is_file() {
@@ -45,13 +57,10 @@ fn main() {
         format!("--symbol-ordering-file={}", order.display()),
         "--no-warn-symbol-ordering".to_owned(),
     ];
-    if !linker_takes(&args, &target) {
+    if !linker_takes(&args, &target, "link_probe", false) {
         return;
     }
-    for arg in &args {
-        println!("cargo:rustc-link-arg-bins=-Xlinker");
-        println!("cargo:rustc-link-arg-bins={arg}");
-    }
+    link_args(&args);
     let made_with = fs::read_to_string(dir.join("data/link-order.rustc")).unwrap_or_default();
     let this = rustc_version();
     if made_with.trim() != this.trim() {
@@ -63,11 +72,20 @@ fn main() {
     }
 }
 
-/// Whether an empty program links with `args` given to the linker, by the
-/// compiler, target, flags and linker cargo builds this package with.
-fn linker_takes(args: &[String], target: &str) -> bool {
+/// Hands `args` to the linker of the binaries.
+fn link_args(args: &[String]) {
+    for arg in args {
+        println!("cargo:rustc-link-arg-bins=-Xlinker");
+        println!("cargo:rustc-link-arg-bins={arg}");
+    }
+}
+
+/// Whether an empty program (named `name`) links with `args` given to the
+/// linker, by the compiler, target, flags and linker cargo builds this
+/// package with; with `run`, and runs.
+fn linker_takes(args: &[String], target: &str, name: &str, run: bool) -> bool {
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it"));
-    let source = out.join("link_probe.rs");
+    let source = out.join(format!("{name}.rs"));
     if fs::write(&source, "fn main() {}\n").is_err() {
         return false;
     }
@@ -76,9 +94,9 @@ fn linker_takes(args: &[String], target: &str) -> bool {
         .arg("--target")
         .arg(target)
         .arg("--crate-name")
-        .arg("link_probe")
+        .arg(name)
         .arg("-o")
-        .arg(out.join("link_probe"))
+        .arg(out.join(name))
         .arg(&source);
     // The flags cargo passes every compilation (RUSTFLAGS, config), which
     // may choose the linker.
@@ -92,10 +110,15 @@ fn linker_takes(args: &[String], target: &str) -> bool {
         rustc.arg("-C").arg("link-arg=-Xlinker");
         rustc.arg("-C").arg(format!("link-arg={arg}"));
     }
-    rustc
+    let linked = rustc
         .current_dir(&out)
         .output()
-        .is_ok_and(|o| o.status.success())
+        .is_ok_and(|o| o.status.success());
+    linked
+        && (!run
+            || Command::new(out.join(name))
+                .status()
+                .is_ok_and(|s| s.success()))
 }
 
 fn rustc() -> String {
