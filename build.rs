@@ -15,8 +15,11 @@
 //! does not (another compiler's, whose symbol names differ) are skipped
 //! silently, so a stale list costs memory, never a failed build; the
 //! compiler the list was made with is in `data/link-order.rustc`, and a
-//! build with another says so in a warning. `SLUGD_LINK_ORDER=0` turns
-//! it all off.
+//! build with another says so in a warning. The names carry a hash of
+//! each crate's features as well, so a binary built in one cargo
+//! invocation with the examples or tests (whose dev-dependencies add
+//! features) has only about a third of them: build it alone.
+//! `SLUGD_LINK_ORDER=0` turns it all off.
 //!
 //! The same build packs the binary's relative relocations (`-z
 //! pack-relative-relocs`, DT_RELR): a position-independent binary has
