@@ -34,7 +34,11 @@ need redis-cli redis-tools
 need wrk wrk
 need curl curl
 
-build_slugd --example bare
+# Two invocations: built together, the binary would get the dev-
+# dependencies' features, which change its symbols' names and lose the
+# link order (data/README.md).
+build_slugd
+cargo build --release --quiet --example bare
 BARE="${CARGO_TARGET_DIR:-target}/release/examples/bare"
 BEFORE="${BEFORE:-}"
 if [ -n "$BEFORE" ] && [ ! -x "$BEFORE" ]; then
