@@ -123,4 +123,4 @@ echo "== RSS after load: $(rss_all)"
 
 python3 scripts/lib/medians.py "$WORK/results" \
   "in_process redis redis_nocache cluster cluster_nocache bare before_in_process before_redis" \
-  "redis/in_process redis/bare in_process/bare redis_nocache/in_process cluster/redis cluster_nocache/redis_nocache in_process/before_in_process redis/before_redis"
+  "redis/in_process redis/bare in_process/bare redis_nocache/in_process cluster/redis cluster_nocache/redis_nocache in_process/before_in_process redis/before_redis before_redis/before_in_process"

@@ -5,11 +5,12 @@
 #   warm    right after WARM more POST /slug over the corpus (every
 #           script), one after another on one keep-alive connection;
 #   settled SETTLE seconds later, idle again (jemalloc's background thread
-#           returns freed pages after 10 s).
+#           returns freed pages over 10 s, its dirty_decay_ms).
 # Only one instance runs at a time; the modes take turns for ROUNDS rounds,
-# each round starting one mode further on, and the table gives medians and
-# ranges against the goal of 8 MiB (8,389 kB). The binary is read into the
-# page cache before each start, so every start finds it alike.
+# each round starting one mode further on, and the table gives the median
+# RSS with its range, and the median anonymous memory, against the goal of
+# 8 MiB (8,192 kB: /proc's kB are KiB). The binary is read into the page
+# cache before each start, so every start finds it alike.
 #
 #   scripts/memory.sh                   # ROUNDS=3 WARM=2000 SETTLE=15
 #   BEFORE=/path/to/old/slugd scripts/memory.sh   # and an older build
@@ -22,6 +23,10 @@ ROUNDS="${ROUNDS:-3}"
 WARM="${WARM:-2000}"
 SETTLE="${SETTLE:-15}"
 BEFORE="${BEFORE:-}"
+if [ -n "$BEFORE" ] && [ ! -x "$BEFORE" ]; then
+  echo "memory.sh: BEFORE=$BEFORE is not an executable slugd" >&2
+  exit 1
+fi
 
 source scripts/lib/common.sh
 need redis-server redis-server
@@ -35,6 +40,11 @@ start_redis
 
 # "rss anonymous" in kB.
 smaps() { awk '/^Rss:/ {r = $2} /^Anonymous:/ {a = $2} END {print r, a}' "/proc/$1/smaps_rollup"; }
+record() { # mode stage pid: a failed read stops the script here
+  local now
+  now=$(smaps "$3")
+  echo "$1 $2 $now" >>"$WORK/results"
+}
 
 measure() { # mode round
   local mode=$1 bin=$BIN port pid
@@ -46,14 +56,15 @@ measure() { # mode round
     *redis) env -u REDIS_CLUSTER "$bin" --log warn serve --listen "127.0.0.1:$port" & ;;
   esac
   pid=$!
+  PIDS+=("$pid")
   wait_ready "$port"
   python3 scripts/lib/post_titles.py "$port" 1
   sleep 1
-  echo "$mode idle $(smaps "$pid")" >>"$WORK/results"
+  record "$mode" idle "$pid"
   python3 scripts/lib/post_titles.py "$port" "$WARM"
-  echo "$mode warm $(smaps "$pid")" >>"$WORK/results"
+  record "$mode" warm "$pid"
   sleep "$SETTLE"
-  echo "$mode settled $(smaps "$pid")" >>"$WORK/results"
+  record "$mode" settled "$pid"
   kill "$pid"
   wait "$pid" 2>/dev/null || true
   grep "^$mode " "$WORK/results" | tail -3 | tr '\n' ' ' | sed "s/^/  round $2: /"
@@ -74,7 +85,7 @@ rows = {}
 for line in open(sys.argv[1]):
     mode, stage, rss, anon = line.split()
     rows.setdefault((mode, stage), []).append((int(rss), int(anon)))
-print("== medians (ranges), kB; goal: RSS <= 8,389 kB after warm-up")
+print("== medians (ranges), kB; goal: RSS <= 8,192 kB after warm-up")
 print(f"{'mode':<19}{'stage':<9}{'RSS':>8}  {'range':<15}{'anonymous':>10}")
 for mode in sys.argv[2].split():
     for stage in ("idle", "warm", "settled"):

@@ -1,6 +1,6 @@
 # Shared by the measuring scripts (bench.sh, soak.sh, reserve_bench.sh,
-# instances.sh, locales.sh, request_cost.sh): tools, the build, ports,
-# processes, readiness, RSS.
+# instances.sh, locales.sh, request_cost.sh, memory.sh and the others):
+# tools, the build, ports, processes, readiness, RSS.
 # Source it after `cd` to the project root. Everything binds to 127.0.0.1.
 
 need() { # command debian-package
@@ -14,8 +14,10 @@ need() { # command debian-package
   fi
 }
 
-# Builds slugd (and anything else named, e.g. `--example bare`) with the
-# release profile; sets BIN to the binary.
+# Builds slugd with the release profile (with flags of its own, such as
+# `--locked`; never with examples or tests in the same invocation, which
+# gives the binary the dev-dependencies' features and loses the link
+# order: data/README.md); sets BIN to the binary.
 build_slugd() {
   cargo build --release --quiet --bin slugd "$@"
   BIN="${CARGO_TARGET_DIR:-target}/release/slugd"
