@@ -75,8 +75,7 @@ modes=(in_process redis)
 [ -n "$BEFORE" ] && modes+=(before_in_process before_redis)
 echo "== $ROUNDS rounds, one instance at a time: idle, after $WARM requests, $SETTLE s later (RSS anonymous, kB)"
 for round in $(seq 1 "$ROUNDS"); do
-  k=$(((round - 1) % ${#modes[@]}))
-  for mode in "${modes[@]:k}" "${modes[@]:0:k}"; do measure "$mode" "$round"; done
+  for mode in $(rotated "$round" "${modes[@]}"); do measure "$mode" "$round"; done
 done
 
 python3 - "$WORK/results" "${modes[*]}" <<'PY'

@@ -90,9 +90,7 @@ echo "== throughput: $ROUNDS rounds x $DURATION, $CONNECTIONS connections, one s
 for round in $(seq 1 "$ROUNDS"); do
   names=(slug reservations)
   [ -n "$BEFORE" ] && names+=(before_slug before_reservations)
-  # Each round starts one further along the list.
-  k=$(((round - 1) % ${#names[@]}))
-  for name in "${names[@]:k}" "${names[@]:0:k}"; do
+  for name in $(rotated "$round" "${names[@]}"); do
     case $name in
       slug | before_slug) run_wrk "$name" scripts/wrk/corpus.lua /slug "$round" ;;
       reservations | before_reservations)

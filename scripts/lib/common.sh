@@ -101,6 +101,15 @@ start_cluster() {
   export REDIS_CLUSTER="${REDIS_CLUSTER%,}"
 }
 
+# The items, one a line, starting (round - 1) further along the list and
+# wrapping around: so that rounds rotate the order of the targets, and
+# machine noise and the order hit every target alike.
+rotated() { # round item...
+  local k=$((($1 - 1) % ($# - 1)))
+  shift
+  printf '%s\n' "${@:k+1}" "${@:1:k}"
+}
+
 # The median of the numbers on standard input, one a line.
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
