@@ -249,17 +249,32 @@ struct ServeArgs {
     #[arg(long, env = "SLUGD_BODY_TIMEOUT_MS", default_value_t = 10_000)]
     body_timeout_ms: u64,
 
-    /// How long a client may take to send its request headers, in
-    /// milliseconds (the connection is closed after).
+    /// How long a client may take to send a request head (request line
+    /// and headers), in milliseconds: the first counted from when the
+    /// connection is accepted, whether nothing arrives or it trickles in;
+    /// each next from the previous answer, so it is also how long an idle
+    /// keep-alive connection stays open. After it the connection is
+    /// closed, with no answer.
     #[arg(long, env = "SLUGD_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
     header_timeout_ms: u64,
 
-    /// Most HTTP connections open at once. Beyond it slugd accepts no more
-    /// until one closes: new connections wait in the kernel's listen
-    /// backlog (no error; once the backlog is full, the kernel drops new
-    /// handshakes and clients retry them), so a flood of connections costs
-    /// memory for this many at most (about 16 kB each while idle). Keep
-    /// the open-files limit (ulimit -n) above it.
+    /// The largest request head (request line and headers), in bytes, at
+    /// least 1024: above it the client gets 431 Request Header Fields Too
+    /// Large, with no body, and the connection is closed. 32 KiB holds
+    /// what browsers and proxies send (nginx's default holds 4 lines of
+    /// 8 KiB; hyper's own would buffer about 400 KiB per connection).
+    #[arg(long, env = "SLUGD_MAX_HEADER_BYTES", default_value_t = 32 * 1024)]
+    max_header_bytes: usize,
+
+    /// Most HTTP connections open at once. One that has sent nothing costs
+    /// a socket and a task; once bytes arrive, about 16 kB, and its head
+    /// (up to --max-header-bytes). At the cap, the connection that has
+    /// waited longest for a request (silent, trickling its head, or idle
+    /// on keep-alive) is closed to make room for the new one, so a flood
+    /// of idle connections never keeps a client waiting. A connection
+    /// whose request is being answered is never closed for room; only
+    /// with every one busy does a new connection wait, in the kernel's
+    /// listen backlog. Keep the open-files limit (ulimit -n) above it.
     #[arg(long, env = "SLUGD_MAX_CONNECTIONS", default_value_t = 1024)]
     max_connections: usize,
 
@@ -592,6 +607,12 @@ impl ServeArgs {
                 "--max-batch, --max-body-bytes, --max-bench-iterations and --max-connections must be at least 1"
             );
         }
+        if self.max_header_bytes < 1024 {
+            bail!(
+                "--max-header-bytes is {}; it must be at least 1024, or no browser's request fits",
+                self.max_header_bytes
+            );
+        }
         Ok(ServeSettings {
             listen: self.listen,
             defaults: self.defaults.options()?,
@@ -607,6 +628,7 @@ impl ServeArgs {
                 bench_iterations: self.max_bench_iterations,
                 body_timeout: millis("--body-timeout-ms", self.body_timeout_ms)?,
                 header_timeout: millis("--header-timeout-ms", self.header_timeout_ms)?,
+                header_bytes: self.max_header_bytes,
                 max_connections: self.max_connections,
             },
             reservations: self.reservations.settings()?,

@@ -8,11 +8,10 @@ use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use metrics::Gauge;
 use tokio::net::TcpListener;
 
 use crate::http::{self, AppState, BenchState, Limits, Shared};
-use crate::metrics::Metrics;
+use crate::metrics::{ConnectionMetrics, Metrics};
 use crate::options::Options;
 use crate::reserve::{ReservationSettings, Reservations};
 use crate::slugger::Slugger;
@@ -57,13 +56,15 @@ pub(crate) enum ServeError {
 /// The service, ready to serve.
 pub struct Service {
     router: http::App,
-    /// How long a client may take to send its headers.
+    /// How long a client may take to send a request head.
     header_timeout: Duration,
+    /// The largest request head.
+    header_bytes: usize,
     /// Most connections open at once.
     max_connections: usize,
-    /// The gauge of open connections, registered with the service's
-    /// metrics when it opens so that a scrape shows it from the start.
-    connections_open: Gauge,
+    /// What the accept loop counts, registered with the service's metrics
+    /// when it opens so that a scrape shows them from the start.
+    connection_metrics: ConnectionMetrics,
     /// Where the names come from, for the log line at start.
     source: String,
     /// Whether anyone may reserve and release: reservations on Redis
@@ -110,7 +111,7 @@ impl Service {
             )),
             None => None,
         };
-        let connections_open = metrics.connections(settings.limits.max_connections);
+        let connection_metrics = metrics.connections(settings.limits.max_connections);
         let open_reservations = reservations.is_some() && !settings.tokens.enabled();
         let state = AppState::new(Shared {
             slugger,
@@ -124,8 +125,9 @@ impl Service {
         Ok(Service {
             router: http::router(state, Arc::new(bench)),
             header_timeout: settings.limits.header_timeout,
+            header_bytes: settings.limits.header_bytes,
             max_connections: settings.limits.max_connections,
-            connections_open,
+            connection_metrics,
             source,
             open_reservations,
         })
@@ -145,8 +147,9 @@ impl Service {
         }
         let connections = http::Connections {
             header_timeout: self.header_timeout,
+            header_bytes: self.header_bytes,
             max: self.max_connections,
-            open: self.connections_open,
+            metrics: self.connection_metrics,
         };
         http::serve(listener, self.router, connections, shutdown).await
     }
@@ -159,9 +162,7 @@ pub(crate) async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let service = Service::open(&settings).await?;
-    let listener = TcpListener::bind(settings.listen)
-        .await
-        .map_err(|source| ServeError::Bind {
+    let listener = http::bind(settings.listen).map_err(|source| ServeError::Bind {
             addr: settings.listen,
             source,
         })?;

@@ -18,9 +18,12 @@
 //! - [`state`]: what every handler shares, and the request limits
 //! - [`json`]: the JSON extractor every handler uses
 //! - [`error`]: the one error type
-//! - [`server`]: the accept loop, on a listener the caller bound, with
-//!   its cap on open connections
+//! - [`server`]: the accept loop and each connection's life, on a
+//!   listener the caller bound: timers, the head limit, no HTTP/2
+//! - [`admission`]: who holds the `--max-connections` slots, and who
+//!   gives one up to make room
 
+mod admission;
 mod answered;
 mod bench;
 mod edge;
@@ -40,6 +43,6 @@ mod state;
 pub(crate) use self::bench::BenchState;
 pub(crate) use self::edge::App;
 pub(crate) use self::router::router;
-pub(crate) use self::server::{Connections, serve};
+pub(crate) use self::server::{Connections, bind, serve};
 pub use self::state::Limits;
 pub(crate) use self::state::{AppState, Shared};

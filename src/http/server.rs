@@ -1,72 +1,133 @@
-//! The accept loop: serves a router on a listener the caller bound, at most
-//! a given number of connections at a time, until a shutdown future
+//! The accept loop and each connection's life: serves a router on a
+//! listener the caller bound, in at most `--max-connections` slots
+//! (`http::admission` keeps the ledger), until a shutdown future
 //! completes.
+//!
+//! A hand-written loop rather than `axum::serve`, which sets no timer and
+//! accepts without bound, for what a client may hold:
+//!
+//! - **A connection that has sent nothing** costs a task and a socket, no
+//!   more: hyper, and its two 8 KiB buffers, come only with the first
+//!   bytes. Its whole first head must arrive within `--header-timeout-ms`
+//!   of accept, whether nothing comes or it trickles in; later heads on a
+//!   kept-alive connection within as long after the previous answer
+//!   (hyper's header timer), which is also how long an idle connection is
+//!   kept.
+//! - **At the cap**, the connection that has waited longest for a request
+//!   (silent, trickling its head, or idle between requests) is closed to
+//!   make room, oldest first, as nginx does: a client with a request in
+//!   hand never waits behind idle ones. A connection whose request the
+//!   service has is never closed for room; only with every slot busy does
+//!   a newcomer wait, in the kernel's listen backlog.
+//! - **A head over `--max-header-bytes`** gets hyper's 431 and the
+//!   connection is closed; hyper's read buffer never grows past the limit
+//!   (64 KiB, if that is more, while a body streams in).
+//! - **HTTP/2** is not spoken: a client that opens with HTTP/2's preface
+//!   is told so in HTTP/2's own words (GOAWAY, `HTTP_1_1_REQUIRED`) and
+//!   closed. slugd's clients (proxies, CMSs, curl, browsers over plain
+//!   HTTP) speak HTTP/1.1, and HTTP/1.1 alone is protected as above.
 
+use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto::Builder as ConnBuilder;
-use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
-use metrics::Gauge;
-use tokio::net::TcpListener;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use axum::body::{Body, Bytes, HttpBody};
+use axum::http::{Request, Response};
+use hyper::body::{Frame, Incoming, SizeHint};
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use pin_project_lite::pin_project;
+use tokio::io::{AsyncReadExt, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
+use tokio::time::{Instant, sleep_until};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tower::Service;
 
+use super::admission::{Admission, Conn};
 use super::edge::App;
+use crate::metrics::ConnectionMetrics;
 
 /// What the accept loop holds connections to.
 pub(crate) struct Connections {
-    /// How long a client may take to send its headers before hyper closes
-    /// the connection.
+    /// How long a client may take to send a request head: the first from
+    /// accept, each next from the previous answer.
     pub header_timeout: Duration,
-    /// Most connections open at once. Beyond it the loop stops accepting,
-    /// so new connections wait in the kernel's listen backlog (see
-    /// [`serve`]).
+    /// The largest request head, request line and headers (431 above).
+    pub header_bytes: usize,
+    /// Most connections holding a slot at once.
     pub max: usize,
-    /// The open connections, `slugd_http_connections_open`.
-    pub open: Gauge,
+    /// What the loop counts.
+    pub metrics: ConnectionMetrics,
 }
 
-/// Serves the API on `listener` until `shutdown` completes, then stops
-/// accepting and lets requests in flight finish.
-///
-/// A hand-written accept loop rather than `axum::serve`, for two reasons.
-/// `axum::serve` sets no timer, so a client trickling in its request
-/// headers would hold a connection for ever; here hyper closes a connection
-/// whose headers take longer than `header_timeout`. And `axum::serve`
-/// accepts every connection, so a flood of idle ones takes memory without
-/// bound (issue 18: 19,500 connections, 327 MB); here at most
-/// `connections.max` are open.
-///
-/// At the cap the loop waits for a connection to close before it accepts
-/// the next, rather than accepting and closing: a client beyond the cap
-/// gets no error, only a wait, in the kernel's listen backlog, which costs
-/// this process nothing (and once the backlog is full too, the kernel drops
-/// new handshakes, which clients retry by themselves). A flood of
-/// connections that never send their headers holds the slots until the
-/// header timeout frees them; the clients behind it are served in turn.
+/// How long a connection told to close, with nothing in hand, may take to
+/// send what it already has written (a last answer, HTTP/2's GOAWAY)
+/// before it is dropped.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
+
+/// The most of a refused HTTP/2 client's bytes read (and thrown away)
+/// while it is told to go: reading them lets the close be a clean one, so
+/// the client gets the GOAWAY rather than a reset.
+const HTTP2_DRAIN_BYTES: usize = 64 * 1024;
+
+/// hyper's read buffer while a body streams in, when the head limit is
+/// lower: bodies are read in pieces of at most this.
+const MIN_READ_BUFFER: usize = 64 * 1024;
+
+/// How many connections the kernel may complete and hold for the accept
+/// loop. A burst beyond it is not answered (the kernel drops the
+/// handshakes, and clients send them again after a second), so it is deep:
+/// Rust's and tokio's default of 128 overflowed under a flood of 20,000
+/// connections at 50,000 a second. The kernel holds it to
+/// `net.core.somaxconn` (4,096 by default since Linux 5.4).
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on `addr` with the service's listen backlog, for
+/// [`serve`].
+pub(crate) fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = match addr {
+        SocketAddr::V4(_) => TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => TcpSocket::new_v6()?,
+    };
+    // As tokio's `TcpListener::bind` does: a restarted service binds at
+    // once though the old one's connections linger in TIME_WAIT.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, then stops
+/// accepting, closes the connections that have no request in hand and
+/// lets the requests in flight finish.
 pub(crate) async fn serve(
     listener: TcpListener,
     app: App,
     connections: Connections,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let mut builder = ConnBuilder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(connections.header_timeout);
-    let slots = Arc::new(Semaphore::new(connections.max.min(Semaphore::MAX_PERMITS)));
-    let graceful = GracefulShutdown::new();
+    let mut http = http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(connections.header_timeout)
+        .max_header_size(connections.header_bytes)
+        .max_buf_size(connections.header_bytes.max(MIN_READ_BUFFER));
+    let admission = Arc::new(Admission::new(connections.max, connections.metrics));
+    let shared = Arc::new(Shared {
+        http,
+        app,
+        header_timeout: connections.header_timeout,
+    });
+    let stop = CancellationToken::new();
+    let tracker = TaskTracker::new();
     let mut shutdown = std::pin::pin!(shutdown);
-    loop {
-        let slot = tokio::select! {
-            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
-            () = &mut shutdown => break,
-        };
+    'accept: loop {
         let stream = tokio::select! {
+            biased;
+            () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
                 // Out of file descriptors and the like: wait, do not spin.
@@ -76,47 +137,358 @@ pub(crate) async fn serve(
                     continue;
                 }
             },
-            () = &mut shutdown => break,
         };
-        let open = OpenConnection::new(slot, &connections.open);
-        let service = TowerToHyperService::new(app.clone());
-        let connection = builder
-            .serve_connection_with_upgrades(TokioIo::new(stream), service)
-            .into_owned();
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            let _open = open;
-            if let Err(e) = connection.await {
-                tracing::debug!(error = %e, "connection ended with an error");
+        let conn = loop {
+            if let Some(conn) = admission.admit() {
+                break conn;
             }
-        });
+            // Every slot busy: hold this one connection (the rest wait in
+            // the backlog) until one frees.
+            tokio::select! {
+                biased;
+                () = &mut shutdown => break 'accept,
+                () = admission.room() => {}
+            }
+        };
+        let connection = Connection {
+            conn,
+            admission: admission.clone(),
+            shared: shared.clone(),
+        };
+        tracker.spawn(connection.serve(stream, stop.clone()));
     }
-    // New connections are refused from here on; those open finish the
-    // request they are serving.
+    // New connections are refused from here on; waiting ones close, busy
+    // ones finish the request they are serving.
     drop(listener);
-    graceful.shutdown().await;
+    stop.cancel();
+    tracker.close();
+    tracker.wait().await;
     Ok(())
 }
 
-/// One accepted connection's slot under the cap, counted in the gauge of
-/// open connections; dropping it frees the slot.
-struct OpenConnection {
-    _slot: OwnedSemaphorePermit,
-    open: Gauge,
+/// What every connection's task reads.
+struct Shared {
+    http: http1::Builder,
+    app: App,
+    header_timeout: Duration,
 }
 
-impl OpenConnection {
-    fn new(slot: OwnedSemaphorePermit, open: &Gauge) -> Self {
-        open.increment(1.0);
-        OpenConnection {
-            _slot: slot,
-            open: open.clone(),
+/// One accepted connection: its entry in the ledger, freed when this is
+/// dropped.
+struct Connection {
+    conn: Arc<Conn>,
+    admission: Arc<Admission>,
+    shared: Arc<Shared>,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.admission.leave(&self.conn);
+    }
+}
+
+/// Why a connection's timer is set.
+#[derive(PartialEq)]
+enum Timer {
+    /// The whole first head is due.
+    FirstHead,
+    /// Told to close: what it has written is due out.
+    Closing,
+    /// Nothing is due.
+    Off,
+}
+
+impl Connection {
+    /// Serves the connection until it closes, the client's doing or the
+    /// service's.
+    async fn serve(self, stream: TcpStream, stop: CancellationToken) {
+        let deadline = Instant::now() + self.shared.header_timeout;
+        // Until its first bytes the connection owns no buffer but the few
+        // it peeks at.
+        let mut start = [0u8; HTTP2_PREFACE.len()];
+        let peeked = loop {
+            tokio::select! {
+                biased;
+                () = self.conn.chosen() => {
+                    // Its request may have come in, whole, since it was
+                    // last looked at: then it takes a slot back, and the
+                    // connection that has waited longest goes instead.
+                    if !has_request(&stream) || !self.admission.reclaim(&self.conn) {
+                        self.admission.metrics().made_room.increment(1);
+                        return;
+                    }
+                }
+                () = stop.cancelled() => return,
+                () = sleep_until(deadline) => {
+                    self.admission.metrics().head_timeout.increment(1);
+                    return;
+                }
+                peeked = stream.peek(&mut start) => break peeked,
+            }
+        };
+        match peeked {
+            Ok(n) if n == start.len() && start == *HTTP2_PREFACE => {
+                self.admission.metrics().http2.increment(1);
+                refuse_http2(stream).await;
+                return;
+            }
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        if !self.admission.start_http(&self.conn) {
+            self.admission.metrics().made_room.increment(1);
+            return;
+        }
+        // Boxed: hyper's state is allocated now, not reserved in every
+        // connection's task from accept.
+        Box::pin(self.serve_http(stream, deadline, stop)).await;
+    }
+
+    /// Serves HTTP/1.1 on a connection whose first bytes have arrived,
+    /// until it closes.
+    async fn serve_http(self, stream: TcpStream, deadline: Instant, stop: CancellationToken) {
+        let service = Tracked {
+            app: self.shared.app.clone(),
+            connection: self,
+        };
+        let service = Arc::new(service);
+        let http = service
+            .connection
+            .shared
+            .http
+            .serve_connection(TokioIo::new(stream), ServeTracked(service.clone()));
+        let mut http = std::pin::pin!(http);
+        let conn = &service.connection.conn;
+        let admission = &service.connection.admission;
+        let timer = tokio::time::sleep_until(deadline);
+        let mut timer = std::pin::pin!(timer);
+        let mut due = Timer::FirstHead;
+        let mut closing = false;
+        loop {
+            tokio::select! {
+                biased;
+                () = conn.chosen(), if !closing => {
+                    admission.metrics().made_room.increment(1);
+                    if !conn.served() && !conn.busy() {
+                        // Nothing asked, nothing to answer: just close.
+                        return;
+                    }
+                    closing = true;
+                    http.as_mut().graceful_shutdown();
+                }
+                () = stop.cancelled(), if !closing => {
+                    if admission.withdraw(conn) && !conn.served() {
+                        return;
+                    }
+                    closing = true;
+                    http.as_mut().graceful_shutdown();
+                }
+                () = &mut timer, if due != Timer::Off => match due {
+                    Timer::FirstHead if conn.served() => due = Timer::Off,
+                    Timer::FirstHead => {
+                        admission.metrics().head_timeout.increment(1);
+                        return;
+                    }
+                    // A request in hand finishes; only a connection with
+                    // nothing to answer is dropped.
+                    _ if conn.busy() => timer.as_mut().reset(Instant::now() + CLOSE_GRACE),
+                    _ => return,
+                },
+                ended = http.as_mut() => {
+                    if let Err(e) = ended {
+                        if e.is_timeout() {
+                            admission.metrics().head_timeout.increment(1);
+                        } else if e.is_parse_too_large() {
+                            admission.metrics().head_too_large.increment(1);
+                        }
+                        tracing::debug!(error = %e, "connection ended with an error");
+                    }
+                    return;
+                }
+            }
+            if closing && due != Timer::Closing {
+                due = Timer::Closing;
+                timer.as_mut().reset(Instant::now() + CLOSE_GRACE);
+            }
         }
     }
 }
 
-impl Drop for OpenConnection {
+/// The service hyper calls for each request of one connection: the app,
+/// with the connection marked busy from the moment the service has the
+/// request until its answer is handed over whole (the body's end).
+struct Tracked {
+    app: App,
+    connection: Connection,
+}
+
+/// [`Tracked`] as hyper holds it.
+struct ServeTracked(Arc<Tracked>);
+
+impl hyper::service::Service<Request<Incoming>> for ServeTracked {
+    type Response = Response<TrackedBody>;
+    type Error = Infallible;
+    type Future = TrackedAnswer;
+
+    fn call(&self, request: Request<Incoming>) -> TrackedAnswer {
+        let tracked = &self.0;
+        tracked
+            .connection
+            .admission
+            .request_started(&tracked.connection.conn);
+        let in_hand = InHand(self.0.clone());
+        // The router is always ready (axum's `Router::poll_ready` is), so
+        // it is called without asking.
+        let answer = tracked.app.clone().call(request);
+        TrackedAnswer {
+            answer,
+            in_hand: Some(in_hand),
+        }
+    }
+}
+
+/// One request the service has: dropped once its answer is handed over
+/// whole, or lost with its connection.
+struct InHand(Arc<Tracked>);
+
+impl Drop for InHand {
     fn drop(&mut self) {
-        self.open.decrement(1.0);
+        let connection = &self.0.connection;
+        connection.admission.request_finished(&connection.conn);
+    }
+}
+
+pin_project! {
+    /// The app's answer, its body carrying the request's [`InHand`].
+    struct TrackedAnswer {
+        #[pin]
+        answer: <App as Service<Request<Incoming>>>::Future,
+        in_hand: Option<InHand>,
+    }
+}
+
+impl Future for TrackedAnswer {
+    type Output = Result<Response<TrackedBody>, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let response = match this.answer.poll(cx) {
+            Poll::Ready(Ok(response)) => response,
+            Poll::Ready(Err(never)) => match never {},
+            Poll::Pending => return Poll::Pending,
+        };
+        let in_hand = this.in_hand.take();
+        Poll::Ready(Ok(response.map(|body| TrackedBody {
+            body,
+            _in_hand: in_hand,
+        })))
+    }
+}
+
+/// An answer's body, holding its request in hand until hyper drops it,
+/// which it does once the body has been written whole.
+struct TrackedBody {
+    body: Body,
+    _in_hand: Option<InHand>,
+}
+
+impl HttpBody for TrackedBody {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// The first line of HTTP/2's connection preface (RFC 9113, 3.4). A
+/// client whose first packet holds less of it is left to hyper, which
+/// closes it.
+const HTTP2_PREFACE: &[u8; 16] = b"PRI * HTTP/2.0\r\n";
+
+/// How much of an unread request [`has_request`] looks at.
+const REQUEST_PEEK: usize = 4096;
+
+/// Whether a whole request head waits unread in `stream` (or at least
+/// [`REQUEST_PEEK`] bytes of one), looked at without waiting: a client
+/// that has asked, not one that trickles or has sent nothing.
+fn has_request(stream: &TcpStream) -> bool {
+    let mut bytes = [0u8; REQUEST_PEEK];
+    let mut buf = ReadBuf::new(&mut bytes);
+    let mut cx = Context::from_waker(Waker::noop());
+    match stream.poll_peek(&mut cx, &mut buf) {
+        Poll::Ready(Ok(n)) => n == REQUEST_PEEK || memchr::memmem::find(&bytes[..n], b"\r\n\r\n").is_some(),
+        _ => false,
+    }
+}
+
+/// The frames that tell an HTTP/2 client to use HTTP/1.1: the server's
+/// preface (an empty SETTINGS frame), then GOAWAY with no stream
+/// processed, the error `HTTP_1_1_REQUIRED` and a line of text.
+fn http2_refusal() -> Vec<u8> {
+    const SETTINGS: u8 = 0x4;
+    const GOAWAY: u8 = 0x7;
+    const HTTP_1_1_REQUIRED: u32 = 0xd;
+    const WHY: &[u8] = b"slugd speaks HTTP/1.1 only";
+    let frame = |kind: u8, payload: &[u8]| {
+        let len = (payload.len() as u32).to_be_bytes();
+        let mut frame = vec![len[1], len[2], len[3], kind, 0, 0, 0, 0, 0];
+        frame.extend_from_slice(payload);
+        frame
+    };
+    let mut goaway = 0u32.to_be_bytes().to_vec();
+    goaway.extend_from_slice(&HTTP_1_1_REQUIRED.to_be_bytes());
+    goaway.extend_from_slice(WHY);
+    let mut frames = frame(SETTINGS, &[]);
+    frames.extend(frame(GOAWAY, &goaway));
+    frames
+}
+
+/// Tells an HTTP/2 client to use HTTP/1.1 and closes, within
+/// [`CLOSE_GRACE`].
+async fn refuse_http2(mut stream: TcpStream) {
+    let refuse = async {
+        stream.write_all(&http2_refusal()).await?;
+        stream.shutdown().await?;
+        let mut sink = [0u8; 4096];
+        let mut read = 0;
+        while read < HTTP2_DRAIN_BYTES {
+            match stream.read(&mut sink).await? {
+                0 => break,
+                n => read += n,
+            }
+        }
+        std::io::Result::Ok(())
+    };
+    let _ = tokio::time::timeout(CLOSE_GRACE, refuse).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_http2_refusal_is_a_settings_frame_then_goaway_http_1_1_required() {
+        let frames = http2_refusal();
+        // SETTINGS: length 0, type 4, no flags, stream 0.
+        assert_eq!(frames[..9], [0, 0, 0, 4, 0, 0, 0, 0, 0]);
+        let goaway = &frames[9..];
+        let len = u32::from_be_bytes([0, goaway[0], goaway[1], goaway[2]]) as usize;
+        assert_eq!(goaway[3..9], [7, 0, 0, 0, 0, 0], "GOAWAY on stream 0");
+        assert_eq!(goaway.len(), 9 + len);
+        assert_eq!(goaway[9..13], [0, 0, 0, 0], "no stream processed");
+        assert_eq!(goaway[13..17], [0, 0, 0, 0xd], "HTTP_1_1_REQUIRED");
+        assert_eq!(&goaway[17..], b"slugd speaks HTTP/1.1 only");
     }
 }

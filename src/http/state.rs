@@ -65,11 +65,15 @@ pub struct Limits {
     pub bench_iterations: usize,
     /// How long a client may take to send its body (408 after).
     pub body_timeout: Duration,
-    /// How long a client may take to send its request headers (the
+    /// How long a client may take to send a request head: the first
+    /// counted from accept, each next from the previous answer (the
     /// connection is closed after).
     pub header_timeout: Duration,
-    /// Most connections open at once; beyond it new connections wait in
-    /// the listen backlog until one closes.
+    /// The largest request head, request line and headers, in bytes (431
+    /// and the connection closed above).
+    pub header_bytes: usize,
+    /// Most connections open at once; at it the one that has waited
+    /// longest for a request is closed to make room.
     pub max_connections: usize,
 }
 
@@ -81,6 +85,7 @@ impl Default for Limits {
             bench_iterations: 100_000,
             body_timeout: Duration::from_secs(10),
             header_timeout: Duration::from_secs(10),
+            header_bytes: 32 * 1024,
             max_connections: 1024,
         }
     }

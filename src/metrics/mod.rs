@@ -32,6 +32,7 @@
 //! | `slugd_reservations_total` | counter | `outcome` |
 //! | `slugd_bench_runs_total` | counter | |
 //! | `slugd_http_connections_open`, `slugd_http_connections_max` | gauge | |
+//! | `slugd_http_connections_closed_total` | counter | `reason` |
 
 mod cells;
 
@@ -161,15 +162,30 @@ impl Metrics {
         }
     }
 
-    /// The gauge of open HTTP connections, with `slugd_http_connections_max`
-    /// set to `max`, the cap the accept loop holds them to.
-    pub fn connections(&self, max: usize) -> Gauge {
+    /// The handles of the accept loop: the gauge of connections holding a
+    /// slot, with `slugd_http_connections_max` set to `max`, and the
+    /// counters of connections the service closed before their client did.
+    pub fn connections(&self, max: usize) -> ConnectionMetrics {
         match &self.inner {
             Some(inner) => {
-                gauge(&inner.recorder, "slugd_http_connections_max").set(max as f64);
-                gauge(&inner.recorder, "slugd_http_connections_open")
+                let r = &inner.recorder;
+                gauge(r, "slugd_http_connections_max").set(max as f64);
+                let closed = |reason| counter(r, "slugd_http_connections_closed_total", &[("reason", reason)]);
+                ConnectionMetrics {
+                    open: gauge(r, "slugd_http_connections_open"),
+                    made_room: closed("made_room"),
+                    head_timeout: closed("head_timeout"),
+                    head_too_large: closed("head_too_large"),
+                    http2: closed("http2"),
+                }
             }
-            None => Gauge::noop(),
+            None => ConnectionMetrics {
+                open: Gauge::noop(),
+                made_room: Counter::noop(),
+                head_timeout: Counter::noop(),
+                head_too_large: Counter::noop(),
+                http2: Counter::noop(),
+            },
         }
     }
 
@@ -316,11 +332,15 @@ fn describe(recorder: &PrometheusRecorder) {
         ("slugd_bench_runs_total", "Runs of GET /bench."),
         (
             "slugd_http_connections_open",
-            "HTTP connections open now (accepted, not yet closed).",
+            "HTTP connections holding one of the --max-connections slots now.",
         ),
         (
             "slugd_http_connections_max",
-            "Most HTTP connections open at once (--max-connections); beyond it new ones wait in the listen backlog.",
+            "Most HTTP connections open at once (--max-connections); at it the one waiting longest for a request is closed to make room, or, with every one busy, new ones wait in the listen backlog.",
+        ),
+        (
+            "slugd_http_connections_closed_total",
+            "Connections the service closed before their client did: reason made_room (waited longest for a request when the slots were full), head_timeout (no whole request head within --header-timeout-ms), head_too_large (a head over --max-header-bytes, answered 431), http2 (HTTP/2, which slugd does not speak).",
         ),
     ];
     for &(name, text) in help {
@@ -368,6 +388,21 @@ impl RedisCalls {
         self.failures.increment(1);
         self.up.set(0.0);
     }
+}
+
+/// What the accept loop counts (`http::server`).
+#[derive(Clone)]
+pub struct ConnectionMetrics {
+    /// `slugd_http_connections_open`: connections holding a slot.
+    pub open: Gauge,
+    /// Closed to make room for a new connection.
+    pub made_room: Counter,
+    /// Closed for sending no whole request head in time.
+    pub head_timeout: Counter,
+    /// Answered 431 and closed for a head over the limit.
+    pub head_too_large: Counter,
+    /// Turned away for speaking HTTP/2.
+    pub http2: Counter,
 }
 
 /// What the symbol table in Redis counts.
