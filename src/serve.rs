@@ -163,9 +163,9 @@ pub(crate) async fn run(
 ) -> Result<(), ServeError> {
     let service = Service::open(&settings).await?;
     let listener = http::bind(settings.listen).map_err(|source| ServeError::Bind {
-            addr: settings.listen,
-            source,
-        })?;
+        addr: settings.listen,
+        source,
+    })?;
     service
         .run(listener, shutdown)
         .await

@@ -428,7 +428,9 @@ fn has_request(stream: &TcpStream) -> bool {
     let mut buf = ReadBuf::new(&mut bytes);
     let mut cx = Context::from_waker(Waker::noop());
     match stream.poll_peek(&mut cx, &mut buf) {
-        Poll::Ready(Ok(n)) => n == REQUEST_PEEK || memchr::memmem::find(&bytes[..n], b"\r\n\r\n").is_some(),
+        Poll::Ready(Ok(n)) => {
+            n == REQUEST_PEEK || memchr::memmem::find(&bytes[..n], b"\r\n\r\n").is_some()
+        }
         _ => false,
     }
 }

@@ -170,7 +170,13 @@ impl Metrics {
             Some(inner) => {
                 let r = &inner.recorder;
                 gauge(r, "slugd_http_connections_max").set(max as f64);
-                let closed = |reason| counter(r, "slugd_http_connections_closed_total", &[("reason", reason)]);
+                let closed = |reason| {
+                    counter(
+                        r,
+                        "slugd_http_connections_closed_total",
+                        &[("reason", reason)],
+                    )
+                };
                 ConnectionMetrics {
                     open: gauge(r, "slugd_http_connections_open"),
                     made_room: closed("made_room"),

@@ -125,6 +125,11 @@ fn help_documents_every_setting() {
         "--defaults",
         "SLUGD_DEFAULTS",
         "So,Sc,Sm",
+        "--max-connections",
+        "--header-timeout-ms",
+        "--max-header-bytes",
+        "SLUGD_MAX_HEADER_BYTES",
+        "431 Request Header Fields Too Large",
     ] {
         assert!(
             help.contains(needle),

@@ -145,7 +145,8 @@ async fn metric(app: &App, sample: &str) -> f64 {
 }
 
 /// The start of a request whose head never ends.
-const PARTIAL_HEAD: &[u8] = b"POST /slug HTTP/1.1\r\nHost: slugd\r\nContent-Type: application/json\r\n";
+const PARTIAL_HEAD: &[u8] =
+    b"POST /slug HTTP/1.1\r\nHost: slugd\r\nContent-Type: application/json\r\n";
 
 #[tokio::test]
 async fn silent_connections_at_the_cap_make_room_for_a_new_client_oldest_first() {
@@ -158,7 +159,9 @@ async fn silent_connections_at_the_cap_make_room_for_a_new_client_oldest_first()
     // timeout is far off: the new client is served all the same.
     assert_eq!(new_client_healthz(&app).await, 200);
     assert!(
-        until_closed(&mut silent[0]).await.is_some_and(|s| s.is_empty()),
+        until_closed(&mut silent[0])
+            .await
+            .is_some_and(|s| s.is_empty()),
         "the oldest silent connection was closed, with nothing sent"
     );
     assert!(
@@ -166,7 +169,11 @@ async fn silent_connections_at_the_cap_make_room_for_a_new_client_oldest_first()
         "only the oldest made room"
     );
     assert_eq!(
-        metric(&app, r#"slugd_http_connections_closed_total{reason="made_room"}"#).await,
+        metric(
+            &app,
+            r#"slugd_http_connections_closed_total{reason="made_room"}"#
+        )
+        .await,
         1.0,
         "the new client's connection took the oldest one's slot (and freed it when it closed)"
     );
@@ -186,7 +193,10 @@ async fn trickling_heads_at_the_cap_make_room_for_a_new_client_oldest_first() {
     let trickle = async {
         for i in 0.. {
             for stream in rest.iter_mut() {
-                stream.write_all(format!("X-Line-{i}: a\r\n").as_bytes()).await.unwrap();
+                stream
+                    .write_all(format!("X-Line-{i}: a\r\n").as_bytes())
+                    .await
+                    .unwrap();
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
         }
@@ -270,11 +280,17 @@ async fn a_request_in_hand_is_never_closed_to_make_room() {
     ask(&mut newcomer, "/healthz").await;
     let mut nothing = [0u8; 1];
     let early = tokio::time::timeout(Duration::from_millis(500), newcomer.read(&mut nothing)).await;
-    assert!(early.is_err(), "the newcomer was answered or closed: {early:?}");
+    assert!(
+        early.is_err(),
+        "the newcomer was answered or closed: {early:?}"
+    );
     // The body ends: its request is answered in full.
     busy.write_all(&body[5..]).await.unwrap();
     let (status, text) = answer(&mut busy).await;
-    assert_eq!((status, text.as_str()), (200, r#"{"slug":"still-here","rules":4}"#));
+    assert_eq!(
+        (status, text.as_str()),
+        (200, r#"{"slug":"still-here","rules":4}"#)
+    );
     // Then, idle, it makes room for the newcomer.
     assert_eq!(answer(&mut newcomer).await.0, 200);
     assert!(until_closed(&mut busy).await.is_some_and(|s| s.is_empty()));
@@ -291,11 +307,17 @@ async fn a_silent_connection_is_closed_at_the_header_timeout() {
         .await;
     let mut silent = connect(&app).await;
     assert!(
-        until_closed(&mut silent).await.is_some_and(|s| s.is_empty()),
+        until_closed(&mut silent)
+            .await
+            .is_some_and(|s| s.is_empty()),
         "a connection that sends nothing is closed like one whose head is slow"
     );
     assert_eq!(
-        metric(&app, r#"slugd_http_connections_closed_total{reason="head_timeout"}"#).await,
+        metric(
+            &app,
+            r#"slugd_http_connections_closed_total{reason="head_timeout"}"#
+        )
+        .await,
         1.0
     );
 }
@@ -338,16 +360,28 @@ async fn a_head_over_the_limit_gets_431_and_the_connection_is_closed() {
     // A large but real head (browsers keep a site's cookies under 8 KiB
     // or so; proxies add a little) is served.
     let mut stream = connect(&app).await;
-    stream.write_all(request(24 * 1024).as_bytes()).await.unwrap();
+    stream
+        .write_all(request(24 * 1024).as_bytes())
+        .await
+        .unwrap();
     assert_eq!(answer(&mut stream).await.0, 200);
     // Over the limit: 431, then closed.
     let mut stream = connect(&app).await;
-    stream.write_all(request(40 * 1024).as_bytes()).await.unwrap();
-    let sent = until_closed(&mut stream).await.expect("the connection is closed");
+    stream
+        .write_all(request(40 * 1024).as_bytes())
+        .await
+        .unwrap();
+    let sent = until_closed(&mut stream)
+        .await
+        .expect("the connection is closed");
     let sent = String::from_utf8_lossy(&sent);
     assert!(sent.starts_with("HTTP/1.1 431"), "{sent}");
     assert_eq!(
-        metric(&app, r#"slugd_http_connections_closed_total{reason="head_too_large"}"#).await,
+        metric(
+            &app,
+            r#"slugd_http_connections_closed_total{reason="head_too_large"}"#
+        )
+        .await,
         1.0
     );
 
@@ -360,11 +394,19 @@ async fn a_head_over_the_limit_gets_431_and_the_connection_is_closed() {
         .spawn()
         .await;
     let mut stream = connect(&app).await;
-    stream.write_all(request(3 * 1024).as_bytes()).await.unwrap();
+    stream
+        .write_all(request(3 * 1024).as_bytes())
+        .await
+        .unwrap();
     assert_eq!(answer(&mut stream).await.0, 200);
     let mut stream = connect(&app).await;
-    stream.write_all(request(5 * 1024).as_bytes()).await.unwrap();
-    let sent = until_closed(&mut stream).await.expect("the connection is closed");
+    stream
+        .write_all(request(5 * 1024).as_bytes())
+        .await
+        .unwrap();
+    let sent = until_closed(&mut stream)
+        .await
+        .expect("the connection is closed");
     assert!(String::from_utf8_lossy(&sent).starts_with("HTTP/1.1 431"));
 }
 
@@ -377,18 +419,28 @@ async fn http2_with_prior_knowledge_is_told_to_use_http_1_1_and_closed() {
         .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0")
         .await
         .unwrap();
-    let sent = until_closed(&mut stream).await.expect("the connection is closed");
+    let sent = until_closed(&mut stream)
+        .await
+        .expect("the connection is closed");
     // The server's SETTINGS frame, then GOAWAY (type 7) on stream 0 with
     // the error HTTP_1_1_REQUIRED (0xd), and nothing else.
     let settings_len = u32::from_be_bytes([0, sent[0], sent[1], sent[2]]) as usize;
     assert_eq!(sent[3], 0x4, "a SETTINGS frame first: {sent:?}");
     let goaway = &sent[9 + settings_len..];
     assert_eq!(goaway[3], 0x7, "then GOAWAY: {sent:?}");
-    assert_eq!(goaway[13..17], [0, 0, 0, 0xd], "HTTP_1_1_REQUIRED: {sent:?}");
+    assert_eq!(
+        goaway[13..17],
+        [0, 0, 0, 0xd],
+        "HTTP_1_1_REQUIRED: {sent:?}"
+    );
     let len = u32::from_be_bytes([0, goaway[0], goaway[1], goaway[2]]) as usize;
     assert_eq!(goaway.len(), 9 + len, "nothing after the GOAWAY: {sent:?}");
     assert_eq!(
-        metric(&app, r#"slugd_http_connections_closed_total{reason="http2"}"#).await,
+        metric(
+            &app,
+            r#"slugd_http_connections_closed_total{reason="http2"}"#
+        )
+        .await,
         1.0
     );
     // HTTP/1.1 is served as ever.

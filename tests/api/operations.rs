@@ -197,7 +197,11 @@ fn families(text: &str) -> BTreeMap<String, (String, Vec<String>)> {
 /// and labels: all of them on Redis once each has been counted.
 const DOCUMENTED: [(&str, &str, &[&str]); 15] = [
     ("slugd_bench_runs_total", "counter", &[]),
-    ("slugd_http_connections_closed_total", "counter", &["reason"]),
+    (
+        "slugd_http_connections_closed_total",
+        "counter",
+        &["reason"],
+    ),
     ("slugd_http_connections_max", "gauge", &[]),
     ("slugd_http_connections_open", "gauge", &[]),
     (
