@@ -71,12 +71,17 @@ per_request() { # bin mode [callgrind options]
   echo $(((b - a) / 4000))
 }
 
-SERVICE="--toggle-collect=*TowerToHyperServiceFuture*"
+# The service path, from hyper handing the request over to the response:
+# hyper-util's TowerToHyperServiceFuture in builds before the accept loop
+# was rewritten, call_app and TrackedAnswer's poll (src/http/server.rs)
+# after; a build has one or the other.
+SERVICE=(--toggle-collect='*TowerToHyperServiceFuture*' --toggle-collect='*server::call_app*'
+  --toggle-collect='*TrackedAnswer*poll*')
 printf '%-8s %-11s %16s %16s\n' build mode "whole process" "service path"
 for mode in $MODES; do
-  printf '%-8s %-11s %16s %16s\n' this "$mode" "$(per_request "$BIN" "$mode")" "$(per_request "$BIN" "$mode" "$SERVICE")"
+  printf '%-8s %-11s %16s %16s\n' this "$mode" "$(per_request "$BIN" "$mode")" "$(per_request "$BIN" "$mode" "${SERVICE[@]}")"
   if [ -n "$BEFORE" ]; then
-    printf '%-8s %-11s %16s %16s\n' before "$mode" "$(per_request "$BEFORE" "$mode")" "$(per_request "$BEFORE" "$mode" "$SERVICE")"
+    printf '%-8s %-11s %16s %16s\n' before "$mode" "$(per_request "$BEFORE" "$mode")" "$(per_request "$BEFORE" "$mode" "${SERVICE[@]}")"
   fi
 done
 [ -z "$KEEP_DIR" ] || echo "callgrind files: $KEEP_DIR"

@@ -337,14 +337,21 @@ impl hyper::service::Service<Request<Incoming>> for ServeTracked {
             .admission
             .request_started(&tracked.connection.conn);
         let in_hand = InHand(self.0.clone());
-        // The router is always ready (axum's `Router::poll_ready` is), so
-        // it is called without asking.
-        let answer = tracked.app.clone().call(request);
+        let answer = call_app(&tracked.app, request);
         TrackedAnswer {
             answer,
             in_hand: Some(in_hand),
         }
     }
+}
+
+/// Hands `request` to the app. Never inlined, nor is the answer's `poll`,
+/// so that `scripts/request_cost.sh` can count the service path by name.
+#[inline(never)]
+fn call_app(app: &App, request: Request<Incoming>) -> <App as Service<Request<Incoming>>>::Future {
+    // The router is always ready (axum's `Router::poll_ready` is), so it
+    // is called without asking.
+    app.clone().call(request)
 }
 
 /// One request the service has: dropped once its answer is handed over
@@ -370,6 +377,7 @@ pin_project! {
 impl Future for TrackedAnswer {
     type Output = Result<Response<TrackedBody>, Infallible>;
 
+    #[inline(never)]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let response = match this.answer.poll(cx) {

@@ -351,30 +351,12 @@ async fn a_trickled_head_is_closed_at_the_header_timeout_though_bytes_keep_comin
 async fn a_head_over_the_limit_gets_431_and_the_connection_is_closed() {
     // The default: 32 KiB.
     let app = App::in_process().await;
-    let request = |cookie_bytes: usize| {
-        format!(
-            "GET /slug?title=Big%20cookie HTTP/1.1\r\nHost: slugd\r\nCookie: c={}\r\n\r\n",
-            "x".repeat(cookie_bytes)
-        )
-    };
     // A large but real head (browsers keep a site's cookies under 8 KiB
     // or so; proxies add a little) is served.
-    let mut stream = connect(&app).await;
-    stream
-        .write_all(request(24 * 1024).as_bytes())
-        .await
-        .unwrap();
+    let mut stream = with_cookie(&app, 24 * 1024).await;
     assert_eq!(answer(&mut stream).await.0, 200);
     // Over the limit: 431, then closed.
-    let mut stream = connect(&app).await;
-    stream
-        .write_all(request(40 * 1024).as_bytes())
-        .await
-        .unwrap();
-    let sent = until_closed(&mut stream)
-        .await
-        .expect("the connection is closed");
-    let sent = String::from_utf8_lossy(&sent);
+    let sent = refused_head(&mut with_cookie(&app, 40 * 1024).await).await;
     assert!(sent.starts_with("HTTP/1.1 431"), "{sent}");
     assert_eq!(
         metric(
@@ -393,21 +375,30 @@ async fn a_head_over_the_limit_gets_431_and_the_connection_is_closed() {
         })
         .spawn()
         .await;
-    let mut stream = connect(&app).await;
-    stream
-        .write_all(request(3 * 1024).as_bytes())
-        .await
-        .unwrap();
+    let mut stream = with_cookie(&app, 3 * 1024).await;
     assert_eq!(answer(&mut stream).await.0, 200);
-    let mut stream = connect(&app).await;
+    let sent = refused_head(&mut with_cookie(&app, 5 * 1024).await).await;
+    assert!(sent.starts_with("HTTP/1.1 431"), "{sent}");
+}
+
+/// A new connection that has sent a `GET /slug` with a cookie of
+/// `cookie_bytes`.
+async fn with_cookie(app: &App, cookie_bytes: usize) -> TcpStream {
+    let mut stream = connect(app).await;
+    let request = format!(
+        "GET /slug?title=Big%20cookie HTTP/1.1\r\nHost: slugd\r\nCookie: c={}\r\n\r\n",
+        "x".repeat(cookie_bytes)
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
     stream
-        .write_all(request(5 * 1024).as_bytes())
-        .await
-        .unwrap();
-    let sent = until_closed(&mut stream)
+}
+
+/// What the service sent on `stream` before it closed it.
+async fn refused_head(stream: &mut TcpStream) -> String {
+    let sent = until_closed(stream)
         .await
         .expect("the connection is closed");
-    assert!(String::from_utf8_lossy(&sent).starts_with("HTTP/1.1 431"));
+    String::from_utf8_lossy(&sent).into_owned()
 }
 
 #[tokio::test]
