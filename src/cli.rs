@@ -258,6 +258,12 @@ struct ServeArgs {
     #[arg(long, env = "SLUGD_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
     header_timeout_ms: u64,
 
+    /// How long slugd waits for a client to take an answer, in
+    /// milliseconds: a write to the connection that makes no progress for
+    /// this long closes it. An answer left unread is held no longer.
+    #[arg(long, env = "SLUGD_SEND_TIMEOUT_MS", default_value_t = 10_000)]
+    send_timeout_ms: u64,
+
     /// The largest request head (request line and headers), in bytes, at
     /// least 1024: above it the client gets 431 Request Header Fields Too
     /// Large, with no body, and the connection is closed. 32 KiB holds
@@ -629,6 +635,7 @@ impl ServeArgs {
                 body_timeout: millis("--body-timeout-ms", self.body_timeout_ms)?,
                 header_timeout: millis("--header-timeout-ms", self.header_timeout_ms)?,
                 header_bytes: self.max_header_bytes,
+                send_timeout: millis("--send-timeout-ms", self.send_timeout_ms)?,
                 max_connections: self.max_connections,
             },
             reservations: self.reservations.settings()?,

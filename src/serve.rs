@@ -60,6 +60,8 @@ pub struct Service {
     header_timeout: Duration,
     /// The largest request head.
     header_bytes: usize,
+    /// How long a write may wait for the client.
+    send_timeout: Duration,
     /// Most connections open at once.
     max_connections: usize,
     /// What the accept loop counts, registered with the service's metrics
@@ -126,6 +128,7 @@ impl Service {
             router: http::router(state, Arc::new(bench)),
             header_timeout: settings.limits.header_timeout,
             header_bytes: settings.limits.header_bytes,
+            send_timeout: settings.limits.send_timeout,
             max_connections: settings.limits.max_connections,
             connection_metrics,
             source,
@@ -148,6 +151,7 @@ impl Service {
         let connections = http::Connections {
             header_timeout: self.header_timeout,
             header_bytes: self.header_bytes,
+            send_timeout: self.send_timeout,
             max: self.max_connections,
             metrics: self.connection_metrics,
         };

@@ -44,6 +44,7 @@ use pin_project_lite::pin_project;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::time::{Instant, sleep_until};
+use tokio_io_timeout::TimeoutStream;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower::Service;
@@ -59,15 +60,15 @@ pub(crate) struct Connections {
     pub header_timeout: Duration,
     /// The largest request head, request line and headers (431 above).
     pub header_bytes: usize,
+    /// How long a write to a client may wait for it to take the bytes.
+    pub send_timeout: Duration,
     /// Most connections holding a slot at once.
     pub max: usize,
     /// What the loop counts.
     pub metrics: ConnectionMetrics,
 }
 
-/// How long a connection told to close, with nothing in hand, may take to
-/// send what it already has written (a last answer, HTTP/2's GOAWAY)
-/// before it is dropped.
+/// How long a refused HTTP/2 client is given to take its GOAWAY.
 const CLOSE_GRACE: Duration = Duration::from_secs(1);
 
 /// The most of a refused HTTP/2 client's bytes read (and thrown away)
@@ -120,6 +121,7 @@ pub(crate) async fn serve(
         http,
         app,
         header_timeout: connections.header_timeout,
+        send_timeout: connections.send_timeout,
     });
     let stop = CancellationToken::new();
     let tracker = TaskTracker::new();
@@ -171,6 +173,7 @@ struct Shared {
     http: http1::Builder,
     app: App,
     header_timeout: Duration,
+    send_timeout: Duration,
 }
 
 /// One accepted connection: its entry in the ledger, freed when this is
@@ -185,17 +188,6 @@ impl Drop for Connection {
     fn drop(&mut self) {
         self.admission.leave(&self.conn);
     }
-}
-
-/// Why a connection's timer is set.
-#[derive(PartialEq)]
-enum Timer {
-    /// The whole first head is due.
-    FirstHead,
-    /// Told to close: what it has written is due out.
-    Closing,
-    /// Nothing is due.
-    Off,
 }
 
 impl Connection {
@@ -229,7 +221,9 @@ impl Connection {
         match peeked {
             Ok(n) if n == start.len() && start == *HTTP2_PREFACE => {
                 self.admission.metrics().http2.increment(1);
-                refuse_http2(stream).await;
+                // Boxed, as hyper is below: its buffer is not reserved in
+                // every connection's task.
+                Box::pin(refuse_http2(stream)).await;
                 return;
             }
             Ok(0) | Err(_) => return,
@@ -252,17 +246,23 @@ impl Connection {
             connection: self,
         };
         let service = Arc::new(service);
-        let http = service
-            .connection
-            .shared
-            .http
-            .serve_connection(TokioIo::new(stream), ServeTracked(service.clone()));
+        // A client that leaves an answer unread holds it no longer than
+        // the send timeout.
+        let mut stream = TimeoutStream::new(stream);
+        stream.set_write_timeout(Some(service.connection.shared.send_timeout));
+        let http = service.connection.shared.http.serve_connection(
+            TokioIo::new(Box::pin(stream)),
+            ServeTracked(service.clone()),
+        );
         let mut http = std::pin::pin!(http);
         let conn = &service.connection.conn;
         let admission = &service.connection.admission;
-        let timer = tokio::time::sleep_until(deadline);
-        let mut timer = std::pin::pin!(timer);
-        let mut due = Timer::FirstHead;
+        // The whole first head is due by the deadline; after it, hyper's
+        // own timer watches each next head, and a connection told to
+        // close goes once its answer is out (within the send timeout).
+        let first_head = tokio::time::sleep_until(deadline);
+        let mut first_head = std::pin::pin!(first_head);
+        let mut first_head_due = true;
         let mut closing = false;
         loop {
             tokio::select! {
@@ -283,35 +283,43 @@ impl Connection {
                     closing = true;
                     http.as_mut().graceful_shutdown();
                 }
-                () = &mut timer, if due != Timer::Off => match due {
-                    Timer::FirstHead if conn.served() => due = Timer::Off,
-                    Timer::FirstHead => {
+                () = &mut first_head, if first_head_due => {
+                    first_head_due = false;
+                    if !conn.served() {
                         admission.metrics().head_timeout.increment(1);
                         return;
                     }
-                    // A request in hand finishes; only a connection with
-                    // nothing to answer is dropped.
-                    _ if conn.busy() => timer.as_mut().reset(Instant::now() + CLOSE_GRACE),
-                    _ => return,
-                },
+                }
                 ended = http.as_mut() => {
                     if let Err(e) = ended {
+                        let metrics = admission.metrics();
                         if e.is_timeout() {
-                            admission.metrics().head_timeout.increment(1);
+                            metrics.head_timeout.increment(1);
                         } else if e.is_parse_too_large() {
-                            admission.metrics().head_too_large.increment(1);
+                            metrics.head_too_large.increment(1);
+                        } else if timed_out(&e) {
+                            metrics.send_timeout.increment(1);
                         }
                         tracing::debug!(error = %e, "connection ended with an error");
                     }
                     return;
                 }
             }
-            if closing && due != Timer::Closing {
-                due = Timer::Closing;
-                timer.as_mut().reset(Instant::now() + CLOSE_GRACE);
-            }
         }
     }
+}
+
+/// Whether hyper gave up on a connection because a write of it timed out
+/// (`--send-timeout-ms`).
+fn timed_out(e: &hyper::Error) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            return io.kind() == std::io::ErrorKind::TimedOut;
+        }
+        source = cause.source();
+    }
+    false
 }
 
 /// The service hyper calls for each request of one connection: the app,

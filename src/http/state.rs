@@ -72,6 +72,9 @@ pub struct Limits {
     /// The largest request head, request line and headers, in bytes (431
     /// and the connection closed above).
     pub header_bytes: usize,
+    /// How long a write may wait for the client to take the bytes (the
+    /// connection is closed after).
+    pub send_timeout: Duration,
     /// Most connections open at once; at it the one that has waited
     /// longest for a request is closed to make room.
     pub max_connections: usize,
@@ -86,6 +89,7 @@ impl Default for Limits {
             body_timeout: Duration::from_secs(10),
             header_timeout: Duration::from_secs(10),
             header_bytes: 32 * 1024,
+            send_timeout: Duration::from_secs(10),
             max_connections: 1024,
         }
     }

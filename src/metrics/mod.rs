@@ -183,6 +183,7 @@ impl Metrics {
                     head_timeout: closed("head_timeout"),
                     head_too_large: closed("head_too_large"),
                     http2: closed("http2"),
+                    send_timeout: closed("send_timeout"),
                 }
             }
             None => ConnectionMetrics {
@@ -191,6 +192,7 @@ impl Metrics {
                 head_timeout: Counter::noop(),
                 head_too_large: Counter::noop(),
                 http2: Counter::noop(),
+                send_timeout: Counter::noop(),
             },
         }
     }
@@ -346,7 +348,7 @@ fn describe(recorder: &PrometheusRecorder) {
         ),
         (
             "slugd_http_connections_closed_total",
-            "Connections the service closed before their client did: reason made_room (waited longest for a request when the slots were full), head_timeout (no whole request head within --header-timeout-ms), head_too_large (a head over --max-header-bytes, answered 431), http2 (HTTP/2, which slugd does not speak).",
+            "Connections the service closed before their client did: reason made_room (waited longest for a request when the slots were full), head_timeout (no whole request head within --header-timeout-ms), head_too_large (a head over --max-header-bytes or of over 100 headers, answered 431), http2 (HTTP/2, which slugd does not speak), send_timeout (an answer left unread for --send-timeout-ms).",
         ),
     ];
     for &(name, text) in help {
@@ -409,6 +411,8 @@ pub struct ConnectionMetrics {
     pub head_too_large: Counter,
     /// Turned away for speaking HTTP/2.
     pub http2: Counter,
+    /// Closed for leaving an answer unread past the send timeout.
+    pub send_timeout: Counter,
 }
 
 /// What the symbol table in Redis counts.

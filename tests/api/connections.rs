@@ -348,6 +348,81 @@ async fn a_trickled_head_is_closed_at_the_header_timeout_though_bytes_keep_comin
 }
 
 #[tokio::test]
+async fn the_first_head_is_due_counted_from_accept_though_it_starts_late() {
+    // Silent for most of the timeout, then trickling: closed at the
+    // deadline counted from accept, not a whole timeout after the first
+    // byte (which is when hyper's own timer would start).
+    const TIMEOUT: Duration = Duration::from_secs(4);
+    let app = App::builder()
+        .limits(Limits {
+            header_timeout: TIMEOUT,
+            ..Limits::default()
+        })
+        .spawn()
+        .await;
+    let started = std::time::Instant::now();
+    let mut stream = connect(&app).await;
+    tokio::time::sleep(TIMEOUT - Duration::from_millis(500)).await;
+    stream.write_all(PARTIAL_HEAD).await.unwrap();
+    let mut closed = false;
+    for i in 0..(ANSWER_WITHIN.as_millis() / 100) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let line = format!("X-Line-{i}: a\r\n");
+        if stream.write_all(line.as_bytes()).await.is_err() || !still_open(&stream) {
+            closed = true;
+            break;
+        }
+    }
+    let took = started.elapsed();
+    assert!(closed, "the late head was never cut off");
+    // Not a speed figure: a timer started by the first byte would end it
+    // at 7.5 s; the deadline is at 4 s, and 2.5 s is slack for a busy
+    // machine.
+    assert!(
+        took < TIMEOUT + Duration::from_millis(2500),
+        "closed {took:?} after connecting, with a header timeout of {TIMEOUT:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_answer_left_unread_is_held_no_longer_than_the_send_timeout() {
+    let app = App::builder()
+        .limits(Limits {
+            send_timeout: Duration::from_millis(300),
+            body_bytes: 16 * 1024 * 1024,
+            ..Limits::default()
+        })
+        .spawn()
+        .await;
+    // A client that asks for an answer larger than the kernel takes into
+    // its buffers (about 8 MB, where Linux's grow to 4 MB), with a small
+    // receive window, and never reads it.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(app.addr).await.unwrap();
+    let title = "word ".repeat(1600);
+    let titles: Vec<&str> = vec![title.trim(); 1000];
+    let body = serde_json::to_vec(&serde_json::json!({ "titles": titles })).unwrap();
+    let head = format!(
+        "POST /slugs HTTP/1.1\r\nHost: slugd\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(&body).await.unwrap();
+    let sample = r#"slugd_http_connections_closed_total{reason="send_timeout"}"#;
+    let mut closed = 0.0;
+    for _ in 0..(ANSWER_WITHIN.as_millis() / 100) {
+        closed = metric(&app, sample).await;
+        if closed > 0.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(closed, 1.0, "the stalled answer's connection was closed");
+    drop(stream);
+}
+
+#[tokio::test]
 async fn a_head_over_the_limit_gets_431_and_the_connection_is_closed() {
     // The default: 32 KiB.
     let app = App::in_process().await;
