@@ -88,7 +88,9 @@ run() { # kind name binary
   local clients=() c overflowed
   overflowed=$(overflows)
   for c in $(seq 1 "$CLIENTS"); do
-    python3 scripts/lib/flood.py "$port" $((FLOOD / CLIENTS)) "$HOLD" "$kind" >"$WORK/flood.$kind.$name.$c" &
+    # FLOOD in all: the first FLOOD % CLIENTS clients send one more.
+    python3 scripts/lib/flood.py "$port" $((FLOOD / CLIENTS + (c <= FLOOD % CLIENTS))) "$HOLD" "$kind" \
+      >"$WORK/flood.$kind.$name.$c" &
     clients+=($!)
   done
   wait "${clients[@]}"

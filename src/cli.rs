@@ -265,8 +265,9 @@ struct ServeArgs {
     send_timeout_ms: u64,
 
     /// The largest request head (request line and headers), in bytes, at
-    /// least 1024: above it the client gets 431 Request Header Fields Too
-    /// Large, with no body, and the connection is closed. 32 KiB holds
+    /// least 1024: above it, or with more than 100 headers, the client gets
+    /// 431 Request Header Fields Too Large, with no body, and the
+    /// connection is closed. 32 KiB holds
     /// what browsers and proxies send (nginx's default holds 4 lines of
     /// 8 KiB; hyper's own would buffer about 400 KiB per connection).
     #[arg(long, env = "SLUGD_MAX_HEADER_BYTES", default_value_t = 32 * 1024)]
@@ -280,7 +281,8 @@ struct ServeArgs {
     /// of idle connections never keeps a client waiting. A connection
     /// whose request is being answered is never closed for room; only
     /// with every one busy does a new connection wait, in the kernel's
-    /// listen backlog. Keep the open-files limit (ulimit -n) above it.
+    /// listen backlog. Keep the open-files limit (ulimit -n) above twice
+    /// this, for the connections still closing and for Redis.
     #[arg(long, env = "SLUGD_MAX_CONNECTIONS", default_value_t = 1024)]
     max_connections: usize,
 

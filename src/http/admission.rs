@@ -37,7 +37,8 @@ pub(crate) struct Admission {
     /// `--max-connections`.
     max: usize,
     /// Most connections that own hyper's buffers, chosen to make room and
-    /// not yet gone. Their tasks must run to free what they hold; a burst
+    /// not yet gone, when a newcomer asks (a quarter of `max`, at least
+    /// 16). Their tasks must run to free what they hold; a burst
     /// of newcomers faster than that waits in the listen backlog rather
     /// than piling them up. (One that has sent nothing holds a socket and
     /// a small task, and is not counted.)
@@ -49,7 +50,9 @@ struct Ledger {
     /// Connections holding a slot: never above `max`.
     counted: usize,
     /// Connections owning hyper's buffers, chosen to make room, that have
-    /// not yet gone: never above `max_chosen`.
+    /// not yet gone. A newcomer is not admitted while it is at
+    /// `max_chosen`; a connection reclaiming its slot may push it one
+    /// further, as its own choice passes on.
     chosen: usize,
     /// The waiting connections holding a slot, by the moment they began to
     /// wait: the first is the one to close to make room.

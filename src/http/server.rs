@@ -19,9 +19,12 @@
 //!   hand never waits behind idle ones. A connection whose request the
 //!   service has is never closed for room; only with every slot busy does
 //!   a newcomer wait, in the kernel's listen backlog.
-//! - **A head over `--max-header-bytes`** gets hyper's 431 and the
-//!   connection is closed; hyper's read buffer never grows past the limit
-//!   (64 KiB, if that is more, while a body streams in).
+//! - **A head over `--max-header-bytes`** (or of more than 100 headers)
+//!   gets hyper's 431 and the connection is closed; hyper's read buffer is
+//!   held to the limit, or 64 KiB if that is more (a head is checked
+//!   before each read, so it may fill that before the 431).
+//! - **An answer left unread** holds its connection no longer than
+//!   `--send-timeout-ms`: a write that makes no progress that long ends it.
 //! - **HTTP/2** is not spoken: a client that opens with HTTP/2's preface
 //!   is told so in HTTP/2's own words (GOAWAY, `HTTP_1_1_REQUIRED`) and
 //!   closed. slugd's clients (proxies, CMSs, curl, browsers over plain
@@ -324,7 +327,9 @@ fn timed_out(e: &hyper::Error) -> bool {
 
 /// The service hyper calls for each request of one connection: the app,
 /// with the connection marked busy from the moment the service has the
-/// request until its answer is handed over whole (the body's end).
+/// request until hyper has taken its answer's body whole (axum's bodies
+/// are one piece; hyper may still be writing it, which a connection told
+/// to close finishes, within the send timeout).
 struct Tracked {
     app: App,
     connection: Connection,
@@ -402,7 +407,7 @@ impl Future for TrackedAnswer {
 }
 
 /// An answer's body, holding its request in hand until hyper drops it,
-/// which it does once the body has been written whole.
+/// which it does once it has taken the body whole.
 struct TrackedBody {
     body: Body,
     _in_hand: Option<InHand>,

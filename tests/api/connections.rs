@@ -35,9 +35,9 @@ async fn app_with_cap(cap: usize) -> App {
         .await
 }
 
-/// Opens a connection and waits until the service has accepted it (its
-/// first byte is not needed for that: the accept loop takes connections in
-/// the order they were made, so a later one is accepted after it).
+/// Opens a connection: it returns once the kernel has completed the
+/// handshake. The accept loop takes connections in the order the kernel
+/// completed them, so the service counts a later one after it.
 async fn connect(app: &App) -> TcpStream {
     TcpStream::connect(app.addr).await.unwrap()
 }
@@ -168,15 +168,15 @@ async fn silent_connections_at_the_cap_make_room_for_a_new_client_oldest_first()
         silent[1..].iter().all(still_open),
         "only the oldest made room"
     );
-    assert_eq!(
-        metric(
-            &app,
-            r#"slugd_http_connections_closed_total{reason="made_room"}"#
-        )
-        .await,
-        1.0,
-        "the new client's connection took the oldest one's slot (and freed it when it closed)"
-    );
+    // The new client's connection took the oldest one's slot; the
+    // scrape's own may take the next oldest's, if it comes before the new
+    // client's close is handled.
+    let made_room = metric(
+        &app,
+        r#"slugd_http_connections_closed_total{reason="made_room"}"#,
+    )
+    .await;
+    assert!((1.0..=2.0).contains(&made_room), "{made_room}");
 }
 
 #[tokio::test]
