@@ -58,7 +58,8 @@
 //! - [`http`]: the router (with the OpenAPI document its routes carry),
 //!   the handlers of each feature, the home page, the one error
 //!   type, the JSON extractor, the edge around the router (request ids
-//!   and spans), the accept loop.
+//!   and spans), the accept loop and what each connection may hold (its
+//!   slot, its head's time and size, an unread answer).
 //! - [`serve`]: `slugd serve`: open the service, then run it on a listener
 //!   the caller bound until a shutdown future completes (tests take the
 //!   same two steps).
