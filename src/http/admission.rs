@@ -34,14 +34,18 @@ pub(crate) struct Admission {
     /// chosen one has gone, so an accept loop that found no room can try
     /// again.
     room: Notify,
+    /// Signalled once for each chosen connection with buffers that has
+    /// gone, so a connection waiting to start on hyper can try again.
+    gate: Notify,
     /// `--max-connections`.
     max: usize,
     /// Most connections that own hyper's buffers, chosen to make room and
-    /// not yet gone, when a newcomer asks (a quarter of `max`, at least
-    /// 16). Their tasks must run to free what they hold; a burst
-    /// of newcomers faster than that waits in the listen backlog rather
-    /// than piling them up. (One that has sent nothing holds a socket and
-    /// a small task, and is not counted.)
+    /// not yet gone, when another connection would take such buffers (a
+    /// quarter of `max`, at least 16). Their tasks must run to free what
+    /// they hold; under a burst faster than that, newcomers wait before
+    /// hyper, holding a socket and a small task each, rather than piling
+    /// buffers up. (A chosen connection that has sent nothing holds no
+    /// buffers and is not counted.)
     max_chosen: usize,
     metrics: ConnectionMetrics,
 }
@@ -50,9 +54,9 @@ struct Ledger {
     /// Connections holding a slot: never above `max`.
     counted: usize,
     /// Connections owning hyper's buffers, chosen to make room, that have
-    /// not yet gone. A newcomer is not admitted while it is at
-    /// `max_chosen`; a connection reclaiming its slot may push it one
-    /// further, as its own choice passes on.
+    /// not yet gone. No connection starts on hyper while it is at
+    /// `max_chosen`; choices go on (a newcomer's, or one passed on by a
+    /// connection reclaiming its slot), so it may pass it by those.
     chosen: usize,
     /// The waiting connections holding a slot, by the moment they began to
     /// wait: the first is the one to close to make room.
@@ -60,6 +64,17 @@ struct Ledger {
     /// The next waiting ticket: tickets only grow, so `waiting` is in the
     /// order connections began to wait.
     next_ticket: u64,
+}
+
+/// What [`Admission::start_http`] says.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Start {
+    /// Take hyper's buffers.
+    Go,
+    /// Wait for [`Admission::gate`], then ask again.
+    Wait,
+    /// Chosen to make room: close.
+    Chosen,
 }
 
 /// A connection holds a slot.
@@ -104,6 +119,7 @@ impl Admission {
                 next_ticket: 1,
             }),
             room: Notify::new(),
+            gate: Notify::new(),
             max,
             max_chosen: (max / 4).max(16),
             metrics,
@@ -122,14 +138,10 @@ impl Admission {
 
     /// A slot for a connection just accepted, waiting for its request: a
     /// free one, or the one of the connection that has waited longest,
-    /// which is told to close. `None` when every slot is busy, or too many
-    /// chosen connections have yet to go: wait for [`Admission::room`] and
-    /// ask again.
+    /// which is told to close. `None` when every slot is busy: wait for
+    /// [`Admission::room`] and ask again.
     pub(crate) fn admit(&self) -> Option<Arc<Conn>> {
         let mut ledger = self.ledger();
-        if ledger.chosen >= self.max_chosen && ledger.counted >= self.max {
-            return None;
-        }
         if !ledger.take_slot(self) {
             return None;
         }
@@ -160,21 +172,35 @@ impl Admission {
         if !ledger.take_slot(self) {
             return false;
         }
-        ledger.release_chosen(conn);
+        if ledger.release_chosen(conn) {
+            self.gate.notify_one();
+        }
         conn.state.store(HOLDS, Relaxed);
         ledger.wait(conn);
         true
     }
 
-    /// `conn`'s first bytes have come: it is about to own hyper's buffers.
-    /// `false` if it was chosen to make room meanwhile: it closes instead.
-    pub(crate) fn start_http(&self, conn: &Conn) -> bool {
-        let _ledger = self.ledger();
+    /// `conn`'s first bytes have come: may it take hyper's buffers now?
+    /// Not if it was chosen to make room meanwhile (it closes instead), nor
+    /// while `max_chosen` chosen connections with buffers have yet to go
+    /// (it waits for [`Admission::gate`] and asks again).
+    pub(crate) fn start_http(&self, conn: &Conn) -> Start {
+        let ledger = self.ledger();
         if conn.state.load(Relaxed) != HOLDS {
-            return false;
+            return Start::Chosen;
+        }
+        if ledger.chosen >= self.max_chosen {
+            return Start::Wait;
         }
         conn.costly.store(true, Relaxed);
-        true
+        Start::Go
+    }
+
+    /// Completes when a chosen connection with buffers may have gone since
+    /// [`Admission::start_http`] said to wait. Create it, and `enable` it,
+    /// before asking, so that no signal is missed between.
+    pub(crate) fn gate(&self) -> tokio::sync::futures::Notified<'_> {
+        self.gate.notified()
     }
 
     /// Completes when a slot may have come free since the last
@@ -224,7 +250,11 @@ impl Admission {
                 ledger.counted -= 1;
                 self.metrics.open.set(ledger.counted as f64);
             }
-            CHOSEN => ledger.release_chosen(conn),
+            CHOSEN => {
+                if ledger.release_chosen(conn) {
+                    self.gate.notify_one();
+                }
+            }
             _ => return,
         }
         drop(ledger);
@@ -255,10 +285,13 @@ impl Ledger {
     }
 
     /// `conn`, chosen, is no longer: it has gone or taken a slot back.
-    fn release_chosen(&mut self, conn: &Conn) {
-        if conn.costly.load(Relaxed) {
+    /// Whether it held buffers (and so one more may start on hyper).
+    fn release_chosen(&mut self, conn: &Conn) -> bool {
+        let costly = conn.costly.load(Relaxed);
+        if costly {
             self.chosen -= 1;
         }
+        costly
     }
 
     /// `conn` begins to wait, as the newest waiting connection.
@@ -355,23 +388,26 @@ mod tests {
     }
 
     #[test]
-    fn newcomers_wait_while_too_many_chosen_connections_have_yet_to_go() {
+    fn no_one_starts_on_hyper_while_too_many_chosen_connections_have_yet_to_go() {
         let admission = admission(16);
         let with_bytes = |admission: &Admission| {
             let conn = admission.admit().unwrap();
-            assert!(admission.start_http(&conn));
+            assert_eq!(admission.start_http(&conn), Start::Go);
             conn
         };
         let first: Vec<_> = (0..16).map(|_| with_bytes(&admission)).collect();
-        // 16 more take the first 16's slots, which are slow to go.
-        let _second: Vec<_> = (0..16).map(|_| with_bytes(&admission)).collect();
+        // 16 newcomers take the first 16's slots, which are slow to go.
+        let second: Vec<_> = (0..16).map(|_| admission.admit().unwrap()).collect();
         assert!(first.iter().all(|c| chosen(c)));
         assert_eq!(admission.ledger().chosen, 16);
-        assert!(admission.admit().is_none());
-        // One goes: there is room for one more.
+        assert_eq!(admission.start_http(&second[15]), Start::Wait);
+        // Another newcomer is let in all the same (its choice, the first
+        // of the second 16, holds no buffers), but waits before hyper too.
+        let third = admission.admit().unwrap();
+        assert_eq!(admission.start_http(&third), Start::Wait);
+        // One goes: the newcomer may start.
         admission.leave(&first[0]);
-        let _third = with_bytes(&admission);
-        assert!(admission.admit().is_none());
+        assert_eq!(admission.start_http(&third), Start::Go);
     }
 
     #[test]
@@ -382,7 +418,7 @@ mod tests {
         assert!(first.iter().all(|c| chosen(c)));
         assert_eq!(admission.ledger().chosen, 0);
         // Once chosen, it never starts on hyper.
-        assert!(!admission.start_http(&first[0]));
+        assert_eq!(admission.start_http(&first[0]), Start::Chosen);
     }
 
     #[test]

@@ -52,7 +52,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower::Service;
 
-use super::admission::{Admission, Conn};
+use super::admission::{Admission, Conn, Start};
 use super::edge::App;
 use crate::metrics::ConnectionMetrics;
 
@@ -232,9 +232,32 @@ impl Connection {
             Ok(0) | Err(_) => return,
             Ok(_) => {}
         }
-        if !self.admission.start_http(&self.conn) {
-            self.admission.metrics().made_room.increment(1);
-            return;
+        // Before it takes hyper's buffers, the chosen connections that
+        // hold some must not be too many (a burst waits here, cheaply).
+        loop {
+            let mut gate = std::pin::pin!(self.admission.gate());
+            gate.as_mut().enable();
+            match self.admission.start_http(&self.conn) {
+                Start::Go => break,
+                Start::Chosen => {
+                    // As above: a connection with a whole request keeps
+                    // its place.
+                    if !has_request(&stream) || !self.admission.reclaim(&self.conn) {
+                        self.admission.metrics().made_room.increment(1);
+                        return;
+                    }
+                }
+                Start::Wait => tokio::select! {
+                    biased;
+                    () = self.conn.chosen() => {}
+                    () = stop.cancelled() => return,
+                    () = sleep_until(deadline) => {
+                        self.admission.metrics().head_timeout.increment(1);
+                        return;
+                    }
+                    () = gate => {}
+                },
+            }
         }
         // Boxed: hyper's state is allocated now, not reserved in every
         // connection's task from accept.
