@@ -47,6 +47,9 @@ pub(crate) struct Admission {
     /// buffers up. (A chosen connection that has sent nothing holds no
     /// buffers and is not counted.)
     max_chosen: usize,
+    /// Most connections chosen to make room and not yet gone, with
+    /// buffers or without, when a newcomer asks (`max`, at least 64).
+    max_closing: usize,
     metrics: ConnectionMetrics,
 }
 
@@ -58,6 +61,11 @@ struct Ledger {
     /// `max_chosen`; choices go on (a newcomer's, or one passed on by a
     /// connection reclaiming its slot), so it may pass it by those.
     chosen: usize,
+    /// Connections chosen to make room that have not yet gone, with
+    /// buffers or without: the accept loop lets no newcomer in while they
+    /// are `max_closing`, so that chosen tasks the runtime has yet to run
+    /// cannot pile up.
+    closing: usize,
     /// The waiting connections holding a slot, by the moment they began to
     /// wait: the first is the one to close to make room.
     waiting: BTreeMap<u64, Arc<Conn>>,
@@ -115,6 +123,7 @@ impl Admission {
             ledger: Mutex::new(Ledger {
                 counted: 0,
                 chosen: 0,
+                closing: 0,
                 waiting: BTreeMap::new(),
                 next_ticket: 1,
             }),
@@ -122,6 +131,7 @@ impl Admission {
             gate: Notify::new(),
             max,
             max_chosen: (max / 4).max(16),
+            max_closing: max.max(64),
             metrics,
         }
     }
@@ -138,11 +148,12 @@ impl Admission {
 
     /// A slot for a connection just accepted, waiting for its request: a
     /// free one, or the one of the connection that has waited longest,
-    /// which is told to close. `None` when every slot is busy: wait for
-    /// [`Admission::room`] and ask again.
+    /// which is told to close. `None` when every slot is busy, or as many
+    /// connections as there are slots have been chosen and not yet gone:
+    /// wait for [`Admission::room`] and ask again.
     pub(crate) fn admit(&self) -> Option<Arc<Conn>> {
         let mut ledger = self.ledger();
-        if !ledger.take_slot(self) {
+        if ledger.closing >= self.max_closing || !ledger.take_slot(self) {
             return None;
         }
         let conn = Arc::new(Conn {
@@ -277,6 +288,7 @@ impl Ledger {
         };
         oldest.ticket.store(0, Relaxed);
         oldest.state.store(CHOSEN, Relaxed);
+        self.closing += 1;
         if oldest.costly.load(Relaxed) {
             self.chosen += 1;
         }
@@ -287,6 +299,7 @@ impl Ledger {
     /// `conn`, chosen, is no longer: it has gone or taken a slot back.
     /// Whether it held buffers (and so one more may start on hyper).
     fn release_chosen(&mut self, conn: &Conn) -> bool {
+        self.closing -= 1;
         let costly = conn.costly.load(Relaxed);
         if costly {
             self.chosen -= 1;
@@ -411,12 +424,18 @@ mod tests {
     }
 
     #[test]
-    fn a_chosen_connection_that_has_sent_nothing_is_not_held_against_newcomers() {
+    fn a_chosen_connection_that_has_sent_nothing_holds_up_no_start_on_hyper() {
         let admission = admission(16);
-        let first: Vec<_> = (0..16).map(|_| admission.admit().unwrap()).collect();
-        let _second: Vec<_> = (0..64).map(|_| admission.admit().unwrap()).collect();
-        assert!(first.iter().all(|c| chosen(c)));
+        let first: Vec<_> = (0..64).map(|_| admission.admit().unwrap()).collect();
+        let second: Vec<_> = (0..16).map(|_| admission.admit().unwrap()).collect();
+        assert!(first[..48].iter().all(|c| chosen(c)));
         assert_eq!(admission.ledger().chosen, 0);
+        assert_eq!(admission.start_http(&second[0]), Start::Go);
+        // But no more newcomers while 64 have yet to go.
+        assert_eq!(admission.ledger().closing, 64);
+        assert!(admission.admit().is_none());
+        admission.leave(&first[0]);
+        assert!(admission.admit().is_some());
         // Once chosen, it never starts on hyper.
         assert_eq!(admission.start_http(&first[0]), Start::Chosen);
     }
