@@ -14,6 +14,13 @@
 //! busy does a newcomer wait, in the kernel's listen backlog, for one to
 //! finish.
 //!
+//! A chosen connection frees what it holds only when the runtime runs its
+//! task. So that a burst cannot pile such tasks up, no connection takes
+//! hyper's buffers while too many chosen ones that hold buffers have yet
+//! to go (it waits, holding a socket and a small task), and no newcomer is
+//! let in while too many chosen ones of any kind have (it waits in the
+//! listen backlog).
+//!
 //! One lock guards the whole ledger. A request takes it twice (when the
 //! service gets the request and when its answer has been handed over), a
 //! new connection once, for a handful of map operations on at most
