@@ -14,7 +14,8 @@ change for version N + 1 is made (`RULES=N` adds `--rules N` to every
 command and writes tests/data/rulesN/). From rules 3, which brought
 `ascii: false`, every option set is recorded a second time with
 `--unicode`. Rules 2 were recorded with the binary of 6813a6e, the main
-that shipped them; rules 3 with that of 4344608. A record must never be made again
+that shipped them; rules 3 with that of 4344608; rules 4 with that of
+8345b9d (a release build), the main before any change for rules 5. A record must never be made again
 by a later build: that would record the later build's slugs, not the
 release's.
 
