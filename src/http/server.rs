@@ -17,8 +17,9 @@
 //!   (silent, trickling its head, or idle between requests) is closed to
 //!   make room, oldest first, as nginx does: a client with a request in
 //!   hand never waits behind idle ones. A connection whose request the
-//!   service has is never closed for room; only with every slot busy does
-//!   a newcomer wait, in the kernel's listen backlog.
+//!   service has is never closed for room; only with every slot busy (or
+//!   as many chosen connections still closing as there are slots) does a
+//!   newcomer wait, in the kernel's listen backlog.
 //! - **A head over `--max-header-bytes`** (or of more than 100 headers)
 //!   gets hyper's 431 and the connection is closed; hyper's read buffer is
 //!   held to the limit, or 64 KiB if that is more (a head is checked
@@ -205,11 +206,7 @@ impl Connection {
             tokio::select! {
                 biased;
                 () = self.conn.chosen() => {
-                    // Its request may have come in, whole, since it was
-                    // last looked at: then it takes a slot back, and the
-                    // connection that has waited longest goes instead.
-                    if !has_request(&stream) || !self.admission.reclaim(&self.conn) {
-                        self.admission.metrics().made_room.increment(1);
+                    if !self.keeps_place(&stream) {
                         return;
                     }
                 }
@@ -240,10 +237,7 @@ impl Connection {
             match self.admission.start_http(&self.conn) {
                 Start::Go => break,
                 Start::Chosen => {
-                    // As above: a connection with a whole request keeps
-                    // its place.
-                    if !has_request(&stream) || !self.admission.reclaim(&self.conn) {
-                        self.admission.metrics().made_room.increment(1);
+                    if !self.keeps_place(&stream) {
                         return;
                     }
                 }
@@ -262,6 +256,18 @@ impl Connection {
         // Boxed: hyper's state is allocated now, not reserved in every
         // connection's task from accept.
         Box::pin(self.serve_http(stream, deadline, stop)).await;
+    }
+
+    /// Chosen to make room before hyper has it: whether it keeps its place,
+    /// because its request has come in, whole, since it was last looked
+    /// at (it takes a slot back, and the connection that has waited
+    /// longest goes instead). If not, it is counted as closed for room.
+    fn keeps_place(&self, stream: &TcpStream) -> bool {
+        if has_request(stream) && self.admission.reclaim(&self.conn) {
+            return true;
+        }
+        self.admission.metrics().made_room.increment(1);
+        false
     }
 
     /// Serves HTTP/1.1 on a connection whose first bytes have arrived,
