@@ -1,15 +1,15 @@
 //! One pass over a rewritten title's bytes into a slug: the [`Builder`]
 //! that writes words and separators, and [`build`], the loop that applies
-//! rules 1 to 6 of the engine (see the parent module's doc) to each
+//! steps 1 to 6 of the engine (see the parent module's doc) to each
 //! character.
 
-use super::names::SymbolNames;
-use super::plain::Plain;
-use super::rules::{
+use super::classes::{
     AND, Class, between_digits, class_of, groups_digits, is_ampersand, is_traceless,
     spelled_letter, starts_word, word_follows,
 };
-use super::scripts;
+use super::names::SymbolNames;
+use super::plain::Plain;
+use super::writing;
 use crate::japanese;
 use crate::named;
 use crate::options::{Options, Rules, StopWords};
@@ -553,7 +553,7 @@ pub(super) fn build<const EXTRAS: bool>(
         }
         if b.out.len() >= stop_at {
             if watch
-                && (scripts::first_run_or(title, i, is_ampersand).is_some()
+                && (writing::first_run_or(title, i, is_ampersand).is_some()
                     || (kana_stops && japanese::is_japanese(&title[i..], false)))
             {
                 return Err(Unrewritten);
@@ -590,7 +590,7 @@ pub(super) fn build<const EXTRAS: bool>(
                 i += 2;
                 continue;
             }
-        } else if watch && (scripts::starts_run(title, i) || (kana_stops && starts_kana(title, i)))
+        } else if watch && (writing::starts_run(title, i) || (kana_stops && starts_kana(title, i)))
         {
             return Err(Unrewritten);
         }

@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use super::rules::{find_byte, is_ampersand};
+use super::classes::{find_byte, is_ampersand};
 
 /// The title with its HTML5 entities decoded; borrowed when it has none
 /// (no `&`: one scan of the bytes).

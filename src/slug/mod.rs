@@ -4,7 +4,7 @@
 //! them in, and the options are checked before they get here
 //! (`crate::options`).
 //!
-//! First `replacements` rewrite the title. Then the rules, in order, for
+//! First `replacements` rewrite the title. Then the steps, in order, for
 //! each character:
 //! 1. an ASCII letter or digit is kept;
 //! 2. in context, a few characters join or read as words:
@@ -43,23 +43,24 @@
 //! around one pass over the title: the extras, the cut, the fallback. The
 //! parts:
 //! - `names`: the [`SymbolNames`] trait a table implements;
-//! - `builder`: the pass over the title's bytes, rules 1 to 6;
-//! - `rules`: the character classes and context tests the rules ask, and
+//! - `builder`: the pass over the title's bytes, steps 1 to 6;
+//! - `classes`: the character classes and context tests the steps ask, and
 //!   the cut at a word boundary;
-//! - `scripts`: rules 2's romanization of Indic scripts, of Thai, Lao,
-//!   Khmer and Myanmar cut into words, and of Chinese by word;
+//! - `writing`: the writing systems romanized word by word (rules 2):
+//!   Indic scripts; Thai, Lao, Khmer and Myanmar cut into words; Chinese
+//!   by word;
 //! - `unicode`: `ascii: false`, the slug in the title's own script (its own
-//!   pass, not rules 1 to 6), and the URI form of a slug.
+//!   pass, not steps 1 to 6), and the URI form of a slug.
 
 mod builder;
+mod classes;
 mod entities;
 mod names;
 mod plain;
-mod rules;
-mod scripts;
 #[cfg(test)]
 mod tests;
 mod unicode;
+mod writing;
 
 use std::borrow::Cow;
 
@@ -67,15 +68,15 @@ pub use crate::options::{
     MAX_SEPARATOR_LEN, OptionError, Options, Preserve, RawOptions, Rules, SEPARATOR_CHARS,
     Separator, StopWords,
 };
+pub use classes::AND;
 pub use names::{NoSymbols, SymbolNames};
-pub use rules::AND;
-pub use scripts::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 pub use unicode::{cut as cut_unicode, uri};
+pub use writing::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 
 use crate::japanese;
 use crate::locale::SlugLocale;
 use builder::{Unrewritten, build};
-use rules::{find_byte, is_ampersand, truncate_at_word};
+use classes::{find_byte, is_ampersand, truncate_at_word};
 
 /// The title has nothing a slug can be made of.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -118,7 +119,7 @@ fn starts_with_run(title: &str) -> bool {
     title
         .as_bytes()
         .first()
-        .is_some_and(|&lead| rules::is_wide_lead(lead) && scripts::starts_run(title, 0))
+        .is_some_and(|&lead| classes::is_wide_lead(lead) && writing::starts_run(title, 0))
 }
 
 /// [`slugify`] of a title whose pass met what rules 2 rewrite.
@@ -227,7 +228,7 @@ fn read_japanese_with<'t>(
 /// `replacements`, then the `locale`'s romanization; with rules 2, HTML
 /// entities are decoded before anything else, and the scripts the engine
 /// cannot read letter by letter are romanized word by word after
-/// (`scripts`). Borrowed when nothing changes it. The pipeline reads it
+/// (`writing`). Borrowed when nothing changes it. The pipeline reads it
 /// too, to ask the table for what it holds.
 pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     if options.rules == Rules::V1 {
@@ -268,9 +269,9 @@ fn rewrite_marked<'t>(
     // Borrowed, the text is the title as it was, whose runs are where the
     // survey found them.
     let romanized = match (&rewritten, first_run) {
-        (Cow::Borrowed(_), Some(first)) => scripts::romanize_from(title, first, options),
+        (Cow::Borrowed(_), Some(first)) => writing::romanize_from(title, first, options),
         (Cow::Borrowed(_), None) => return rewritten,
-        (Cow::Owned(text), _) => scripts::romanize(text, options),
+        (Cow::Owned(text), _) => writing::romanize(text, options),
     };
     match romanized {
         Cow::Borrowed(_) => rewritten,
@@ -283,7 +284,7 @@ fn rewrite_marked<'t>(
 #[cold]
 #[inline(never)]
 fn romanize_replaced<'t>(text: String, options: &Options) -> Cow<'t, str> {
-    match scripts::romanize(&text, options) {
+    match writing::romanize(&text, options) {
         Cow::Borrowed(_) => Cow::Owned(text),
         Cow::Owned(romanized) => Cow::Owned(romanized),
     }
@@ -291,14 +292,14 @@ fn romanize_replaced<'t>(text: String, options: &Options) -> Cow<'t, str> {
 
 /// One scan of `title`'s bytes for what rules 2 rewrite: whether it has a
 /// `&` (which may start an entity), and where the first character of the
-/// scripts (`scripts`) starts. Most titles have neither, and the scan
+/// scripts (`writing`) starts. Most titles have neither, and the scan
 /// passes over their bytes a block at a time ([`find_byte`]).
 #[inline]
 fn survey(title: &str) -> (bool, Option<usize>) {
     let bytes = title.as_bytes();
-    match scripts::first_run_or(title, 0, is_ampersand) {
+    match writing::first_run_or(title, 0, is_ampersand) {
         None => (false, None),
-        Some(at) if bytes[at] == b'&' => (true, scripts::first_run(title, at + 1)),
+        Some(at) if bytes[at] == b'&' => (true, writing::first_run(title, at + 1)),
         Some(at) => (find_byte(bytes, at, is_ampersand).is_some(), Some(at)),
     }
 }

@@ -439,7 +439,7 @@ fn slugging_a_slug_changes_nothing() {
 /// wanted and wherever it is (several of them, or none).
 #[test]
 fn the_block_search_finds_the_first_wanted_byte() {
-    use super::rules::{find_byte, is_ampersand, is_wide_lead};
+    use super::classes::{find_byte, is_ampersand, is_wide_lead};
     for len in 0..=50usize {
         for marks in [
             vec![],
@@ -467,7 +467,7 @@ fn the_block_search_finds_the_first_wanted_byte() {
 /// scan for kana finds exactly the kana.
 #[test]
 fn the_scans_for_scripts_and_kana_miss_no_character() {
-    use super::scripts::{first_run, first_run_but_han, has_kana, is_kana, is_script};
+    use super::writing::{first_run, first_run_but_han, has_kana, is_kana, is_script};
     for c in ('\u{80}'..='\u{3FFFF}').chain(['\u{E0100}', '\u{10FFFF}']) {
         let text = format!("ab {c}{c} z");
         let want = is_script(c).then_some(3);
@@ -484,7 +484,7 @@ fn the_scans_for_scripts_and_kana_miss_no_character() {
 /// romanized wherever they are, also where a replacement wrote them.
 #[test]
 fn the_surveyed_rewrite_is_every_step_in_turn() {
-    use super::{entities, rewrite, scripts};
+    use super::{entities, rewrite, writing};
     let replacing = with(RawOptions {
         replacements: Some(vec![
             ("<ja>".into(), "日本".into()),
@@ -507,7 +507,7 @@ fn the_surveyed_rewrite_is_every_step_in_turn() {
         for title in crate::corpus::titles().chain(extra) {
             let decoded = entities::decode(title);
             let replaced = options.replacements.apply(&decoded).into_owned();
-            let step_by_step = scripts::romanize(&replaced, &options).into_owned();
+            let step_by_step = writing::romanize(&replaced, &options).into_owned();
             assert_eq!(rewrite(title, &options), step_by_step, "{title:?}");
         }
     }
@@ -701,7 +701,7 @@ fn rules_3_are_rules_2_but_for_japanese_read_by_readings() {
 
 #[test]
 fn every_spelled_letter_is_a_letter_and_traceless_is_its_class() {
-    use super::rules::{Class, class_of, is_traceless, spelled_letter};
+    use super::classes::{Class, class_of, is_traceless, spelled_letter};
     use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
     // The engine spells such a letter without asking its class.
     let spelled: Vec<char> = ('\0'..=char::MAX)

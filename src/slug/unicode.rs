@@ -42,9 +42,9 @@ use icu::segmenter::{GraphemeClusterSegmenter, WordSegmenter};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
+use super::classes::{AND, between_digits, groups_digits, word_follows};
 use super::names::SymbolNames;
-use super::rules::{AND, between_digits, groups_digits, word_follows};
-use super::scripts::{MAX_RUN_BYTES, unspaced_script};
+use super::writing::{MAX_RUN_BYTES, unspaced_script};
 use crate::named;
 use crate::options::{Options, Rules, StopWords};
 

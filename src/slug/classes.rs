@@ -1,4 +1,4 @@
-//! The questions the engine's rules ask of a character and its context
+//! The questions the engine's steps ask of a character and its context
 //! (does it leave no trace, does a word follow, do digits stand around
 //! `×`), the word `&` reads as, and the cut at a word boundary.
 

@@ -37,7 +37,7 @@ mod thai;
 
 use std::borrow::Cow;
 
-use super::rules::{find_byte, is_wide_lead};
+use super::classes::{find_byte, is_wide_lead};
 use crate::options::Options;
 use crate::remembered::Memory;
 use script::Script;

@@ -1,4 +1,4 @@
-//! Rules 2's scripts (`slug::scripts`): Indic scripts by CLDR's script
+//! Rules 2's scripts (`slug::writing`): Indic scripts by CLDR's script
 //! transforms, held to CLDR's own test files; Thai, Lao, Khmer and Myanmar
 //! cut into words; Chinese by word in pinyin; over HTTP in both modes, and
 //! rules 1 as before. Expected slugs come from sources named beside them.
@@ -237,11 +237,11 @@ async fn scripts_are_romanized_by_word_in_both_modes() {
     }
 }
 
-/// The first table of `docs/scripts.md` says what each rule version gives
+/// The first table of `docs/writing-systems.md` says what each rule version gives
 /// each example title, with no other option: it is what slugd gives.
 #[test]
 fn the_table_of_scripts_in_the_docs_is_what_slugd_gives() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/scripts.md");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/writing-systems.md");
     let text = std::fs::read_to_string(path).unwrap();
     let ticked = |cell: &str| {
         cell.trim()
