@@ -9,7 +9,7 @@
 #   scripts/engine_count.sh                      # rules 2 and 3 against rules 1
 #   ROUNDS=5 scripts/engine_count.sh slugd_rules1 slug_crate
 #
-# Needs valgrind (apt-get install valgrind). Issue 19's goal: rules 2 at
+# Needs valgrind (apt-get install valgrind). The goal: rules 2 at
 # most 1.1x rules 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How a request's cost grows (issue 22, goal 6), in-process and on Redis,
+# How a request's cost grows, in-process and on Redis,
 # over loopback:
 #   1. connections: wrk POST /slug over the corpus with 64, 256 and 1,024
 #      connections: throughput and p99;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What Japanese readings (issue 20, docs/japanese.md) cost, side by side in
+# What Japanese readings (docs/japanese.md) cost, side by side in
 # one run:
 # - the load without and with them (`--locales en` and `--locales en,ja`):
 #   wall time, the loader's peak RSS, the Redis memory of the table and of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The memory of one slugd instance alone (issue 22, goal 4), in-process and
+# The memory of one slugd instance alone, in-process and
 # on Redis: RSS and anonymous memory (/proc/<pid>/smaps_rollup)
 #   idle    started, one POST /slug, a second's pause;
 #   warm    right after WARM more POST /slug over the corpus (every

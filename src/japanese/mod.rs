@@ -1,4 +1,4 @@
-//! Japanese read as Japanese (issue 20): kanji and kana read by IPADIC's
+//! Japanese read as Japanese: kanji and kana read by IPADIC's
 //! readings and written in Hepburn as URLs write it, `東京タワーへようこそ`
 //! `tokyo tawa e yokoso`, instead of as Chinese.
 //!

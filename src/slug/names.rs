@@ -35,7 +35,7 @@ pub trait SymbolNames {
         0x80
     }
 
-    /// Whether the table has Japanese readings (IPADIC's, issue 20):
+    /// Whether the table has Japanese readings (IPADIC's):
     /// without them, rules 3 read Japanese as rules 2 do.
     #[inline]
     fn has_readings(&self) -> bool {

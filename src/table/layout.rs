@@ -42,7 +42,7 @@
 //! `meta`) lets a reader know which characters of a title need a look-up
 //! without asking Redis, and which names have more than one chunk.
 //!
-//! IPADIC's Japanese readings (issue 20) are keyed by written form, not by
+//! IPADIC's Japanese readings are keyed by written form, not by
 //! number: a form goes to bucket [`reading_bucket_of`] of [`Readings`]'
 //! count, chosen so that a bucket holds [`FORMS_PER_BUCKET`] forms on
 //! average, and never more than 128 in practice; forms and values are at

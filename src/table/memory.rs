@@ -45,7 +45,7 @@ pub struct MemoryTable {
     /// CLDR's, by key and locale.
     cldr: CldrNames,
     /// IPADIC's Japanese readings, when `ja` is among the locales and the
-    /// dictionary was found (issue 20); shared by the clones.
+    /// dictionary was found; shared by the clones.
     readings: Option<Arc<SortedReadings>>,
 }
 

@@ -12,7 +12,7 @@
 //! - Han cut into words by the segmenter's dictionary, each word's pinyin
 //!   syllables written together (`北京大学` is `Beijing Daxue`), digits
 //!   beside them words of their own. Not in a title that has kana, nor with
-//!   a Japanese `locale`: Japanese reads Han otherwise (issue 20), and such
+//!   a Japanese `locale`: Japanese reads Han otherwise, and such
 //!   titles keep rules 1's syllables.
 //!
 //! The engine's survey (`crate::slug::rewrite`) finds the first run while
