@@ -22,6 +22,7 @@ use crate::options::{OptionError, Options, RawOptions};
 use crate::probe::{self, ProbeSettings};
 use crate::redis_conn::{Endpoint, RedisConfig, RedisUrl};
 use crate::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
+use crate::rules::Rules;
 use crate::serve::ServeSettings;
 use crate::table::{OnRedisDown, TableSettings};
 use crate::telemetry::LogFormat;
@@ -475,11 +476,9 @@ struct SlugifyArgs {
     )]
     decamelize: Option<bool>,
 
-    /// The rule version that makes the slugs: 1 (the slugs of slugd 0.1,
-    /// kept byte for byte), 2 (issue 19's scripts), 3 (Japanese read as
-    /// Japanese) or 4 (the newest: --unicode names symbols as the locale
-    /// writes them). Default: the newest, or the --defaults file's.
-    #[arg(long, value_name = "N")]
+    /// The rule version that makes the slugs (the versions are the rule
+    /// table's: `rules_help`).
+    #[arg(long, value_name = "N", help = rules_help())]
     rules: Option<u64>,
 
     /// Slugs in the title's own script (ascii: false, from rules 3):
@@ -500,6 +499,14 @@ struct SlugifyArgs {
     /// keeps the input's order). Default: one per core.
     #[arg(long, value_name = "N", env = "SLUGD_THREADS")]
     threads: Option<NonZeroUsize>,
+}
+
+/// `--rules`'s help: every version of the rule table and what it does.
+fn rules_help() -> String {
+    format!(
+        "The rule version that makes the slugs: {}. A --defaults file may choose another default.",
+        Rules::described()
+    )
 }
 
 fn millis(name: &str, ms: u64) -> anyhow::Result<Duration> {

@@ -67,8 +67,8 @@ pub fn race_options() -> Vec<(&'static str, Options)> {
     };
     let mut options = sample_options().to_vec();
     options.extend([
-        ("slugd_rules1", rules(Rules::V1)),
-        ("slugd_rules2", rules(Rules::V2)),
+        ("slugd_rules1", rules(Rules::OLDEST)),
+        ("slugd_rules2", rules(Rules::numbered(2).unwrap())),
         (
             "slugd_locale_de",
             german.validate().expect("German is a known locale"),

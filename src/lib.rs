@@ -29,6 +29,8 @@
 //!   request's view of a table's names along its locale's chain.
 //! - `membership`: the bitmap with ranks that says which characters a
 //!   table holds and which keys a locale names.
+//! - [`rules`]: what each rule version does, one table of named switches
+//!   the engine asks by name.
 //! - [`options`]: the slug options, raw (from a request, `--defaults` or
 //!   the command line) and validated, with the check of each field;
 //!   [`validate`]: the merge over the defaults, which needs the engine for
@@ -105,6 +107,7 @@ pub(crate) mod probe;
 pub mod redis_conn;
 pub(crate) mod remembered;
 pub mod reserve;
+pub mod rules;
 pub mod serve;
 pub mod slug;
 pub mod slugger;

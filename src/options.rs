@@ -30,6 +30,8 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::locale::{LocaleError, SlugLocale};
+pub use crate::rules::Rules;
+use crate::rules::Switch;
 
 /// Characters allowed in a separator: the unreserved punctuation of
 /// RFC 3986, so a slug never needs percent-encoding.
@@ -124,7 +126,7 @@ impl Spelling {
     /// What spells the stopwords of a request with `rules`, `locale` and
     /// `decamelize`.
     pub(crate) fn of(rules: Rules, locale: Option<&SlugLocale>, decamelize: bool) -> Self {
-        match rules >= Rules::V4 {
+        match rules.has(Switch::EngineSpellsWords) {
             false => Spelling::Deunicode,
             true => Spelling::Engine(locale.cloned(), decamelize),
         }
@@ -393,67 +395,6 @@ impl Preserve {
     }
 }
 
-/// The engine's rule versions. A version, once released, gives the same
-/// slug for the same title and options forever; improvements come as a new
-/// version, and the default is the newest. `rules: 1` pins the slugs of
-/// slugd before versions existed (`tests/data/rules1/` is the record the
-/// tests hold it to).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Rules {
-    /// The slugs of slugd 0.1, byte for byte.
-    V1 = 1,
-    /// Issue 19: letters transliteration writes as punctuation stay in
-    /// their word, Indic scripts keep their vowels, scripts written without
-    /// spaces and Chinese are cut into words, HTML entities are decoded,
-    /// `decamelize` keeps acronyms whole, Nordic letters with their locale.
-    V2 = 2,
-    /// Issue 20: Japanese read as Japanese where the table has IPADIC's
-    /// readings (a title with kana, or Japanese text with a Japanese
-    /// `locale`): kanji by their Japanese readings, words as the
-    /// segmenter and the dictionary cut them, Hepburn without macrons.
-    /// Without readings, the slugs of rules 2. Also the first version
-    /// with `ascii: false`.
-    V3 = 3,
-    /// Issue 21: with `ascii: false`, symbols are spelled by the locale's
-    /// names as they are written (`красное-сердце`, not
-    /// `krasnoe-serdtse`), and every word the engine itself writes (a
-    /// name, the locale's word for `&`) keeps its combining marks and
-    /// joiners. Issue 19's remainder: stopwords are spelled, and a
-    /// fallback judged, by the engine with the request's rules, locale and
-    /// `decamelize` (before, by deunicode alone), and `locale: ar`, `fa`
-    /// or `ps` reads its script as without a locale (their BGN
-    /// transforms drop a word's first alef). Every other slug is rules 3's.
-    #[default]
-    V4 = 4,
-}
-
-impl Rules {
-    /// The newest version: the default.
-    pub const NEWEST: Rules = Rules::V4;
-
-    /// Every version, oldest first.
-    pub const ALL: [Rules; 4] = [Rules::V1, Rules::V2, Rules::V3, Rules::V4];
-
-    /// The version numbered `n`.
-    pub fn new(n: u64) -> Result<Self, OptionError> {
-        Rules::ALL
-            .into_iter()
-            .find(|r| r.number() == n)
-            .ok_or(OptionError::Rules(n))
-    }
-
-    /// Its number, as requests and answers write it.
-    pub fn number(self) -> u64 {
-        self as u64
-    }
-}
-
-impl fmt::Display for Rules {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.number())
-    }
-}
-
 /// A slug option that cannot be used. Each message names the field and
 /// what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -503,12 +444,13 @@ pub enum OptionError {
     #[error("max_bytes must be at least 1 (leave it out for no limit)")]
     ZeroMaxBytes,
     /// `ascii: false` by rules that do not have it.
-    #[error("ascii: false needs rules 3 or later (rules {0} give ASCII slugs only)")]
+    #[error(
+        "ascii: false needs rules {first} or later (rules {0} give ASCII slugs only)",
+        first = Rules::first_with(Switch::UnicodeSlugs)
+    )]
     UnicodeRules(u64),
     /// A rule version that does not exist.
-    #[error(
-        "rules {0} does not exist: give 1 (the slugs of slugd 0.1, kept byte for byte), 2 (issue 19's scripts), 3 (Japanese read as Japanese) or 4 (the newest, the default: ascii: false names symbols as the locale writes them)"
-    )]
+    #[error("rules {0} does not exist: give {every}", every = Rules::described())]
     Rules(u64),
 }
 
@@ -566,7 +508,7 @@ impl Options {
     /// false` from rules 4 (before, by the romanized names).
     #[inline]
     pub fn names_written(&self) -> bool {
-        !self.ascii && self.rules >= Rules::V4
+        !self.ascii && self.rules.has(Switch::WrittenNames)
     }
 }
 
@@ -910,10 +852,13 @@ mod tests {
         );
         assert!(
             bad(RawOptions {
-                rules: Some(5),
+                rules: Some(Rules::NEWEST.number() + 1),
                 ..Default::default()
             })
-            .starts_with("rules 5 does not exist")
+            .starts_with(&format!(
+                "rules {} does not exist",
+                Rules::NEWEST.number() + 1
+            ))
         );
     }
 

@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::locale::SlugLocale;
-use crate::slug::{self, EmptySlug, NoSymbols, Options, Rules, SymbolNames};
+use crate::slug::{self, EmptySlug, NoSymbols, Options, Switch, SymbolNames};
 use crate::table::{Fallback, MemoryTable, RedisTable, SymbolTable, TableError};
 
 /// Slugs titles with a table. Cheap to clone: clones share the table.
@@ -116,7 +116,7 @@ async fn from_redis<S: AsRef<str>>(
     let rewritten = &read[..titles.len()];
     let locale = options.locale.as_ref();
     // Rules 3 read Japanese by the table's readings, symbols or not.
-    let japanese = options.rules >= Rules::V3 && options.ascii;
+    let japanese = options.rules.has(Switch::JapaneseReadings) && options.ascii;
     let kanji = locale.is_some_and(SlugLocale::is_japanese);
     // Scanned only when symbols are off.
     if !(options.symbols

@@ -12,6 +12,7 @@ use crate::options::{
     OptionError, Options, Preserve, RawOptions, Rules, Separator, Spelling, StopWords, given,
     replacements, spelt_stopwords, stopwords,
 };
+use crate::rules::Switch;
 use crate::slug::{NoSymbols, slugify};
 
 impl RawOptions {
@@ -28,10 +29,7 @@ impl RawOptions {
         // ahead of the fields that give it (an invalid `rules` or `locale`
         // is refused in its turn below). Rules 1 to 3 check both exactly as
         // they always have, in the same order.
-        let rules = self
-            .rules
-            .and_then(|n| Rules::new(n).ok())
-            .unwrap_or(base.rules);
+        let rules = self.rules.and_then(Rules::numbered).unwrap_or(base.rules);
         let ahead = || Options {
             locale: match &self.locale {
                 Some(tag) => SlugLocale::resolve(tag).ok(),
@@ -55,7 +53,7 @@ impl RawOptions {
             options.symbols = symbols;
         }
         if let Some(words) = &self.stopwords {
-            options.stopwords = match rules >= Rules::V4 {
+            options.stopwords = match rules.has(Switch::EngineSpellsWords) {
                 false => stopwords(words)?,
                 true => engine_stopwords(words, &ahead(), false)?,
             };
@@ -67,7 +65,7 @@ impl RawOptions {
             options.preserve = Preserve::new(chars)?;
         }
         if let Some(fallback) = &self.fallback {
-            options.fallback = Some(match rules >= Rules::V4 {
+            options.fallback = Some(match rules.has(Switch::EngineSpellsWords) {
                 false => crate::options::fallback(fallback)?,
                 true => engine_fallback(fallback, &ahead())?,
             });
@@ -79,7 +77,7 @@ impl RawOptions {
             options.locale = Some(SlugLocale::resolve(tag)?);
         }
         if let Some(n) = self.rules {
-            options.rules = Rules::new(n)?;
+            options.rules = Rules::numbered(n).ok_or(OptionError::Rules(n))?;
         }
         if let Some(ascii) = self.ascii {
             options.ascii = ascii;
@@ -87,7 +85,7 @@ impl RawOptions {
         if let Some(n) = self.max_bytes {
             options.max_bytes = Some(NonZeroUsize::new(n).ok_or(OptionError::ZeroMaxBytes)?);
         }
-        if !options.ascii && options.rules < Rules::V3 {
+        if !options.ascii && !options.rules.has(Switch::UnicodeSlugs) {
             return Err(OptionError::UnicodeRules(options.rules.number()));
         }
         // The defaults' stopwords, for a request whose rules, locale or

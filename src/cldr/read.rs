@@ -230,7 +230,7 @@ fn name_options(tag: &str) -> Options {
             "root" => None,
             _ => SlugLocale::resolve(tag).ok(),
         },
-        rules: Rules::V1,
+        rules: Rules::OLDEST,
         ..Options::default()
     }
 }
@@ -240,7 +240,7 @@ fn name_options(tag: &str) -> Options {
 fn written_options(tag: &str) -> Options {
     Options {
         ascii: false,
-        rules: Rules::V4,
+        rules: Rules::NEWEST,
         ..name_options(tag)
     }
 }

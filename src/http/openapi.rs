@@ -16,8 +16,11 @@ use utoipa::openapi::{OpenApi as Document, RefOr, Schema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use serde_json::Value;
+
 use super::error::ApiError;
 use super::state::AppState;
+use crate::rules::Rules;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -83,7 +86,57 @@ pub fn finish(mut doc: Document) -> String {
         ))
         .build();
     components.add_security_scheme("bearer", SecurityScheme::Http(bearer));
-    doc.to_json().expect("the OpenAPI document serializes")
+    let mut json = serde_json::to_value(&doc).expect("the OpenAPI document serializes");
+    rule_versions(&mut json);
+    json.to_string()
+}
+
+/// Writes the rule table (`crate::rules`) into every `rules` option of the
+/// document: its bound and example are the newest version, and its
+/// description lists what each version does.
+fn rule_versions(json: &mut Value) {
+    let newest = Rules::NEWEST.number();
+    let bound = |schema: &mut Value| {
+        if let Some(maximum) = schema.get_mut("maximum") {
+            *maximum = newest.into();
+        }
+    };
+    let describe = |item: &mut Value| {
+        if let Some(Value::String(text)) = item.get_mut("description") {
+            text.push_str(&format!(" The versions: {}.", Rules::described()));
+        }
+    };
+    match json {
+        Value::Object(object) => {
+            // A query parameter: `{"name": "rules", "schema": {...}}`.
+            if object.get("name").and_then(Value::as_str) == Some("rules") {
+                if let Some(Value::Object(schema)) = object.get_mut("schema") {
+                    schema.insert("minimum".to_owned(), 1.into());
+                    schema.insert("maximum".to_owned(), newest.into());
+                }
+                if let Some(example) = object.get_mut("example") {
+                    *example = newest.into();
+                }
+            }
+            // A body's property: `"properties": {"rules": {...}}`.
+            if let Some(rules) = object
+                .get_mut("properties")
+                .and_then(|p| p.get_mut("rules"))
+                .filter(|r| r.get("maximum").is_some())
+            {
+                bound(rules);
+                describe(rules);
+            }
+            object.values_mut().for_each(rule_versions);
+        }
+        Value::Array(items) => items.iter_mut().for_each(rule_versions),
+        _ => {}
+    }
+    if let Value::Object(object) = json
+        && object.get("name").and_then(Value::as_str) == Some("rules")
+    {
+        describe(json);
+    }
 }
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -22,6 +22,9 @@ use crate::locale::LocaleError;
 use crate::options::{OptionError, Options, RawOptions};
 use crate::reserve::{NameError, Owner, Reservations, ReserveError, Scope};
 
+/// The newest rule version's number, in the document's examples.
+const NEWEST: u64 = crate::rules::Rules::NEWEST.number();
+
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(reserve))
@@ -181,11 +184,11 @@ fn reserve_error(e: ReserveError) -> ApiError {
     )),
     responses(
         (status = 201, description = "A new slug was reserved", body = Reserved, examples(
-            ("first" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": 4}))),
-            ("second" = (value = json!({"scope": "posts", "owner": "43", "slug": "hello-world-2", "rules": 4}))),
+            ("first" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": NEWEST}))),
+            ("second" = (value = json!({"scope": "posts", "owner": "43", "slug": "hello-world-2", "rules": NEWEST}))),
         )),
         (status = 200, description = "The owner already holds the slug of this title: nothing new", body = Reserved, examples(
-            ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": 4}))),
+            ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": NEWEST}))),
         )),
         (status = 400, description = "`malformed_json`", body = ErrorBody),
         (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
@@ -242,7 +245,7 @@ async fn reserve(
     ),
     responses(
         (status = 200, description = "The holder and its current slug", body = Held,
-            examples(("default" = (value = json!({"scope": "posts", "slug": "hello-world", "owner": "42", "current": "hello-world", "rules": 4}))))),
+            examples(("default" = (value = json!({"scope": "posts", "slug": "hello-world", "owner": "42", "current": "hello-world", "rules": NEWEST}))))),
         (status = 404, description = "`not_reserved`: nobody holds the slug", body = ErrorBody),
         (status = 422, description = "`invalid_request`: a bad scope", body = ErrorBody),
         (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),

@@ -14,6 +14,9 @@ use super::json::Json;
 use super::state::AppState;
 use crate::options::{Options, RawOptions};
 
+/// The newest rule version's number, in the document's examples.
+const NEWEST: u64 = crate::rules::Rules::NEWEST.number();
+
 /// The request body of every slug endpoint (and the query of `GET /slug`).
 /// Unknown fields are refused, so a misspelt option is an error, not a
 /// silently ignored wish. The option fields are those of [`RawOptions`]
@@ -60,13 +63,12 @@ pub struct SlugRequest {
     /// A BCP 47 tag (`de`, `pt-BR`): CLDR's names and romanization for
     /// the language; one CLDR has nothing for is a 422 `unknown_locale`.
     locale: Option<String>,
-    /// The rule version that makes the slug: 1 (the slugs of slugd 0.1,
-    /// kept byte for byte), 2 (issue 19's scripts), 3 (Japanese read as
-    /// Japanese) or 4 (the newest, the default: `ascii: false` names
-    /// symbols as the locale writes them). Pin a version to keep every
+    /// The rule version that makes the slug. Pin a version to keep every
     /// slug exactly as it is across upgrades.
-    #[schema(minimum = 1, maximum = 4)]
-    #[param(example = 4)]
+    // The versions, the bound and the example are the rule table's,
+    // written in as the document is made (`openapi::rule_versions`).
+    #[schema(minimum = 1, maximum = 1)]
+    #[param(example = 1)]
     rules: Option<u64>,
     /// ASCII slugs (default true); false keeps the title's own script
     /// (`привет-мир`), NFKC-normalized, and adds the `uri` form. From
@@ -219,11 +221,11 @@ async fn one(
         (status = 200, description = "The slug", body = SlugResponse,
             headers(("x-slugd-degraded" = String, description = "`in-process` when the answer came from the fallback table of `--on-redis-down memory`")),
             examples(
-                ("snowman" = (value = json!({"slug": "this-is-my-snowman-post", "rules": 4}))),
-                ("options" = (value = json!({"slug": "the_quick", "rules": 4}))),
-                ("locale" = (value = json!({"slug": "groesse-und-strasse", "rules": 4}))),
-                ("own_script" = (value = json!({"slug": "привет-мир", "uri": "%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82-%D0%BC%D0%B8%D1%80", "rules": 4}))),
-                ("fallback" = (value = json!({"slug": "untitled", "rules": 4}))),
+                ("snowman" = (value = json!({"slug": "this-is-my-snowman-post", "rules": NEWEST}))),
+                ("options" = (value = json!({"slug": "the_quick", "rules": NEWEST}))),
+                ("locale" = (value = json!({"slug": "groesse-und-strasse", "rules": NEWEST}))),
+                ("own_script" = (value = json!({"slug": "привет-мир", "uri": "%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82-%D0%BC%D0%B8%D1%80", "rules": NEWEST}))),
+                ("fallback" = (value = json!({"slug": "untitled", "rules": NEWEST}))),
             )),
         (status = 400, description = "`malformed_json`: the body is not JSON", body = ErrorBody),
         (status = 408, description = "`body_timeout`: the body came too slowly", body = ErrorBody),
@@ -248,7 +250,7 @@ async fn post_slug(
 #[utoipa::path(get, path = "/slug", tag = "slugs", params(SlugRequest),
     responses(
         (status = 200, description = "The slug", body = SlugResponse,
-            examples(("default" = (value = json!({"slug": "i.heavy.heart.redis", "rules": 4}))))),
+            examples(("default" = (value = json!({"slug": "i.heavy.heart.redis", "rules": NEWEST}))))),
         (status = 400, description = "`bad_query`: a value of the wrong type", body = ErrorBody),
         (status = 422, description = "`invalid_request`, `empty_slug` or `unknown_locale`", body = ErrorBody),
         (status = 503, description = "`table_unavailable`", body = ErrorBody),
@@ -269,7 +271,7 @@ async fn get_slug(
     )),
     responses(
         (status = 200, description = "The slugs, in the order of the titles", body = SlugsResponse,
-            examples(("batch" = (value = json!({"slugs": ["i_heavy_heart_redis", "beijing"], "rules": 4}))))),
+            examples(("batch" = (value = json!({"slugs": ["i_heavy_heart_redis", "beijing"], "rules": NEWEST}))))),
         (status = 400, description = "`malformed_json`", body = ErrorBody),
         (status = 413, description = "`too_large`", body = ErrorBody),
         (status = 415, description = "`not_json`", body = ErrorBody),

@@ -12,7 +12,8 @@ use super::plain::Plain;
 use super::writing;
 use crate::japanese;
 use crate::named;
-use crate::options::{Options, Rules, StopWords};
+use crate::options::{Options, StopWords};
+use crate::rules::Switch;
 
 /// For each byte: itself if an ASCII letter or digit, folded to lowercase
 /// when `LOWER`; 0 otherwise. One load replaces range checks and folding.
@@ -522,7 +523,7 @@ pub(super) fn build<const EXTRAS: bool>(
         camel: options.decamelize,
         last: [0, 0],
         pending: None,
-        letters: options.rules >= Rules::V2,
+        letters: options.rules.has(Switch::LettersInWords),
         and: match &options.locale {
             Some(locale) => locale.and(),
             None => Some(AND),
@@ -533,7 +534,7 @@ pub(super) fn build<const EXTRAS: bool>(
     // Below it no sequence starts: letters ask for none.
     let sequence_floor = names.sequence_floor();
     // Rules 3 read kana as Japanese where the table has readings.
-    let kana_stops = watch && options.rules >= Rules::V3 && names.has_readings();
+    let kana_stops = watch && options.rules.has(Switch::JapaneseReadings) && names.has_readings();
     let bytes = title.as_bytes();
     let mut i = 0;
     while let Some(&(mut byte)) = bytes.get(i) {

@@ -65,9 +65,10 @@ mod writing;
 use std::borrow::Cow;
 
 pub use crate::options::{
-    MAX_SEPARATOR_LEN, OptionError, Options, Preserve, RawOptions, Rules, SEPARATOR_CHARS,
-    Separator, StopWords,
+    MAX_SEPARATOR_LEN, OptionError, Options, Preserve, RawOptions, SEPARATOR_CHARS, Separator,
+    StopWords,
 };
+pub use crate::rules::{Rules, Switch};
 pub use classes::AND;
 pub use names::{NoSymbols, SymbolNames};
 pub use unicode::{cut as cut_unicode, uri};
@@ -100,7 +101,7 @@ pub fn slugify(
     if !(options.locale.is_none() && options.ascii) || options.replacements.applies_to(title) {
         return slugify_rewritten(&rewrite(title, options), options, names);
     }
-    let watch = options.rules >= Rules::V2;
+    let watch = options.rules.has(Switch::Rewrite);
     // A title that starts with a run of the scripts (most titles in them)
     // goes straight to the rewrite, without a pass that stops at once.
     if watch && starts_with_run(title) {
@@ -187,7 +188,7 @@ fn slug_of_fallback(
 /// slugs. Borrowed when nothing changes.
 #[inline]
 fn read_japanese<'t>(text: &'t str, options: &Options, names: &impl SymbolNames) -> Cow<'t, str> {
-    if options.rules < Rules::V3 {
+    if !options.rules.has(Switch::JapaneseReadings) {
         return Cow::Borrowed(text);
     }
     let locale = options.locale.as_ref().filter(|l| l.is_japanese());
@@ -231,8 +232,8 @@ fn read_japanese_with<'t>(
 /// (`writing`). Borrowed when nothing changes it. The pipeline reads it
 /// too, to ask the table for what it holds.
 pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
-    if options.rules == Rules::V1 {
-        return rewrite_v1(title, options);
+    if !options.rules.has(Switch::Rewrite) {
+        return rewrite_plain(title, options);
     }
     if !options.ascii {
         return rewrite_unicode(title, options);
@@ -312,10 +313,10 @@ fn survey(title: &str) -> (bool, Option<usize>) {
 #[inline]
 fn romanizer(options: &Options) -> for<'a> fn(&SlugLocale, &'a str) -> Cow<'a, str> {
     match &options.locale {
-        Some(locale) if options.rules >= Rules::V3 && locale.is_japanese() => {
+        Some(locale) if options.rules.has(Switch::JapaneseReadings) && locale.is_japanese() => {
             |_, text| Cow::Borrowed(text)
         }
-        Some(locale) if options.rules >= Rules::V4 && locale.drops_letters() => {
+        Some(locale) if options.rules.has(Switch::ArabicScriptAsIs) && locale.drops_letters() => {
             |_, text| Cow::Borrowed(text)
         }
         _ => SlugLocale::romanize_v2,
@@ -337,9 +338,9 @@ fn rewrite_unicode<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     }
 }
 
-/// [`rewrite`] by rules 1: `replacements`, then the `locale`'s
-/// romanization.
-fn rewrite_v1<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
+/// [`rewrite`] without [`Switch::Rewrite`]: `replacements`, then the
+/// `locale`'s romanization.
+fn rewrite_plain<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     replace_and_romanize(title, options, SlugLocale::romanize)
 }
 

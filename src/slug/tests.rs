@@ -41,7 +41,7 @@ fn the_examples_of_the_product_brief() {
     // Rules 1 read Han syllable by syllable, rules 2 by word (`scripts`).
     assert_eq!(slug("北京"), "beijing");
     let v1 = Options {
-        rules: Rules::V1,
+        rules: Rules::OLDEST,
         ..Options::default()
     };
     assert_eq!(slugify("北京", &v1, &table()).unwrap(), "bei-jing");

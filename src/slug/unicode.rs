@@ -46,7 +46,8 @@ use super::classes::{AND, between_digits, groups_digits, word_follows};
 use super::names::SymbolNames;
 use super::writing::{MAX_RUN_BYTES, unspaced_script};
 use crate::named;
-use crate::options::{Options, Rules, StopWords};
+use crate::options::{Options, StopWords};
+use crate::rules::Switch;
 
 /// The slug of `title`, rewritten by [`super::rewrite`], in its own
 /// script, without the fallback; `None` when it is empty.
@@ -232,7 +233,7 @@ impl Words<'_> {
     /// A name (ASCII words separated by spaces) as words of their own.
     fn name(&mut self, name: &str) {
         self.separate();
-        if self.options.rules >= Rules::V4 {
+        if self.options.rules.has(Switch::WrittenNames) {
             self.name_whole(name);
             return;
         }

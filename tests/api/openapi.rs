@@ -362,3 +362,42 @@ fn every_route_is_added_with_its_documentation() {
     }
     assert!(files >= 10, "{files} files in {dir}");
 }
+
+#[tokio::test]
+async fn every_rules_option_is_bounded_by_the_newest_version_and_lists_them_all() {
+    let app = App::in_process().await;
+    let doc = document(&app).await;
+    let newest = slugd::options::Rules::NEWEST.number();
+    let body = &doc["components"]["schemas"]["SlugRequest"]["properties"]["rules"];
+    assert_eq!(body["minimum"], 1, "{body}");
+    assert_eq!(body["maximum"], newest, "{body}");
+    let description = body["description"].as_str().unwrap();
+    for version in &slugd::rules::VERSIONS {
+        assert!(
+            description.contains(&format!("{} ({}", version.number, version.says))
+                || description.contains(&format!(
+                    "{} (the newest, the default: {}",
+                    version.number, version.says
+                )),
+            "{description}"
+        );
+    }
+    assert!(
+        description.contains(&format!("or {newest} (the newest")),
+        "{description}"
+    );
+    let query = doc["paths"]["/slug"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "rules")
+        .expect("GET /slug takes rules");
+    assert_eq!(query["schema"]["maximum"], newest, "{query}");
+    assert!(
+        query["description"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("or {newest} (the newest")),
+        "{query}"
+    );
+}

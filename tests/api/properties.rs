@@ -104,7 +104,7 @@ fn any_mode_options() -> impl Strategy<Value = Options> {
         |(mut options, unicode, max_bytes)| {
             if unicode {
                 options.ascii = false;
-                options.rules = slugd::options::Rules::V3;
+                options.rules = slugd::options::Rules::numbered(3).unwrap();
                 options.max_bytes = max_bytes.and_then(std::num::NonZeroUsize::new);
             }
             options
@@ -185,7 +185,7 @@ proptest! {
         use unicode_properties::{GeneralCategoryGroup as G, UnicodeGeneralCategory};
         let mut options = options;
         options.ascii = false;
-        options.rules = slugd::options::Rules::V3;
+        options.rules = slugd::options::Rules::numbered(3).unwrap();
         let table = table_cached();
         if let Ok(slug) = slugify(&title, &options, table) {
             let sep = options.separator.as_str();

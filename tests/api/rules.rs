@@ -262,16 +262,20 @@ async fn answers_say_which_rules_made_them_and_a_version_can_be_pinned() {
         .await;
     assert_eq!(answer, (200, json!({"slugs": ["a", "b"], "rules": 1})));
 
-    let (status, body) = app.post("/slug", &json!({"title": "x", "rules": 5})).await;
+    let beyond = slugd::options::Rules::NEWEST.number() + 1;
+    let (status, body) = app
+        .post("/slug", &json!({"title": "x", "rules": beyond}))
+        .await;
     assert_eq!(status, 422);
     assert_eq!(body["code"], "invalid_request");
+    let error = body["error"].as_str().unwrap();
     assert!(
-        body["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("rules 5 does not exist: give 1"),
+        error.starts_with(&format!(
+            "rules {beyond} does not exist: give 1 (the slugs of"
+        )),
         "{body}"
     );
+    assert!(error.contains("(the newest, the default"), "{body}");
     let (status, body) = app
         .post("/slug", &json!({"title": "x", "rules": "1"}))
         .await;

@@ -1,0 +1,239 @@
+//! What each rule version does, in one table ([`VERSIONS`]).
+//!
+//! Slugs are stored in URLs, so what a title becomes changes only in a
+//! new rule version, and a deployment may pin an old one: a version, once
+//! released, gives the same slug for the same title and options forever
+//! (`tests/data/rules1/` to `rules4/` are the records the tests hold each
+//! to). The default is the newest.
+//!
+//! A version is a set of named [`Switch`]es. The engine asks for a switch
+//! by its name ([`Rules::has`]), never for a version number, so the
+//! versions are known in this file only: help, errors and the OpenAPI
+//! document follow from [`VERSIONS`]. A version has every switch of the
+//! one before and the switches it adds; a behaviour a version replaces is
+//! a new switch, whose absence is the old behaviour.
+//!
+//! Adding a version is one entry in [`VERSIONS`], the switches it adds,
+//! and the code they guard.
+
+use std::fmt;
+
+/// A behaviour of the engine that some rule versions have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Switch {
+    /// The title is rewritten before its characters are read: HTML
+    /// entities decoded first, a locale's own letters spelled before
+    /// CLDR's transform (the Nordic letters), and the writing systems the
+    /// engine cannot read letter by letter romanized word by word (Indic
+    /// scripts with their vowels; Thai, Lao, Khmer and Myanmar cut into
+    /// words; Chinese by word). Without it, `replacements` and the
+    /// locale's transform only.
+    Rewrite,
+    /// Letters that transliteration writes as punctuation (`ʼ`, `'`) stay
+    /// in their word, and `decamelize` keeps acronyms whole.
+    LettersInWords,
+    /// Japanese read as Japanese where the table has IPADIC's readings (a
+    /// title with kana, or Japanese text with a Japanese `locale`): kanji
+    /// by their readings, words as the dictionary cuts them, Hepburn
+    /// without macrons.
+    JapaneseReadings,
+    /// `ascii: false` is allowed: the slug in the title's own script.
+    UnicodeSlugs,
+    /// With `ascii: false`, symbols are named as the locale writes them
+    /// (`красное-сердце`, not `krasnoe-serdtse`), and every word the
+    /// engine writes keeps its combining marks and joiners.
+    WrittenNames,
+    /// Stopwords are spelled, and a fallback judged, by the engine with
+    /// the request's rules, locale and `decamelize` (without it, by
+    /// deunicode alone).
+    EngineSpellsWords,
+    /// `locale: ar`, `fa` or `ps` reads its script as without a locale:
+    /// their BGN transforms drop a word's first alef.
+    ArabicScriptAsIs,
+}
+
+/// One rule version: its number, what it says to a user choosing one,
+/// and the switches it adds to the version before.
+#[derive(Debug)]
+pub struct Version {
+    /// Its number, as requests and answers write it.
+    pub number: u64,
+    /// What it does, in a few words: `--help`, errors and the API's
+    /// description list it.
+    pub says: &'static str,
+    /// The switches it adds to the version before.
+    pub adds: &'static [Switch],
+}
+
+/// Every rule version, oldest first: the one table of what each does.
+pub const VERSIONS: [Version; 4] = [
+    Version {
+        number: 1,
+        says: "the slugs of slugd 0.1, kept byte for byte",
+        adds: &[],
+    },
+    Version {
+        number: 2,
+        says: "HTML entities decoded, Indic, Southeast Asian and Chinese text romanized by word",
+        adds: &[Switch::Rewrite, Switch::LettersInWords],
+    },
+    Version {
+        number: 3,
+        says: "Japanese read as Japanese, and ascii: false",
+        adds: &[Switch::JapaneseReadings, Switch::UnicodeSlugs],
+    },
+    Version {
+        number: 4,
+        says: "with ascii: false, symbols named as the locale writes them",
+        adds: &[
+            Switch::WrittenNames,
+            Switch::EngineSpellsWords,
+            Switch::ArabicScriptAsIs,
+        ],
+    },
+];
+
+/// The switches of each version, as bits: `SETS[i]` is version `i + 1`'s.
+const SETS: [u32; VERSIONS.len()] = {
+    let mut sets = [0u32; VERSIONS.len()];
+    let mut i = 0;
+    let mut set = 0u32;
+    while i < VERSIONS.len() {
+        let mut j = 0;
+        while j < VERSIONS[i].adds.len() {
+            set |= 1 << VERSIONS[i].adds[j] as u8;
+            j += 1;
+        }
+        sets[i] = set;
+        i += 1;
+    }
+    sets
+};
+
+/// A rule version: which of [`VERSIONS`] makes a slug.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules(u8);
+
+impl Rules {
+    /// The newest version: the default.
+    pub const NEWEST: Rules = Rules(VERSIONS.len() as u8 - 1);
+
+    /// The oldest version: the slugs of slugd before versions existed.
+    pub const OLDEST: Rules = Rules(0);
+
+    /// Every version, oldest first.
+    pub fn all() -> impl Iterator<Item = Rules> {
+        (0..VERSIONS.len() as u8).map(Rules)
+    }
+
+    /// The version numbered `n`, if there is one.
+    pub fn numbered(n: u64) -> Option<Self> {
+        Rules::all().find(|r| r.number() == n)
+    }
+
+    /// Its number, as requests and answers write it.
+    pub const fn number(self) -> u64 {
+        VERSIONS[self.0 as usize].number
+    }
+
+    /// Its entry in [`VERSIONS`].
+    pub const fn version(self) -> &'static Version {
+        &VERSIONS[self.0 as usize]
+    }
+
+    /// Whether this version has `switch`.
+    #[inline]
+    pub fn has(self, switch: Switch) -> bool {
+        SETS[self.0 as usize] & (1 << switch as u8) != 0
+    }
+
+    /// The first version with `switch`.
+    pub fn first_with(switch: Switch) -> Rules {
+        Rules::all()
+            .find(|r| r.has(switch))
+            .expect("every switch is in a version")
+    }
+
+    /// Every version with what it does, for help and errors: `1 (the
+    /// slugs of slugd 0.1, kept byte for byte), 2 (...) or 4 (the newest,
+    /// the default: ...)`.
+    pub fn described() -> String {
+        let mut text = String::new();
+        for rules in Rules::all() {
+            if rules != Rules::OLDEST {
+                text.push_str(if rules == Rules::NEWEST { " or " } else { ", " });
+            }
+            let version = rules.version();
+            let newest = if rules == Rules::NEWEST {
+                "the newest, the default: "
+            } else {
+                ""
+            };
+            text.push_str(&format!("{} ({newest}{})", version.number, version.says));
+        }
+        text
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::NEWEST
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_numbered_one_by_one_from_one() {
+        let numbers: Vec<u64> = VERSIONS.iter().map(|v| v.number).collect();
+        let want: Vec<u64> = (1..=VERSIONS.len() as u64).collect();
+        assert_eq!(numbers, want);
+        assert_eq!(Rules::numbered(0), None);
+        assert_eq!(Rules::numbered(VERSIONS.len() as u64 + 1), None);
+        assert_eq!(Rules::NEWEST.number(), VERSIONS.len() as u64);
+    }
+
+    #[test]
+    fn a_version_keeps_every_switch_of_the_one_before() {
+        let mut before = 0;
+        for (set, version) in SETS.iter().zip(&VERSIONS) {
+            assert_eq!(set & before, before, "rules {}", version.number);
+            before = *set;
+        }
+    }
+
+    #[test]
+    fn every_switch_is_added_once() {
+        let mut seen = Vec::new();
+        for version in &VERSIONS {
+            for switch in version.adds {
+                assert!(!seen.contains(switch), "{switch:?} added twice");
+                seen.push(*switch);
+            }
+        }
+        assert_eq!(Rules::first_with(Switch::JapaneseReadings).number(), 3);
+        assert!(!Rules::OLDEST.has(Switch::Rewrite));
+        assert!(Rules::NEWEST.has(Switch::Rewrite));
+    }
+
+    #[test]
+    fn the_description_lists_every_version_and_names_the_newest() {
+        let text = Rules::described();
+        for version in &VERSIONS {
+            assert!(text.contains(&format!("{} (", version.number)), "{text}");
+        }
+        assert!(
+            text.contains(&format!("or {} (the newest", Rules::NEWEST)),
+            "{text}"
+        );
+    }
+}
