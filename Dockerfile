@@ -5,6 +5,7 @@ FROM rust:1.95-bookworm AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock build.rs ./
 COPY src src
+COPY engine engine
 COPY benches benches
 COPY examples examples
 COPY tests tests

@@ -1,5 +1,5 @@
 // slugd's default in-process table, made by slugd from data/UnicodeData.txt (So,Sc,Sm)
-// and data/cldr (en) as the Rust source of its arrays; do not edit: see src/builtin.rs
+// and data/cldr (en) as the Rust source of its arrays; do not edit: see engine/src/builtin.rs
 TableParts {
     chars: StoreParts {
         words: &[

@@ -36,4 +36,4 @@ fi
 # The Debian package may start a system instance on 6379; the tests never
 # use it, they start their own.
 
-cargo test --locked --all-features "$@"
+cargo test --locked --workspace --all-features "$@"

@@ -17,24 +17,18 @@
 //!
 //! # Layout
 //!
-//! The path of a title runs one way: HTTP or the CLI, then the pipeline,
-//! then the sources of names, with the engine beside them.
+//! The engine is a crate of its own, `slugd-engine` (`engine/`): the
+//! slug pipeline, the rule versions, the options and their validation,
+//! locales and CLDR's names, Japanese reading, the UnicodeData parser and
+//! the name sets. Cargo keeps it pure: no tokio, redis, axum or hyper is
+//! in its dependency tree (`scripts/check.sh` checks with `cargo tree`).
+//! This crate re-exports its modules under their own names
+//! ([`slug`], [`rules`], [`options`], [`validate`], [`locale`], [`cldr`],
+//! [`japanese`], [`unicode_data`], [`builtin`], [`corpus`]) and holds the
+//! service around it. The path of a title runs one way: HTTP or the CLI,
+//! then the pipeline, then the sources of names, with the engine beside
+//! them.
 //!
-//! - [`slug`]: the engine, a pure function from title, options and symbol
-//!   names to a slug.
-//! - [`locale`]: the `locale` option: CLDR's transform, word for `&` and
-//!   fallback chain of a language, through ICU4X.
-//! - [`cldr`]: CLDR's names of symbols and emoji sequences: reading the
-//!   annotation files, the numbered key set with its longest match, and a
-//!   request's view of a table's names along its locale's chain.
-//! - `membership`: the bitmap with ranks that says which characters a
-//!   table holds and which keys a locale names.
-//! - [`rules`]: what each rule version does, one table of named switches
-//!   the engine asks by name.
-//! - [`options`]: the slug options, raw (from a request, `--defaults` or
-//!   the command line) and validated, with the check of each field;
-//!   [`validate`]: the merge over the defaults, which needs the engine for
-//!   rules 4's spelling of stopwords and fallbacks.
 //! - [`slugger`]: where a title becomes a slug: pre-scan, names from the
 //!   table (one round trip at most), the fallback while Redis is down, the
 //!   engine. HTTP, `/bench` and `slugd slugify` all call it.
@@ -44,11 +38,6 @@
 //!   reader reads.
 //! - [`load`]: the loader job as named steps (lock, version, stream,
 //!   meta, switch, announce, clean up); its lock is a guard type.
-//! - [`unicode_data`]: the streaming parser of UnicodeData.txt and the name
-//!   trimming rule, shared by the loader and the in-process table.
-//! - [`builtin`]: the data built into the binary, so that it runs from any
-//!   directory: UnicodeData.txt and CLDR's English files, which `--data`
-//!   and `--cldr` default to, and the default table already made.
 //! - [`redis_conn`]: Redis URLs and cluster seed lists (passwords hidden),
 //!   timeouts, TLS, and the one connection type over a server or a
 //!   cluster, which sends a batch as one pipeline per node.
@@ -68,51 +57,29 @@
 //! - [`cli`]: the clap types and their validation into settings, once;
 //!   `--help` is the configuration reference. `commands` holds what each
 //!   command does with its settings, `stream` the line-by-line
-//!   `slugd slugify`, `lines` bounded line reading.
-//! - [`japanese`]: Japanese read as Japanese (rules 3): IPADIC's readings
-//!   (the streaming reader and the compact form), the reading of a title
-//!   through a lookup of written forms, Hepburn without macrons. The
-//!   tables hold the readings (`table::memory`, `table::redis`, the
-//!   loader), the engine reads with them (`slug`).
-//! - [`corpus`]: the sample titles shared by bench, benchmarks and tests.
+//!   `slugd slugify`.
 //! - [`metrics`]: the Prometheus recorder of one service and the handles
 //!   the table and the reservations count with, and the per-thread cells
 //!   requests are counted in; [`telemetry`]: logs
 //!   (text or JSON); `probe`: `slugd probe`, the container's health check.
-//!
-//! Imports between files run one way: no file imports, directly or
-//! through others, a file that imports it. A `mod.rs` names its parts and
-//! re-exports, and the parts import each other by path, never the
-//! `mod.rs` that names them (a part taking back a name its `mod.rs` only
-//! re-exports is a circle too). `tests/imports.rs` checks this on every
-//! file under `src/`, so CI fails on a circle.
 
 pub mod auth;
 pub mod bench;
-pub mod builtin;
-pub mod cldr;
 pub mod cli;
 pub(crate) mod commands;
-pub mod corpus;
 pub mod http;
-pub mod japanese;
-pub(crate) mod lines;
 pub mod load;
-pub mod locale;
-pub(crate) mod membership;
 pub mod metrics;
-pub(crate) mod named;
-pub mod options;
 pub(crate) mod probe;
 pub mod redis_conn;
-pub(crate) mod remembered;
 pub mod reserve;
-pub mod rules;
 pub mod serve;
-pub mod slug;
 pub mod slugger;
 pub(crate) mod stream;
 pub mod table;
 pub mod telemetry;
-pub mod unicode_data;
-pub mod validate;
+
+pub use slugd_engine::{
+    builtin, cldr, corpus, japanese, locale, options, rules, slug, unicode_data, validate,
+};
+pub(crate) use slugd_engine::{membership, named};

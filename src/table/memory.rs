@@ -444,7 +444,7 @@ impl NameSource for MemoryTable {
 }
 
 /// The first lines of [`MemoryTable::to_source`]'s form.
-const SOURCE_HEADER: &str = "// slugd's default in-process table, made by slugd from data/UnicodeData.txt (So,Sc,Sm)\n// and data/cldr (en) as the Rust source of its arrays; do not edit: see src/builtin.rs\n";
+const SOURCE_HEADER: &str = "// slugd's default in-process table, made by slugd from data/UnicodeData.txt (So,Sc,Sm)\n// and data/cldr (en) as the Rust source of its arrays; do not edit: see engine/src/builtin.rs\n";
 
 /// `numbers` as a Rust array expression, 16 a line.
 fn numbers(out: &mut String, numbers: &[u32]) {

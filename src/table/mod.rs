@@ -16,6 +16,8 @@
 //! The files below this one never import it: arrows run from here down.
 
 mod copy;
+#[cfg(test)]
+mod engine_tests;
 mod error;
 mod fallback;
 pub(crate) mod layout;

@@ -146,18 +146,6 @@ impl NameKey {
     }
 }
 
-impl NameSource for Names {
-    #[inline]
-    fn char_name(&self, c: char) -> Option<&str> {
-        self.get(&NameKey::char(c)).map(AsRef::as_ref)
-    }
-
-    #[inline]
-    fn cldr_name(&self, slot: u16, key: u32) -> Option<&str> {
-        self.get(&NameKey::cldr(slot, key)).map(AsRef::as_ref)
-    }
-}
-
 /// Japanese readings by written form, as one request fetched them.
 pub type FormReadings = HashMap<Box<str>, Reading>;
 
@@ -171,12 +159,12 @@ pub struct RequestSource {
 impl NameSource for RequestSource {
     #[inline]
     fn char_name(&self, c: char) -> Option<&str> {
-        self.names.char_name(c)
+        self.names.get(&NameKey::char(c)).map(AsRef::as_ref)
     }
 
     #[inline]
     fn cldr_name(&self, slot: u16, key: u32) -> Option<&str> {
-        self.names.cldr_name(slot, key)
+        self.names.get(&NameKey::cldr(slot, key)).map(AsRef::as_ref)
     }
 
     #[inline]

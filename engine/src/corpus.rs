@@ -7,7 +7,7 @@
 use crate::options::{Options, RawOptions, Rules};
 
 /// The file as shipped.
-pub const CORPUS: &str = include_str!("../data/corpus.txt");
+pub const CORPUS: &str = include_str!("../../data/corpus.txt");
 
 /// The titles: every line that is not empty or a `#` comment.
 pub fn titles() -> impl Iterator<Item = &'static str> + Clone {

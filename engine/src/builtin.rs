@@ -24,27 +24,27 @@
 //! engine, which a build script of the same package cannot call.)
 
 /// `data/UnicodeData.txt` (Unicode 15.0.0), as shipped in the repository.
-pub const UNICODE_DATA: &[u8] = include_bytes!("../data/UnicodeData.txt");
+pub const UNICODE_DATA: &[u8] = include_bytes!("../../data/UnicodeData.txt");
 
 /// How errors and reports name [`UNICODE_DATA`].
 pub const UNICODE_DATA_NAME: &str = "built-in data/UnicodeData.txt (Unicode 15.0.0)";
 
 /// `data/cldr/annotations/en.xml` (CLDR 41).
-pub const CLDR_ANNOTATIONS_EN: &[u8] = include_bytes!("../data/cldr/annotations/en.xml");
+pub const CLDR_ANNOTATIONS_EN: &[u8] = include_bytes!("../../data/cldr/annotations/en.xml");
 
 /// `data/cldr/annotationsDerived/en.xml` (CLDR 41).
-pub const CLDR_DERIVED_EN: &[u8] = include_bytes!("../data/cldr/annotationsDerived/en.xml");
+pub const CLDR_DERIVED_EN: &[u8] = include_bytes!("../../data/cldr/annotationsDerived/en.xml");
 
 /// How errors and reports name the built-in CLDR files.
 pub const CLDR_NAME: &str = "built-in data/cldr (CLDR 41, English only)";
 
 /// The default table made from the files above, in the form
 /// `table::memory` reads in place: see the module doc.
-pub static DEFAULT_TABLE: TableParts = include!("../data/default-table.rs");
+pub static DEFAULT_TABLE: TableParts = include!("../../data/default-table.rs");
 
-/// The text of [`DEFAULT_TABLE`]'s source, for the test that checks it.
-#[cfg(test)]
-pub(crate) const DEFAULT_TABLE_SOURCE: &str = include_str!("../data/default-table.rs");
+/// The text of [`DEFAULT_TABLE`]'s source, for the test that checks it
+/// (a constant: only what uses it holds it).
+pub const DEFAULT_TABLE_SOURCE: &str = include_str!("../../data/default-table.rs");
 
 /// Where [`DEFAULT_TABLE`]'s source lives in the repository, for the test
 /// that rewrites it.

@@ -56,7 +56,7 @@ pub enum CldrDir {
 
 /// One annotation file of a locale, to read.
 #[derive(Debug, Clone)]
-pub(crate) enum CldrFile {
+pub enum CldrFile {
     /// A file on disk.
     Path(PathBuf),
     /// A built-in file: its name for errors, and its bytes.
@@ -65,7 +65,7 @@ pub(crate) enum CldrFile {
 
 impl CldrFile {
     /// The name errors give it.
-    pub(crate) fn shown(&self) -> String {
+    pub fn shown(&self) -> String {
         match self {
             CldrFile::Path(path) => path.display().to_string(),
             CldrFile::BuiltIn(name, _) => name.clone(),
@@ -85,7 +85,7 @@ impl CldrDir {
     /// The files of `tag` that exist, `annotations/` first, then
     /// `annotationsDerived/` (not every locale has one); an error if
     /// there is no `annotations/` file.
-    pub(crate) fn files(&self, tag: &str) -> Result<Vec<CldrFile>, CldrError> {
+    pub fn files(&self, tag: &str) -> Result<Vec<CldrFile>, CldrError> {
         // Resolved locales have this file; another tag is the caller's
         // mistake, named as the file it lacks.
         let missing = || CldrError::Io {

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 /// Romanized texts by key, at most `max_texts` keys of at most
 /// `max_bytes`; one per thread and use (`thread_local!`).
-pub(crate) struct Memory {
+pub struct Memory {
     texts: RefCell<HashMap<Box<str>, Box<str>, foldhash::fast::RandomState>>,
     max_texts: usize,
     max_bytes: usize,
@@ -23,7 +23,7 @@ pub(crate) struct Memory {
 impl Memory {
     /// An empty memory: past `max_texts` it starts over, and a key longer
     /// than `max_bytes` is romanized every time.
-    pub(crate) fn new(max_texts: usize, max_bytes: usize) -> Self {
+    pub fn new(max_texts: usize, max_bytes: usize) -> Self {
         Memory {
             texts: RefCell::default(),
             max_texts,
@@ -33,7 +33,7 @@ impl Memory {
 
     /// Appends what `romanize` writes for `key`, remembered after the
     /// first time.
-    pub(crate) fn remember(&self, key: &str, out: &mut String, romanize: impl FnOnce(&mut String)) {
+    pub fn remember(&self, key: &str, out: &mut String, romanize: impl FnOnce(&mut String)) {
         if key.len() > self.max_bytes {
             romanize(out);
             return;

@@ -12,6 +12,7 @@ pub enum Line<'a> {
     /// The line's bytes, without the `\n` (a `\r` before it is kept).
     /// `ended` is false for a last line without a newline.
     Text {
+        /// The bytes.
         bytes: &'a [u8],
         /// Whether a newline ended it.
         ended: bool,

@@ -191,12 +191,12 @@ pub const OWN_TRANSFORMS: &[(&str, &[&str], &str)] = &[
     (
         "da-t-da-d0-ascii",
         &["da"],
-        include_str!("../data/transforms/da-ascii.txt"),
+        include_str!("../../data/transforms/da-ascii.txt"),
     ),
     (
         "no-t-no-d0-ascii",
         &["no", "nb", "nn"],
-        include_str!("../data/transforms/no-ascii.txt"),
+        include_str!("../../data/transforms/no-ascii.txt"),
     ),
 ];
 
@@ -373,7 +373,7 @@ fn run_transform(id: &str, text: &str) -> String {
 
 /// The transliterator of transform `id`: one of slugd's own rule sources
 /// ([`OWN_TRANSFORMS`]) compiled, or CLDR's from ICU4X's baked data.
-pub(crate) fn baked(id: &str) -> Transliterator {
+pub fn baked(id: &str) -> Transliterator {
     let locale: Locale = id.parse().expect("a resolved transform id parses");
     match OWN_TRANSFORMS.iter().find(|(own, _, _)| *own == id) {
         Some((_, _, source)) => compile_own(&locale, source),
@@ -385,7 +385,7 @@ pub(crate) fn baked(id: &str) -> Transliterator {
 /// which `make` builds the first time: [`baked`], or one compiled from a
 /// rule source (rules 2's Thai, `crate::slug`'s scripts). Each thread
 /// keeps the transliterators it has built for its life, one per id.
-pub(crate) fn transliterate_with(
+pub fn transliterate_with(
     id: &str,
     text: &str,
     make: impl FnOnce(&str) -> Transliterator,

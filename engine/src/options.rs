@@ -108,24 +108,26 @@ pub struct StopWords {
     written: Arc<HashSet<Box<str>>>,
     /// The words as given, to spell them again for a request whose
     /// options spell them otherwise than the service's defaults did.
-    pub(crate) given: Arc<[Box<str>]>,
+    pub given: Arc<[Box<str>]>,
     /// What spelled them.
-    pub(crate) spelling: Spelling,
+    pub spelling: Spelling,
 }
 
 /// What spells stopwords: deunicode alone (rules 1 to 3), or the engine
 /// itself with a locale and `decamelize` (rules 4).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) enum Spelling {
+pub enum Spelling {
+    /// deunicode alone.
     #[default]
     Deunicode,
+    /// The engine, with this locale and `decamelize`.
     Engine(Option<SlugLocale>, bool),
 }
 
 impl Spelling {
     /// What spells the stopwords of a request with `rules`, `locale` and
     /// `decamelize`.
-    pub(crate) fn of(rules: Rules, locale: Option<&SlugLocale>, decamelize: bool) -> Self {
+    pub fn of(rules: Rules, locale: Option<&SlugLocale>, decamelize: bool) -> Self {
         match rules.has(Switch::EngineSpellsWords) {
             false => Spelling::Deunicode,
             true => Spelling::Engine(locale.cloned(), decamelize),
@@ -220,7 +222,9 @@ const MAX_SPELT_STOPWORD: usize = 256;
 const SCANNED_STOPWORDS: usize = 16;
 
 impl StopWords {
-    pub(crate) fn new(
+    /// The stopwords as the slug spells them (`words`), as `ascii: false`
+    /// writes them (`written`) and as given, spelled by `spelling`.
+    pub fn new(
         words: HashSet<Box<[u8]>>,
         written: HashSet<Box<str>>,
         given: Arc<[Box<str>]>,
@@ -534,7 +538,7 @@ impl Default for Options {
 
 /// `stopwords`: a JSON list of words, or in a query string words separated
 /// by commas.
-pub(crate) fn words<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+pub fn words<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
     list_or_text(
         d,
         "a list of words (in a query string: words separated by commas)",
@@ -551,9 +555,7 @@ pub(crate) fn words<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String
 
 /// `replacements`: a JSON list of `[from, to]` pairs, or in a query string
 /// that list as JSON text.
-pub(crate) fn pairs<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Vec<(String, String)>>, D::Error> {
+pub fn pairs<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<(String, String)>>, D::Error> {
     list_or_text(
         d,
         "a list of [from, to] pairs (in a query string: that list as JSON)",
@@ -652,7 +654,7 @@ impl RawOptions {
 /// by the root's rules (Rust's full mapping, as the engine lowercases a
 /// language without rules of its own), NFKC again. Stopwords and reserved
 /// slugs are compared in this form.
-pub(crate) fn fold_written(word: &str) -> String {
+pub fn fold_written(word: &str) -> String {
     if word.is_ascii() {
         return word.to_ascii_lowercase();
     }
@@ -664,7 +666,7 @@ pub(crate) fn fold_written(word: &str) -> String {
 
 /// Stopwords as rules 1 to 3 spell them: transliterated and lowercased,
 /// so `für` drops the word `fur`.
-pub(crate) fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
+pub fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
     spelt_stopwords(words, Spelling::Deunicode, false, deunicode_spelling)
 }
 
@@ -672,7 +674,7 @@ pub(crate) fn stopwords(words: &[String]) -> Result<StopWords, OptionError> {
 /// be spelt again when a request's spelling differs): each must spell to
 /// one word of ASCII letters and digits. With `lenient`, a word that
 /// does not is left out instead of refused.
-pub(crate) fn spelt_stopwords(
+pub fn spelt_stopwords(
     words: &[String],
     by: Spelling,
     lenient: bool,
@@ -715,11 +717,13 @@ fn deunicode_spelling(word: &str) -> String {
         .collect()
 }
 
-pub(crate) fn given(words: &[String]) -> Arc<[Box<str>]> {
+/// The words as given, kept to spell them again.
+pub fn given(words: &[String]) -> Arc<[Box<str>]> {
     words.iter().map(|w| Box::from(w.as_str())).collect()
 }
 
-pub(crate) fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError> {
+/// Checks `replacements` pairs.
+pub fn replacements(pairs: &[(String, String)]) -> Result<Replacements, OptionError> {
     if pairs.len() > MAX_REPLACEMENTS {
         return Err(OptionError::TooManyReplacements(pairs.len()));
     }
@@ -747,7 +751,7 @@ pub(crate) fn replacements(pairs: &[(String, String)]) -> Result<Replacements, O
 /// A fallback as rules 1 to 3 take it: at most [`MAX_FALLBACK_CHARS`]
 /// characters, with a letter or digit of ASCII, or a character whose
 /// transliteration has one (`ь` and `ʻ` are letters that leave none).
-pub(crate) fn fallback(text: &str) -> Result<Arc<str>, OptionError> {
+pub fn fallback(text: &str) -> Result<Arc<str>, OptionError> {
     let len = text.chars().count();
     if len > MAX_FALLBACK_CHARS {
         return Err(OptionError::LongFallback(len));

@@ -25,20 +25,20 @@ pub struct Membership {
 
 impl Membership {
     /// The membership whose words are `words`, read in place.
-    pub(crate) const fn borrowed(words: &'static [u64]) -> Self {
+    pub const fn borrowed(words: &'static [u64]) -> Self {
         Membership {
             words: Cow::Borrowed(words),
         }
     }
 
     /// Its words, for writing the built-in table's source.
-    pub(crate) fn words(&self) -> &[u64] {
+    pub fn words(&self) -> &[u64] {
         &self.words
     }
 
     /// Drops spare capacity, so that [`Membership::heap_bytes`] is what
     /// the members take.
-    pub(crate) fn shrink_to_fit(&mut self) {
+    pub fn shrink_to_fit(&mut self) {
         if let Cow::Owned(words) = &mut self.words {
             words.shrink_to_fit();
         }
@@ -80,7 +80,7 @@ impl Membership {
     /// How many members come before member `i` (its index among sorted
     /// members). `ranks` holds the number of members before each word.
     #[inline]
-    pub(crate) fn rank(&self, ranks: &[u32], i: u32) -> usize {
+    pub fn rank(&self, ranks: &[u32], i: u32) -> usize {
         let b = (i >> WORD_BITS) as usize;
         let below = self.words[b] & ((1u64 << (i & (WORD_SIZE - 1))) - 1);
         ranks[b] as usize + below.count_ones() as usize
@@ -96,7 +96,7 @@ impl Membership {
     }
 
     /// The number of members before each word, for [`Membership::rank`].
-    pub(crate) fn ranks(&self) -> Vec<u32> {
+    pub fn ranks(&self) -> Vec<u32> {
         let mut total = 0u32;
         self.words
             .iter()

@@ -107,7 +107,7 @@ impl KeySet {
     /// [`KeySet::parts`] gives it, of keys none of which goes on with
     /// ASCII (as CLDR's: the unit test of the built-in table compares it
     /// with the one [`KeySet::new`] makes).
-    pub(crate) const fn borrowed(
+    pub const fn borrowed(
         keys: &'static str,
         ends: &'static [u32],
         starts: &'static [u64],
@@ -141,7 +141,7 @@ impl KeySet {
 
     /// What [`KeySet::borrowed`] takes, for writing the built-in table's
     /// source.
-    pub(crate) fn parts(&self) -> (&str, &[u32], &[u64], usize) {
+    pub fn parts(&self) -> (&str, &[u32], &[u64], usize) {
         (&self.keys, &self.ends, self.starts.words(), self.longest)
     }
 

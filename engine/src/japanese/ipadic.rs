@@ -153,14 +153,14 @@ pub fn read_dir(dir: &Path) -> Result<Readings, IpadicError> {
 
 /// The lowest-cost entry of each surface seen so far.
 #[derive(Default)]
-pub(crate) struct Best {
+pub struct Best {
     entries: u64,
     by_surface: HashMap<Box<str>, (i32, Reading)>,
 }
 
 impl Best {
     /// Keeps `entry` if it is its surface's first or cheapest so far.
-    pub(crate) fn add(&mut self, entry: Entry) {
+    pub fn add(&mut self, entry: Entry) {
         self.entries += 1;
         let reading = Reading::new(&entry.reading, entry.kind);
         match self.by_surface.get_mut(entry.surface.as_str()) {
@@ -174,7 +174,7 @@ impl Best {
     }
 
     /// The kept readings, sorted by surface.
-    pub(crate) fn finish(self) -> Readings {
+    pub fn finish(self) -> Readings {
         let mut kept: Vec<_> = self
             .by_surface
             .into_iter()
@@ -189,11 +189,7 @@ impl Best {
 }
 
 /// Streams one CSV source (EUC-JP) into `best`, line by line.
-pub(crate) fn read_csv(
-    path: &Path,
-    input: impl BufRead,
-    best: &mut Best,
-) -> Result<(), IpadicError> {
+pub fn read_csv(path: &Path, input: impl BufRead, best: &mut Best) -> Result<(), IpadicError> {
     let mut lines = BoundedLines::new(input, MAX_LINE_BYTES);
     let mut line_no = 0;
     let bad = |line, reason| IpadicError::BadLine {
