@@ -1,11 +1,36 @@
 //! The slug engine: a pure function from a title, validated options and a
 //! way to name table characters to a slug. No I/O happens here: the
-//! pipeline (`crate::slugger`) has the table find the names first and hands
-//! them in, and the options are checked before they get here
-//! (`crate::options`).
+//! service's pipeline (`slugd::slugger`) has the table find the names
+//! first and hands them in, and the options are checked before they get
+//! here (`crate::options`). What the rule version turns on is asked by
+//! name ([`Switch`], `crate::rules`).
 //!
-//! First `replacements` rewrite the title. Then the steps, in order, for
-//! each character:
+//! A title goes through six stages, in this order, each a function of this
+//! file:
+//! 1. **entities** ([`decode_entities`]): HTML entities decoded
+//!    ([`Switch::Rewrite`]);
+//! 2. **replacements** ([`replace`]): the request's `[from, to]` pairs, in
+//!    one pass;
+//! 3. **the language's reading**: the `locale`'s transform
+//!    ([`romanize_language`]), the writing systems the engine cannot read
+//!    letter by letter romanized word by word ([`romanize_writing`]), and,
+//!    once the table is known, Japanese read by IPADIC's readings
+//!    ([`read_japanese`]);
+//! 4. **words** ([`words`]): steps 1 to 6 below, over each character; with
+//!    `ascii: false`, the slug in the title's own script instead
+//!    (`unicode`, its own pass);
+//! 5. **the cut** ([`cut`]): `max_length` and `max_bytes`, at a word
+//!    boundary;
+//! 6. **the fallback** ([`fallback`]): an empty slug becomes the slug of
+//!    `fallback` when given.
+//!
+//! Stages 1 to 3 but Japanese make [`rewrite`], which the service's
+//! pipeline calls first to know what to ask the table for; the others make
+//! [`slugify_rewritten`]. [`slugify`] runs them all, with one fast path:
+//! a title read as it is by stage 4, which stops at anything stages 1 to 3
+//! would change.
+//!
+//! The steps of stage 4, for each character:
 //! 1. an ASCII letter or digit is kept;
 //! 2. in context, a few characters join or read as words:
 //!    - an apostrophe (`'`, `’`, `ʼ`) between letters or digits leaves no
@@ -35,20 +60,17 @@
 //!
 //! Every run of separating characters becomes one separator, never at
 //! either end; `decamelize` ends words at case changes of what is written
-//! (`fooBar`, `APISection`); `lowercase` folds ASCII case; `stopwords` drops whole words
-//! (all of them only if something is left); `max_length` cuts at a word
-//! boundary; an empty slug becomes the slug of `fallback` when given.
+//! (`fooBar`, `APISection`); `lowercase` folds ASCII case; `stopwords`
+//! drops whole words (all of them only if something is left).
 //!
-//! This file holds the entry points (`slugify`, `rewrite`) and the steps
-//! around one pass over the title: the extras, the cut, the fallback. The
-//! parts:
+//! The parts:
 //! - `names`: the [`SymbolNames`] trait a table implements;
+//! - `entities`: stage 1's decoder;
+//! - `writing`: the writing systems romanized word by word: Indic scripts;
+//!   Thai, Lao, Khmer and Myanmar cut into words; Chinese by word;
 //! - `builder`: the pass over the title's bytes, steps 1 to 6;
 //! - `classes`: the character classes and context tests the steps ask, and
 //!   the cut at a word boundary;
-//! - `writing`: the writing systems romanized word by word (rules 2):
-//!   Indic scripts; Thai, Lao, Khmer and Myanmar cut into words; Chinese
-//!   by word;
 //! - `unicode`: `ascii: false`, the slug in the title's own script (its own
 //!   pass, not steps 1 to 6), and the URI form of a slug.
 
@@ -84,12 +106,15 @@ use classes::{find_byte, is_ampersand, truncate_at_word};
 #[error("the title has no letters, digits or known symbols, so its slug would be empty")]
 pub struct EmptySlug;
 
-/// Turns `title` into a slug.
+/// Turns `title` into a slug: every stage, in order.
 ///
-/// With no `locale` (the usual options) and no `replacements` that apply
-/// to it, the title is read as it is in one pass, and rewritten only when
-/// that pass meets what rules 2 rewrite ([`build`]'s `watch`): the same
-/// slug as [`slugify_rewritten`] of [`rewrite`], without the survey.
+/// The fast path: with no `locale`, `ascii: true` and no `replacements`
+/// that apply to the title (the usual options), the title is first read
+/// as it is, in one pass of [`words`] that watches for anything the stages
+/// before it would change (an entity, a run of a writing system read by
+/// word, kana with readings) and stops there: then the title goes through
+/// every stage. The same slug either way, which the one-pass test proves
+/// over the corpus.
 pub fn slugify(
     title: &str,
     options: &Options,
@@ -102,19 +127,20 @@ pub fn slugify(
         return slugify_rewritten(&rewrite(title, options), options, names);
     }
     let watch = options.rules.has(Switch::Rewrite);
-    // A title that starts with a run of the scripts (most titles in them)
-    // goes straight to the rewrite, without a pass that stops at once.
+    // A title that starts with a run of a writing system read by word
+    // (most titles in them) goes through every stage at once, without a
+    // pass that stops at its first character.
     if watch && starts_with_run(title) {
-        return slugify_unrewritten(title, options, names);
+        return slugify_every_stage(title, options, names);
     }
-    match slug_in(title, options, names, watch) {
-        Ok(slug) => or_fallback(slug, options, names),
-        Err(Unrewritten) => slugify_unrewritten(title, options, names),
+    match words(title, options, names, watch) {
+        Ok(slug) => fallback(slug, options, names),
+        Err(Unrewritten) => slugify_every_stage(title, options, names),
     }
 }
 
-/// Whether `title` starts with a character of the scripts rules 2
-/// romanize.
+/// Whether `title` starts with a character of a writing system read by
+/// word ([`romanize_writing`]).
 #[inline]
 fn starts_with_run(title: &str) -> bool {
     title
@@ -123,10 +149,10 @@ fn starts_with_run(title: &str) -> bool {
         .is_some_and(|&lead| classes::is_wide_lead(lead) && writing::starts_run(title, 0))
 }
 
-/// [`slugify`] of a title whose pass met what rules 2 rewrite.
+/// [`slugify`] of a title its one pass could not read as it is.
 #[cold]
 #[inline(never)]
-fn slugify_unrewritten(
+fn slugify_every_stage(
     title: &str,
     options: &Options,
     names: &impl SymbolNames,
@@ -134,58 +160,212 @@ fn slugify_unrewritten(
     slugify_rewritten(&rewrite(title, options), options, names)
 }
 
-/// Turns a title that [`rewrite`] has already rewritten into a slug: the
-/// pipeline rewrites each title once, to ask the table for what it holds,
-/// and hands it on.
+/// The stages before the table, stages 1 to 3 (but Japanese): the title
+/// as [`decode_entities`], [`replace`], [`romanize_language`] and
+/// [`romanize_writing`] leave it; borrowed when nothing changes it. The
+/// service's pipeline reads it too, to ask the table for what it holds,
+/// and hands it to [`slugify_rewritten`].
+pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
+    let text = Text::surveyed(title, options);
+    let text = decode_entities(text, options);
+    let text = replace(text, options);
+    let text = romanize_language(text, options);
+    romanize_writing(text, options)
+}
+
+/// The stages after the table, on a title [`rewrite`] has rewritten:
+/// [`read_japanese`], [`words`] and the cut, [`fallback`].
 pub fn slugify_rewritten(
     title: &str,
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
-    if !options.ascii {
-        let slug = unicode::slug(title, options, names).ok_or(EmptySlug);
-        return or_fallback(slug, options, names);
-    }
-    let slug = slug_of(&read_japanese(title, options, names), options, names);
-    or_fallback(slug, options, names)
+    fallback(words_of_rewritten(title, options, names), options, names)
 }
 
-/// `slug`, or the slug of the `fallback` when it is empty and there is one.
+/// [`read_japanese`], then [`words`] and the cut, of a rewritten title;
+/// with `ascii: false`, the slug in the title's own script
+/// (`unicode::slug`, its own words and cut).
 #[inline]
-fn or_fallback(
-    slug: Result<String, EmptySlug>,
+fn words_of_rewritten(
+    title: &str,
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
-    match (&slug, &options.fallback) {
-        (Err(EmptySlug), Some(fallback)) => slug_of_fallback(fallback, options, names),
-        _ => slug,
+    if !options.ascii {
+        return unicode::slug(title, options, names).ok_or(EmptySlug);
+    }
+    match words(&read_japanese(title, options, names), options, names, false) {
+        Ok(slug) => slug,
+        Err(Unrewritten) => unreachable!("only a watching pass stops"),
     }
 }
 
-/// The slug of the `fallback` title: out of line, so that the usual path
-/// inlines one [`slug_of`].
+/// A title on its way through the stages before the table, with what one
+/// scan found in it while it is as it was scanned.
+struct Text<'t> {
+    text: Cow<'t, str>,
+    survey: Survey,
+}
+
+/// What the scan of a title found for [`decode_entities`] and
+/// [`romanize_writing`]: most titles have neither, and then both stages
+/// cost nothing more.
+#[derive(Clone, Copy)]
+enum Survey {
+    /// The title as it was scanned: whether it has a `&` (which may start
+    /// an entity), and where its first run of a writing system read by
+    /// word starts.
+    Scanned {
+        entity: bool,
+        first_run: Option<usize>,
+    },
+    /// A stage changed the text: a stage that needs to know looks itself.
+    Changed,
+}
+
+impl<'t> Text<'t> {
+    /// `title`, scanned once, a block of bytes at a time ([`find_byte`]),
+    /// when the version rewrites it and the slug is ASCII.
+    #[inline]
+    fn surveyed(title: &'t str, options: &Options) -> Self {
+        let survey = if options.rules.has(Switch::Rewrite) && options.ascii {
+            let bytes = title.as_bytes();
+            let (entity, first_run) = match writing::first_run_or(title, 0, is_ampersand) {
+                None => (false, None),
+                Some(at) if bytes[at] == b'&' => (true, writing::first_run(title, at + 1)),
+                Some(at) => (find_byte(bytes, at, is_ampersand).is_some(), Some(at)),
+            };
+            Survey::Scanned { entity, first_run }
+        } else {
+            Survey::Changed
+        };
+        Text {
+            text: Cow::Borrowed(title),
+            survey,
+        }
+    }
+
+    /// The text after `stage`: as it was when the stage borrows it, else
+    /// what the stage wrote, whose survey no longer holds.
+    #[inline]
+    fn then(self, stage: impl for<'a> FnOnce(&'a str) -> Cow<'a, str>) -> Self {
+        let written = match stage(&self.text) {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(written) => Some(written),
+        };
+        match written {
+            None => self,
+            Some(written) => Text {
+                text: Cow::Owned(written),
+                survey: Survey::Changed,
+            },
+        }
+    }
+}
+
+/// Stage 1, entities: HTML entities decoded, with [`Switch::Rewrite`].
+#[inline]
+fn decode_entities<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
+    let entity = match text.survey {
+        Survey::Scanned { entity, .. } => entity,
+        // Not scanned (`ascii: false`): look for a `&` alone.
+        Survey::Changed => {
+            options.rules.has(Switch::Rewrite)
+                && find_byte(text.text.as_bytes(), 0, is_ampersand).is_some()
+        }
+    };
+    match entity {
+        false => text,
+        true => text.then(entities::decode),
+    }
+}
+
+/// Stage 2, replacements: the request's `[from, to]` pairs, in one pass.
+#[inline]
+fn replace<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
+    text.then(|t| options.replacements.apply(t))
+}
+
+/// Stage 3, the language's reading, by the `locale`: its transform
+/// ([`romanizer`]). None with `ascii: false`.
+#[inline]
+fn romanize_language<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
+    match &options.locale {
+        Some(locale) if options.ascii => text.then(|t| romanizer(options)(locale, t)),
+        _ => text,
+    }
+}
+
+/// How the `locale`'s letters are romanized: without [`Switch::Rewrite`],
+/// by CLDR's transform alone ([`SlugLocale::romanize`]); with it, a
+/// language's own letters first ([`SlugLocale::romanize_v2`]), except that
+/// [`Switch::JapaneseReadings`] romanize a Japanese locale's only after
+/// reading Japanese ([`read_japanese`], which needs its kana), and
+/// [`Switch::ArabicScriptAsIs`] leaves Arabic, Persian and Pashto to the
+/// script's own reading, as without a locale
+/// ([`SlugLocale::drops_letters`]).
+#[inline]
+fn romanizer(options: &Options) -> for<'a> fn(&SlugLocale, &'a str) -> Cow<'a, str> {
+    let rules = options.rules;
+    match &options.locale {
+        _ if !rules.has(Switch::Rewrite) => SlugLocale::romanize,
+        Some(locale) if rules.has(Switch::JapaneseReadings) && locale.is_japanese() => {
+            |_, text| Cow::Borrowed(text)
+        }
+        Some(locale) if rules.has(Switch::ArabicScriptAsIs) && locale.drops_letters() => {
+            |_, text| Cow::Borrowed(text)
+        }
+        _ => SlugLocale::romanize_v2,
+    }
+}
+
+/// Stage 3, the reading of writing systems the engine cannot read letter
+/// by letter, with [`Switch::Rewrite`] and an ASCII slug: romanized word
+/// by word (`writing`). From the run the survey found, when no stage
+/// changed the title.
+#[inline]
+fn romanize_writing<'t>(text: Text<'t>, options: &Options) -> Cow<'t, str> {
+    if !(options.rules.has(Switch::Rewrite) && options.ascii) {
+        return text.text;
+    }
+    match (text.survey, text.text) {
+        (
+            Survey::Scanned {
+                first_run: None, ..
+            },
+            title,
+        ) => title,
+        (
+            Survey::Scanned {
+                first_run: Some(first),
+                ..
+            },
+            Cow::Borrowed(title),
+        ) => writing::romanize_from(title, first, options),
+        (_, title) => romanize_written(title, options),
+    }
+}
+
+/// [`romanize_writing`] of a text a stage wrote, which the survey did not
+/// read.
 #[cold]
 #[inline(never)]
-fn slug_of_fallback(
-    fallback: &str,
-    options: &Options,
-    names: &impl SymbolNames,
-) -> Result<String, EmptySlug> {
-    let rewritten = rewrite(fallback, options);
-    if !options.ascii {
-        return unicode::slug(&rewritten, options, names).ok_or(EmptySlug);
+fn romanize_written<'t>(text: Cow<'t, str>, options: &Options) -> Cow<'t, str> {
+    match writing::romanize(&text, options) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(romanized) => Cow::Owned(romanized),
     }
-    slug_of(&read_japanese(&rewritten, options, names), options, names)
 }
 
-/// Rules 3's last rewrite, the one that needs the table: Japanese read as
-/// Japanese (`crate::japanese`) where the table has IPADIC's readings, in a
-/// title with kana, or with a Japanese `locale` in one with kanji. Kanji
-/// the dictionary cannot read are left to the engine, which reads them as
-/// rules 2 do. With a Japanese `locale` its romanization comes after
-/// ([`rewrite`] leaves it out), so without readings rules 3 give rules 2's
-/// slugs. Borrowed when nothing changes.
+/// Stage 3's last reading, the one that needs the table: Japanese read as
+/// Japanese (`crate::japanese`), with [`Switch::JapaneseReadings`], where
+/// the table has IPADIC's readings, in a title with kana, or with a
+/// Japanese `locale` in one with kanji. Kanji the dictionary cannot read
+/// are left to [`words`], which reads them as Chinese. With a Japanese
+/// `locale` its romanization comes after ([`romanizer`] leaves it out),
+/// so without readings the slug is that of the version before. Borrowed
+/// when nothing changes.
 #[inline]
 fn read_japanese<'t>(text: &'t str, options: &Options, names: &impl SymbolNames) -> Cow<'t, str> {
     if !options.rules.has(Switch::JapaneseReadings) {
@@ -225,148 +405,37 @@ fn read_japanese_with<'t>(
     }
 }
 
-/// The title as the options rewrite it before its characters are read:
-/// `replacements`, then the `locale`'s romanization; with rules 2, HTML
-/// entities are decoded before anything else, and the scripts the engine
-/// cannot read letter by letter are romanized word by word after
-/// (`writing`). Borrowed when nothing changes it. The pipeline reads it
-/// too, to ask the table for what it holds.
-pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
-    if !options.rules.has(Switch::Rewrite) {
-        return rewrite_plain(title, options);
-    }
-    if !options.ascii {
-        return rewrite_unicode(title, options);
-    }
-    match survey(title) {
-        // The usual title: nothing but what rules 1 rewrite.
-        (false, None) => match replace_and_romanize(title, options, romanizer(options)) {
-            Cow::Borrowed(_) => Cow::Borrowed(title),
-            Cow::Owned(text) => romanize_replaced(text, options),
-        },
-        (entity, first_run) => rewrite_marked(title, options, entity, first_run),
-    }
-}
-
-/// [`rewrite`] of a title the survey marked: it has a `&` (`entity`) or a
-/// run of the scripts, the first at `first_run`.
-#[cold]
-#[inline(never)]
-fn rewrite_marked<'t>(
-    title: &'t str,
+/// Stages 4 and 5, words and the cut: steps 1 to 6 over the title
+/// ([`build`]), then `max_length` and `max_bytes` ([`cut`]). With `watch`,
+/// of a title no stage before has read, which stops at what they would
+/// change ([`build`]).
+#[inline]
+fn words(
+    title: &str,
     options: &Options,
-    entity: bool,
-    first_run: Option<usize>,
-) -> Cow<'t, str> {
-    let decoded = if entity {
-        entities::decode(title)
+    names: &impl SymbolNames,
+    watch: bool,
+) -> Result<Result<String, EmptySlug>, Unrewritten> {
+    let extras = !options.stopwords.is_empty()
+        || options.decamelize
+        || options.preserve != Preserve::default();
+    let mut slug = if extras {
+        words_with_extras(title, options, names, watch)?
     } else {
-        Cow::Borrowed(title)
+        build::<false>(title, options, names, None, watch)?.0
     };
-    let rewritten = match replace_and_romanize(&decoded, options, romanizer(options)) {
-        Cow::Borrowed(_) => decoded,
-        Cow::Owned(text) => return romanize_replaced(text, options),
-    };
-    // Borrowed, the text is the title as it was, whose runs are where the
-    // survey found them.
-    let romanized = match (&rewritten, first_run) {
-        (Cow::Borrowed(_), Some(first)) => writing::romanize_from(title, first, options),
-        (Cow::Borrowed(_), None) => return rewritten,
-        (Cow::Owned(text), _) => writing::romanize(text, options),
-    };
-    match romanized {
-        Cow::Borrowed(_) => rewritten,
-        Cow::Owned(text) => Cow::Owned(text),
+    cut(&mut slug, options);
+    if slug.is_empty() {
+        return Ok(Err(EmptySlug));
     }
-}
-
-/// The scripts romanized in a title that `replacements` or the `locale`
-/// rewrote, which the survey did not read.
-#[cold]
-#[inline(never)]
-fn romanize_replaced<'t>(text: String, options: &Options) -> Cow<'t, str> {
-    match writing::romanize(&text, options) {
-        Cow::Borrowed(_) => Cow::Owned(text),
-        Cow::Owned(romanized) => Cow::Owned(romanized),
-    }
-}
-
-/// One scan of `title`'s bytes for what rules 2 rewrite: whether it has a
-/// `&` (which may start an entity), and where the first character of the
-/// scripts (`writing`) starts. Most titles have neither, and the scan
-/// passes over their bytes a block at a time ([`find_byte`]).
-#[inline]
-fn survey(title: &str) -> (bool, Option<usize>) {
-    let bytes = title.as_bytes();
-    match writing::first_run_or(title, 0, is_ampersand) {
-        None => (false, None),
-        Some(at) if bytes[at] == b'&' => (true, writing::first_run(title, at + 1)),
-        Some(at) => (find_byte(bytes, at, is_ampersand).is_some(), Some(at)),
-    }
-}
-
-/// How rules 2 and later romanize the `locale`'s letters in [`rewrite`]:
-/// [`SlugLocale::romanize_v2`], except that rules 3 romanize a Japanese
-/// locale's only after reading Japanese ([`read_japanese`]), which needs
-/// its kana, and rules 4 leave Arabic, Persian and Pashto to the scripts'
-/// own reading, as without a locale ([`SlugLocale::drops_letters`]).
-#[inline]
-fn romanizer(options: &Options) -> for<'a> fn(&SlugLocale, &'a str) -> Cow<'a, str> {
-    match &options.locale {
-        Some(locale) if options.rules.has(Switch::JapaneseReadings) && locale.is_japanese() => {
-            |_, text| Cow::Borrowed(text)
-        }
-        Some(locale) if options.rules.has(Switch::ArabicScriptAsIs) && locale.drops_letters() => {
-            |_, text| Cow::Borrowed(text)
-        }
-        _ => SlugLocale::romanize_v2,
-    }
-}
-
-/// [`rewrite`] for `ascii: false`: HTML entities decoded, then
-/// `replacements`; nothing is romanized.
-#[cold]
-#[inline(never)]
-fn rewrite_unicode<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
-    let decoded = match find_byte(title.as_bytes(), 0, is_ampersand) {
-        Some(_) => entities::decode(title),
-        None => Cow::Borrowed(title),
-    };
-    match (options.replacements.apply(&decoded), &decoded) {
-        (Cow::Owned(text), _) => Cow::Owned(text),
-        (Cow::Borrowed(_), _) => decoded,
-    }
-}
-
-/// [`rewrite`] without [`Switch::Rewrite`]: `replacements`, then the
-/// `locale`'s romanization.
-fn rewrite_plain<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
-    replace_and_romanize(title, options, SlugLocale::romanize)
-}
-
-/// `replacements`, then the `locale`'s romanization by `romanize` (rules
-/// 2 spell a language's own letters first: [`SlugLocale::romanize_v2`]).
-#[inline]
-fn replace_and_romanize<'t>(
-    title: &'t str,
-    options: &Options,
-    romanize: for<'a> fn(&SlugLocale, &'a str) -> Cow<'a, str>,
-) -> Cow<'t, str> {
-    let replaced = options.replacements.apply(title);
-    let Some(locale) = &options.locale else {
-        return replaced;
-    };
-    match romanize(locale, &replaced) {
-        Cow::Borrowed(_) => replaced,
-        Cow::Owned(romanized) => Cow::Owned(romanized),
-    }
+    Ok(Ok(slug))
 }
 
 /// [`build`] with `stopwords`, `decamelize` or `preserve`: kept apart so the
 /// usual path is one call of the plain builder.
 #[cold]
 #[inline(never)]
-fn with_extras(
+fn words_with_extras(
     title: &str,
     options: &Options,
     names: &impl SymbolNames,
@@ -381,37 +450,37 @@ fn with_extras(
     Ok(slug)
 }
 
-/// The slug of one rewritten title, without the fallback.
+/// Stage 5, the cut of an ASCII slug: at a word boundary within
+/// `max_length` and `max_bytes`.
 #[inline]
-fn slug_of(title: &str, options: &Options, names: &impl SymbolNames) -> Result<String, EmptySlug> {
-    match slug_in(title, options, names, false) {
-        Ok(slug) => slug,
-        Err(Unrewritten) => unreachable!("only a watching build stops"),
+fn cut(slug: &mut String, options: &Options) {
+    if let Some(max) = options.ascii_limit() {
+        truncate_at_word(slug, max.get(), options.separator.as_str());
     }
 }
 
-/// The slug of one title, without the fallback; with `watch`, of a title
-/// not rewritten, which stops at what rules 2 rewrite ([`build`]).
+/// Stage 6, the fallback: `slug`, or the slug of the `fallback` title
+/// (every stage but this one) when it is empty and there is one.
 #[inline]
-fn slug_in(
-    title: &str,
+fn fallback(
+    slug: Result<String, EmptySlug>,
     options: &Options,
     names: &impl SymbolNames,
-    watch: bool,
-) -> Result<Result<String, EmptySlug>, Unrewritten> {
-    let extras = !options.stopwords.is_empty()
-        || options.decamelize
-        || options.preserve != Preserve::default();
-    let mut slug = if extras {
-        with_extras(title, options, names, watch)?
-    } else {
-        build::<false>(title, options, names, None, watch)?.0
-    };
-    if let Some(max) = options.ascii_limit() {
-        truncate_at_word(&mut slug, max.get(), options.separator.as_str());
+) -> Result<String, EmptySlug> {
+    match (&slug, &options.fallback) {
+        (Err(EmptySlug), Some(fallback)) => slug_of_fallback(fallback, options, names),
+        _ => slug,
     }
-    if slug.is_empty() {
-        return Ok(Err(EmptySlug));
-    }
-    Ok(Ok(slug))
+}
+
+/// The slug of the `fallback` title: out of line, so that the usual path
+/// inlines one [`words`].
+#[cold]
+#[inline(never)]
+fn slug_of_fallback(
+    fallback: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Result<String, EmptySlug> {
+    words_of_rewritten(&rewrite(fallback, options), options, names)
 }
