@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::locale::SlugLocale;
-use crate::slug::{self, EmptySlug, NoSymbols, Options, Switch, SymbolNames};
+use crate::slug::{self, EmptySlug, NoSymbols, Options, SymbolNames};
 use crate::table::{Fallback, MemoryTable, RedisTable, SymbolTable, TableError};
 
 /// Slugs titles with a table. Cheap to clone: clones share the table.
@@ -115,8 +115,8 @@ async fn from_redis<S: AsRef<str>>(
         .collect();
     let rewritten = &read[..titles.len()];
     let locale = options.locale.as_ref();
-    // Rules 3 read Japanese by the table's readings, symbols or not.
-    let japanese = options.rules.has(Switch::JapaneseReadings) && options.ascii;
+    // Japanese is read by the table's readings, symbols or not.
+    let japanese = options.reads_japanese();
     let kanji = locale.is_some_and(SlugLocale::is_japanese);
     // Scanned only when symbols are off.
     if !(options.symbols
@@ -124,11 +124,7 @@ async fn from_redis<S: AsRef<str>>(
     {
         return Ok(plain(engine(rewritten, options, &NoSymbols)));
     }
-    let written = options.names_written();
-    match (
-        table.names(&read, locale, japanese, written).await,
-        fallback,
-    ) {
+    match (table.names(&read, options).await, fallback) {
         (Ok(names), _) => {
             if let Some(fallback) = fallback {
                 fallback.release();

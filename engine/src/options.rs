@@ -508,6 +508,13 @@ impl Options {
         }
     }
 
+    /// Whether Japanese is read by a table's readings (IPADIC's): by
+    /// versions with [`Switch::JapaneseReadings`], in ASCII slugs.
+    #[inline]
+    pub fn reads_japanese(&self) -> bool {
+        self.ascii && self.rules.has(Switch::JapaneseReadings)
+    }
+
     /// Whether symbols are named as the locale writes them: `ascii:
     /// false` from rules 4 (before, by the romanized names).
     #[inline]

@@ -43,6 +43,7 @@ use crate::japanese::{self, Reading};
 use crate::locale::SlugLocale;
 use crate::metrics::TableMetrics;
 use crate::named;
+use crate::options::Options;
 use crate::redis_conn::{Conn, RedisConfig, resend_once};
 use crate::unicode_data::Categories;
 
@@ -396,23 +397,25 @@ impl RedisTable {
         redis::from_redis_value(reply).map_err(|e| TableError::Damaged(format!("{what}: {e}")))
     }
 
-    /// The names `titles` need with `locale`, in at most one round trip
-    /// (none when no character or sequence of them is in the table, or the
-    /// cache has every name).
+    /// The names `titles` need with `options` (their `locale`), in at most
+    /// one round trip (none when no character or sequence of them is in
+    /// the table, or the cache has every name).
     ///
-    /// With `japanese` (rules 3) and a version with Japanese readings, the
-    /// readings of the written forms its Japanese titles may look up
-    /// ([`japanese::keys_needed`]) come in the same round trip, one `HMGET`
-    /// per bucket of forms. They are not cached. With `written` (rules 4's
-    /// `ascii: false`), the names as the locale writes them come first
-    /// along the chain ([`Chain::new`]).
+    /// When the options read Japanese ([`Options::reads_japanese`]) and the
+    /// version has Japanese readings, the readings of the written forms its
+    /// Japanese titles may look up ([`japanese::keys_needed`]) come in the
+    /// same round trip, one `HMGET` per bucket of forms. They are not
+    /// cached. When they name symbols as written
+    /// ([`Options::names_written`]), the names as the locale writes them
+    /// come first along the chain ([`Chain::new`]).
     pub async fn names<T: AsRef<str>>(
         &self,
         titles: &[T],
-        locale: Option<&SlugLocale>,
-        japanese: bool,
-        written: bool,
+        options: &Options,
     ) -> Result<RequestNames, TableError> {
+        let locale = options.locale.as_ref();
+        let japanese = options.reads_japanese();
+        let written = options.names_written();
         let kanji = locale.is_some_and(SlugLocale::is_japanese);
         let is_japanese = |t: &str| japanese && japanese::is_japanese(t, kanji);
         let mut version = match self.version().await {
