@@ -5,10 +5,12 @@
 //! (CLDR's German transform and names, from Debian's unicode-cldr-core)
 //! beside the same corpus without a locale; rules 1 beside rules 2 on the
 //! corpus (group `rules`); and the cost of rules 2's word segmentation on
-//! Thai and Chinese titles (group `scripts`). On a noisy machine, also see
-//! `examples/engine_race.rs`, which takes turns.
+//! Thai and Chinese titles (group `scripts`). On a noisy machine, times
+//! drift; `benches/engine_instructions.rs` counts instructions, which do
+//! not.
 //!
-//! `cargo bench --bench engine`
+//! `cargo xtask bench engine` runs both and writes target/bench/engine.json;
+//! this one alone: `cargo bench --bench engine`.
 
 #![allow(missing_docs)]
 
@@ -149,8 +151,8 @@ fn corpus(c: &mut Criterion) {
     group.finish();
 }
 
-/// Rules 1 and rules 2 on the sample corpus, side by side: issue 19 wants
-/// rules 2 at most 1.1 times rules 1.
+/// Every rule version on the sample corpus, side by side (the goal:
+/// rules 2 at most 1.1 times rules 1).
 fn rules(c: &mut Criterion) {
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");

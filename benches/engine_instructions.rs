@@ -1,0 +1,84 @@
+//! The engine's instructions for one pass over the sample corpus
+//! (`slugd::corpus`), counted by callgrind through gungraun: a figure the
+//! machine's noise cannot move, unlike criterion's times
+//! (`benches/engine.rs`). One case per option set of
+//! `corpus::race_options` (the defaults by the newest rules, `symbols:
+//! false`, stopwords, replacements, the defaults by rules 1 and 2,
+//! `locale: de`) and the `slug` crate, on the same titles.
+//!
+//! The table build and a first pass, which also builds ICU4X's
+//! transliterators and fills the engine's caches, happen in the setup,
+//! which callgrind does not count: the figure is the cost of a warm pass.
+//! foldhash's random seeds move it by about 0.1% from run to run.
+//!
+//! `cargo xtask bench engine` runs it (and installs gungraun's runner,
+//! `cargo install gungraun-runner`, if it is missing); by hand:
+//! `cargo bench --bench engine_instructions`. Needs valgrind.
+
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::path::Path;
+
+use gungraun::{library_benchmark, library_benchmark_group, main};
+use slugd::options::Options;
+use slugd::slug::slugify;
+use slugd::table::MemoryTable;
+
+/// One engine, ready to run: the titles, the in-process table and the
+/// options (`None`: the `slug` crate).
+struct Engine {
+    titles: Vec<&'static str>,
+    table: MemoryTable,
+    options: Option<Options>,
+}
+
+impl Engine {
+    fn pass(&self) {
+        for t in &self.titles {
+            match &self.options {
+                Some(options) => drop(black_box(slugify(black_box(t), options, &self.table))),
+                None => drop(black_box(slug::slugify(black_box(t)))),
+            }
+        }
+    }
+}
+
+/// The engine named as in `corpus::race_options` (or `slug_crate`), after
+/// one uncounted pass.
+fn warmed(name: &str) -> Engine {
+    let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
+    let options = (name != "slug_crate").then(|| {
+        slugd::corpus::race_options()
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("no engine {name:?} in corpus::race_options"))
+            .1
+    });
+    let engine = Engine {
+        titles: slugd::corpus::titles().collect(),
+        table,
+        options,
+    };
+    engine.pass();
+    engine
+}
+
+#[library_benchmark]
+#[bench::slugd_in_process(args = ("slugd_in_process"), setup = warmed)]
+#[bench::slugd_no_symbols(args = ("slugd_no_symbols"), setup = warmed)]
+#[bench::slugd_stopwords(args = ("slugd_stopwords"), setup = warmed)]
+#[bench::slugd_replacements(args = ("slugd_replacements"), setup = warmed)]
+#[bench::slugd_rules1(args = ("slugd_rules1"), setup = warmed)]
+#[bench::slugd_rules2(args = ("slugd_rules2"), setup = warmed)]
+#[bench::slugd_locale_de(args = ("slugd_locale_de"), setup = warmed)]
+#[bench::slug_crate(args = ("slug_crate"), setup = warmed)]
+fn corpus_pass(engine: Engine) -> Engine {
+    engine.pass();
+    engine
+}
+
+library_benchmark_group!(name = corpus, benchmarks = [corpus_pass]);
+
+main!(library_benchmark_groups = corpus);
