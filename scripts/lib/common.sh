@@ -1,6 +1,8 @@
-# Shared by the measuring scripts (bench.sh, soak.sh, reserve_bench.sh,
-# instances.sh, locales.sh, request_cost.sh, memory.sh and the others):
-# tools, the build, ports, processes, readiness, RSS.
+# Shared by the scripts that are not yet suites of the benchmark runner
+# (`cargo xtask bench`, xtask/): soak.sh, reserve_bench.sh, instances.sh,
+# locales.sh, japanese.sh, request_cost.sh, flood.sh, and by test.sh,
+# link_order.sh and the others: tools, the build, ports, processes,
+# readiness, RSS.
 # Source it after `cd` to the project root. Everything binds to 127.0.0.1.
 
 need() { # command debian-package
@@ -70,35 +72,6 @@ wrk_summary() { # wrk-output-file
   non2xx=$(awk '/Non-2xx/ {print $NF}' "$1")
   sock=$(awk -F'[ ,]+' '/Socket errors/ {print $4+$6+$8+$10}' "$1")
   echo "$rps $p50 $p99 ${non2xx:-0} ${sock:-0}"
-}
-
-# Starts a Redis Cluster of 3 primaries (no replicas) on free loopback
-# ports, made with redis-cli --cluster create, and waits until every node
-# says it is ok; exports REDIS_CLUSTER (the seed list slugd takes).
-start_cluster() {
-  local ports=() port bus dir
-  for _ in 1 2 3; do
-    port=$(free_port); bus=$(free_port); dir="$WORK/cluster-$port"
-    mkdir -p "$dir"
-    redis-server --bind 127.0.0.1 --port "$port" --cluster-port "$bus" --cluster-enabled yes \
-      --cluster-config-file nodes.conf --cluster-node-timeout 2000 --save '' --appendonly no \
-      --dir "$dir" --logfile "$dir/redis.log" &
-    PIDS+=($!)
-    ports+=("$port")
-  done
-  for port in "${ports[@]}"; do
-    for _ in $(seq 1 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.05; done
-  done
-  redis-cli --cluster create "${ports[@]/#/127.0.0.1:}" --cluster-replicas 0 --cluster-yes >"$WORK/cluster-create.log"
-  for port in "${ports[@]}"; do
-    for _ in $(seq 1 200); do
-      redis-cli -p "$port" cluster info | grep -q 'cluster_state:ok' && break
-      sleep 0.05
-    done
-  done
-  CLUSTER_PORTS=("${ports[@]}")
-  REDIS_CLUSTER=$(printf '127.0.0.1:%s,' "${ports[@]}")
-  export REDIS_CLUSTER="${REDIS_CLUSTER%,}"
 }
 
 # The items, one a line, starting (round - 1) further along the list and
