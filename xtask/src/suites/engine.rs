@@ -163,21 +163,19 @@ fn instructions(settings: &Settings, report: &mut Report) -> Result<()> {
             found += 1;
         }
         if found == 0 {
-            bail!("gungraun reported no instruction counts; it printed:\n{text}");
+            bail!(
+                "gungraun reported no instruction counts (a JSON schema other than version 7?); it printed:\n{}",
+                crate::tools::tail(&text, 5)
+            );
         }
     }
     Ok(())
 }
 
-/// Callgrind's `Ir` (instructions executed) in a gungraun summary.
+/// Callgrind's `Ir` (instructions executed) in a gungraun summary
+/// (schema version 7: `profiles[].data.total.metrics.Ir.values.new`).
 fn instructions_of(summary: &Value) -> Option<f64> {
     let profiles = summary["profiles"].as_array()?;
     let callgrind = profiles.iter().find(|p| p["tool"] == "Callgrind")?;
-    let ir = &callgrind["summaries"]["total"]["summary"]["Callgrind"]["Ir"]["metrics"];
-    let left = ir
-        .get("Left")
-        .or_else(|| ir.get("Both").and_then(|b| b.get(0)))?;
-    left.get("Int")
-        .and_then(Value::as_f64)
-        .or_else(|| left.get("Float").and_then(Value::as_f64))
+    callgrind["data"]["total"]["metrics"]["Ir"]["values"]["new"].as_f64()
 }
