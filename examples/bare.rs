@@ -1,4 +1,4 @@
-//! The baseline of `scripts/bench.sh`: a bare axum handler that only runs
+//! The baseline of `cargo xtask bench throughput`: a bare axum handler that only runs
 //! deunicode on the title and returns JSON, with no table, no options and
 //! no validation. It shows what HTTP alone costs on this machine, so slugd's
 //! own figures can be read as a ratio to it.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions per POST /slug, counted by callgrind: a figure the machine's
-# noise does not move, beside bench.sh's throughput. Serves in-process with
+# noise does not move, beside the throughput of `cargo xtask bench throughput`. Serves in-process with
 # one worker thread under valgrind, POSTs 2,000 then 6,000 corpus titles
 # (separate runs) and divides the difference by 4,000, so start-up cancels
 # out. Two counts: the whole process in user space (hyper and tokio

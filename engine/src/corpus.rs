@@ -1,6 +1,6 @@
 //! The sample corpus (`data/corpus.txt`, built into the binary): mixed
 //! scripts, about one title in six with a symbol. `/bench`, the criterion
-//! bench, `scripts/bench.sh` and the tests all use it, so their figures are
+//! bench, `cargo xtask bench` and the tests all use it, so their figures are
 //! about the same titles; and the option sets the engine benchmarks
 //! compare, so theirs are about the same options.
 
@@ -52,10 +52,10 @@ pub fn sample_options() -> [(&'static str, Options); 4] {
     ]
 }
 
-/// The engines `examples/engine_race.rs` and `examples/engine_count.rs`
-/// compare, by name: [`sample_options`], then the defaults by rules 1 and
-/// 2 (`slugd_rules1`, `slugd_rules2`) and with `locale: de`
-/// (`slugd_locale_de`).
+/// The engines the benchmarks (`benches/engine.rs`,
+/// `benches/engine_instructions.rs`) compare, by name: [`sample_options`],
+/// then the defaults by rules 1 and 2 (`slugd_rules1`, `slugd_rules2`) and
+/// with `locale: de` (`slugd_locale_de`).
 pub fn race_options() -> Vec<(&'static str, Options)> {
     let rules = |rules| Options {
         rules,

@@ -1,4 +1,4 @@
-"""Medians of wrk rounds, shared by bench.sh and reserve_bench.sh.
+"""Medians of wrk rounds, of reserve_bench.sh.
 
 Usage: medians.py RESULTS "TARGET ..." "A/B ..."
 
