@@ -1,8 +1,8 @@
 //! How a request's options are checked and merged over the service's
 //! defaults: [`RawOptions::validate`] and [`RawOptions::validate_over`].
-//! Apart from `options.rs` because rules 4 spell stopwords and judge a
+//! Apart from `options/` because rules 4 spell stopwords and judge a
 //! fallback with the engine itself (`crate::slug`), which reads the
-//! option types of `options.rs`: the types stay free of the engine.
+//! option types of `options/`: the types stay free of the engine.
 
 use std::num::NonZeroUsize;
 use std::sync::Arc;
