@@ -5,9 +5,10 @@
 //! (CLDR's German transform and names, from Debian's unicode-cldr-core)
 //! beside the same corpus without a locale; rules 1 beside rules 2 on the
 //! corpus (group `rules`); and the cost of rules 2's word segmentation on
-//! Thai and Chinese titles (group `scripts`). On a noisy machine, times
-//! drift; `benches/engine_instructions.rs` counts instructions, which do
-//! not.
+//! Thai and Chinese titles (group `scripts`); and stopwords looked up
+//! alone, the packed table against plain hash sets (group `stopwords`).
+//! On a noisy machine, times drift; `benches/engine_instructions.rs`
+//! counts instructions, which do not.
 //!
 //! `cargo xtask bench engine` runs both and writes target/bench/engine.json;
 //! this one alone: `cargo bench --bench engine`.
@@ -53,14 +54,14 @@ const THAI: [&str; 20] = [
     "รถไฟ",
 ];
 
-/// `n` distinct Thai and Chinese titles (alternately), each three to five
-/// words of one language written together as those languages write them,
-/// one in four with a year: a Thai- and Chinese-heavy corpus.
 /// Rules 2, the version that romanizes writing systems by word.
 fn rules_2() -> Rules {
     Rules::numbered(2).expect("rules 2 exist")
 }
 
+/// `n` distinct Thai and Chinese titles (alternately), each three to five
+/// words of one language written together as those languages write them,
+/// one in four with a year: a Thai- and Chinese-heavy corpus.
 fn thai_and_chinese(n: usize) -> Vec<String> {
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move |below: usize| {
@@ -213,5 +214,76 @@ fn scripts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, corpus, rules, scripts);
+/// Stopwords looked up alone: each word of the corpus's slugs against 40
+/// common English stopwords, by the packed table `StopWords` keeps (words
+/// of up to 7 bytes as numbers, open addressing) and by a plain hash set
+/// of the lowercased word (std's SipHash, and foldhash), as the packed
+/// table replaced. The packed table is kept while it beats both by 5% or
+/// more.
+fn stopwords(c: &mut Criterion) {
+    let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
+    let list: Vec<String> = STOPWORDS.split(' ').map(str::to_owned).collect();
+    let packed = RawOptions {
+        stopwords: Some(list.clone()),
+        ..RawOptions::default()
+    }
+    .validate()
+    .expect("valid stopwords")
+    .stopwords;
+    let std: HashSet<Box<[u8]>> = list.iter().map(|w| w.as_bytes().into()).collect();
+    let fold: HashSet<Box<[u8]>, foldhash::fast::RandomState> =
+        list.iter().map(|w| w.as_bytes().into()).collect();
+    let options = Options::default();
+    let words: Vec<String> = slugd::corpus::titles()
+        .filter_map(|t| slugify(t, &options, &table).ok())
+        .flat_map(|s| s.split('-').map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    // A word of a slug, lowercased into a buffer on the stack, as a set
+    // lookup needs it (slug words may be upper case with `lowercase: false`).
+    fn lowered(word: &[u8], buffer: &mut [u8; 256]) -> usize {
+        let len = word.len().min(buffer.len());
+        buffer[..len].copy_from_slice(&word[..len]);
+        buffer[..len].make_ascii_lowercase();
+        len
+    }
+    let mut group = c.benchmark_group("stopwords");
+    group.throughput(Throughput::Elements(words.len() as u64));
+    group.bench_function("packed", |b| {
+        b.iter(|| {
+            words
+                .iter()
+                .filter(|w| packed.contains(black_box(w)))
+                .count()
+        })
+    });
+    group.bench_function("hash_set_std", |b| {
+        let mut buffer = [0u8; 256];
+        b.iter(|| {
+            (words.iter())
+                .filter(|w| {
+                    let len = lowered(black_box(w.as_bytes()), &mut buffer);
+                    std.contains(&buffer[..len])
+                })
+                .count()
+        })
+    });
+    group.bench_function("hash_set_foldhash", |b| {
+        let mut buffer = [0u8; 256];
+        b.iter(|| {
+            (words.iter())
+                .filter(|w| {
+                    let len = lowered(black_box(w.as_bytes()), &mut buffer);
+                    fold.contains(&buffer[..len])
+                })
+                .count()
+        })
+    });
+    group.finish();
+}
+
+/// 40 common English stopwords.
+const STOPWORDS: &str = "a an and are as at be but by for from has he in is it its of on or that the to was were will with this your you how what why when who which not no can do my";
+
+criterion_group!(benches, corpus, rules, scripts, stopwords);
 criterion_main!(benches);
