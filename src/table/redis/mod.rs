@@ -28,14 +28,21 @@
 //! own, so an unreachable or stalled Redis gives a fast error, never a hang.
 //! A call that meets a dead connection (Redis restarted) is read again once
 //! on a new one.
+//!
+//! The read path is here; [`cache`] holds the names already fetched, and
+//! [`watch`] which version is live and how a switch is noticed.
+
+mod cache;
+mod watch;
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, OnceLock, RwLock, Weak};
+use std::sync::{Arc, OnceLock, RwLock};
 use std::time::Duration;
 
-use futures_util::StreamExt;
 use redis::Value;
 
+use self::cache::NameCache;
+pub use self::cache::{NameKey, Names};
 use super::error::TableError;
 use super::layout::{self, Keys, Meta, Version};
 use crate::cldr::{Chain, KeySet, NameSource, View};
@@ -120,33 +127,6 @@ pub struct RedisTable {
     metrics: TableMetrics,
 }
 
-/// Names of table characters and CLDR keys by [`NameKey`], shared with the
-/// cache without copying.
-pub type Names = HashMap<NameKey, Arc<str>>;
-
-/// What a name is of, packed in a number for the maps: a code point
-/// (UnicodeData's name), or a CLDR key's number in a locale's slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NameKey(u64);
-
-impl NameKey {
-    fn char(c: char) -> Self {
-        NameKey(c as u64)
-    }
-
-    fn cldr(slot: u16, key: u32) -> Self {
-        NameKey(((slot as u64 + 1) << 32) | key as u64)
-    }
-
-    /// The code point, or the slot and key number.
-    fn unpack(self) -> Result<char, (u16, u32)> {
-        match self.0 >> 32 {
-            0 => Ok(char::from_u32(self.0 as u32).expect("packed from a char")),
-            slot => Err(((slot - 1) as u16, self.0 as u32)),
-        }
-    }
-}
-
 /// Japanese readings by written form, as one request fetched them.
 pub type FormReadings = HashMap<Box<str>, Reading>;
 
@@ -210,56 +190,6 @@ enum Fetched {
     /// A name the version's index lists, or a bucket of readings, that is
     /// gone: what it is.
     Missing(String),
-}
-
-/// Names already fetched, keyed by version and [`NameKey`]: a version
-/// never changes once written, so an entry is right for as long as it is
-/// kept, and a lookup for one version never finds another's. It empties
-/// when the live version changes (the old names would only take room).
-///
-/// Bounded to `--name-cache` names and concurrent: quick_cache's shards
-/// take a read lock for a lookup, and when full it evicts the names used
-/// least (CLOCK-Pro) rather than starting over. `None` when the capacity is
-/// 0: no cache.
-struct NameCache(Option<quick_cache::sync::Cache<(Version, NameKey), Arc<str>>>);
-
-impl NameCache {
-    fn new(capacity: usize) -> Self {
-        NameCache((capacity > 0).then(|| quick_cache::sync::Cache::new(capacity)))
-    }
-
-    /// Looks up `wanted` for `version`: the hits go into `names`, the misses
-    /// are returned.
-    fn lookup(&self, version: Version, wanted: Vec<NameKey>, names: &mut Names) -> Vec<NameKey> {
-        let Some(cache) = &self.0 else {
-            return wanted;
-        };
-        wanted
-            .into_iter()
-            .filter(|&key| match cache.get(&(version, key)) {
-                Some(name) => {
-                    names.insert(key, name);
-                    false
-                }
-                None => true,
-            })
-            .collect()
-    }
-
-    fn insert(&self, version: Version, fetched: &Names) {
-        if let Some(cache) = &self.0 {
-            for (&key, name) in fetched {
-                cache.insert((version, key), name.clone());
-            }
-        }
-    }
-
-    /// Forgets every name: the live version has changed.
-    fn clear(&self) {
-        if let Some(cache) = &self.0 {
-            cache.clear();
-        }
-    }
 }
 
 impl RedisTable {
@@ -335,66 +265,6 @@ impl RedisTable {
             Ok(result) => result.map_err(TableError::from_redis),
             Err(_) => Err(TableError::Timeout(self.timeout)),
         }
-    }
-
-    /// The version last seen, without asking Redis.
-    pub fn live_version(&self) -> Option<Arc<LoadedVersion>> {
-        self.live.read().expect("lock poisoned").clone()
-    }
-
-    /// The version in use, asking Redis only if none is known yet.
-    pub async fn version(&self) -> Result<Arc<LoadedVersion>, TableError> {
-        match self.live_version() {
-            Some(v) => Ok(v),
-            None => self.refresh().await,
-        }
-    }
-
-    /// Asks Redis which version is live and reads its index if it is new.
-    pub async fn refresh(&self) -> Result<Arc<LoadedVersion>, TableError> {
-        // `current` and `meta` come from primaries even when buckets are
-        // read from replicas: a lagging replica of another shard must not
-        // make a version look damaged.
-        let id: Option<Version> = self.read_primary("GET", self.keys.current()).await?;
-        let Some(id) = id else {
-            return Err(TableError::NotLoaded(self.keys.prefix().to_owned()));
-        };
-        if let Some(v) = self.live_version().filter(|v| v.version == id) {
-            return Ok(v);
-        }
-        let meta: HashMap<String, String> =
-            self.read_primary("HGETALL", self.keys.meta(id)).await?;
-        let meta = Meta::from_fields(&meta)
-            .map_err(|e| TableError::Damaged(format!("meta of version {id}: {e}")))?;
-        let loaded = Arc::new(LoadedVersion { version: id, meta });
-        tracing::info!(
-            version = id,
-            entries = loaded.meta.entries,
-            bytes = loaded.meta.bytes,
-            "using symbol table version"
-        );
-        *self.live.write().expect("lock poisoned") = Some(loaded.clone());
-        self.cache.clear();
-        Ok(loaded)
-    }
-
-    /// `command key` (a read), sent to the primary that holds `key`.
-    async fn read_primary<T: redis::FromRedisValue>(
-        &self,
-        command: &str,
-        key: String,
-    ) -> Result<T, TableError> {
-        let cmd = redis::cmd(command).arg(&key).clone();
-        let what = format!("{command} {key}");
-        let reply = self
-            .call(|mut c| {
-                let one = vec![(key.clone(), cmd.clone())];
-                async move { c.per_node(one, false).await }
-            })
-            .await?
-            .pop()
-            .unwrap_or(Value::Nil);
-        redis::from_redis_value(reply).map_err(|e| TableError::Damaged(format!("{what}: {e}")))
     }
 
     /// The names `titles` need with `options` (their `locale`), in at most
@@ -620,127 +490,5 @@ impl RedisTable {
             names.into_iter().map(|(c, n)| (c, Arc::from(n))).collect(),
             readings,
         ))
-    }
-
-    /// Listens for the loader's switch notices and refreshes at once on
-    /// each; reconnects after a second when the connection drops. A
-    /// notice missed meanwhile is caught by [`RedisTable::spawn_watcher`].
-    pub fn spawn_subscriber(self: &Arc<Self>, config: RedisConfig) {
-        let table: Weak<Self> = Arc::downgrade(self);
-        let channel = self.keys.switched();
-        tokio::spawn(async move {
-            let mut told = false;
-            loop {
-                let subscribed = async {
-                    let mut pubsub = config.pubsub().await?;
-                    pubsub.subscribe(&channel).await?;
-                    Ok::<_, redis::RedisError>(pubsub)
-                };
-                match subscribed.await {
-                    Ok(pubsub) => {
-                        told = false;
-                        let mut notices = pubsub.into_on_message();
-                        while notices.next().await.is_some() {
-                            let Some(table) = table.upgrade() else { return };
-                            if let Err(e) = table.refresh().await {
-                                tracing::warn!(error = %e, "cannot read the announced table version");
-                            }
-                        }
-                    }
-                    Err(e) if !told => {
-                        tracing::warn!(error = %e, channel, "cannot subscribe to switch notices; relying on the periodic check");
-                        told = true;
-                    }
-                    Err(_) => {}
-                }
-                if table.strong_count() == 0 {
-                    return;
-                }
-                tokio::time::sleep(Duration::from_secs(1)).await;
-            }
-        });
-    }
-
-    /// Keeps the live version fresh: asks Redis every `interval` until the
-    /// table is dropped. Requests notice a switch by themselves; this makes
-    /// a switch that adds characters visible to titles that would otherwise
-    /// skip Redis.
-    pub fn spawn_watcher(self: &Arc<Self>, interval: Duration) {
-        let table: Weak<Self> = Arc::downgrade(self);
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(interval);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            let mut last_error: Option<String> = None;
-            loop {
-                tick.tick().await;
-                let Some(table) = table.upgrade() else { return };
-                // On a cluster, also learn slot moves before they cost a
-                // failed request.
-                if let Err(e) = table
-                    .call_uncounted(|c| async move { c.refresh_topology().await })
-                    .await
-                {
-                    tracing::debug!(error = %e, "cannot read the cluster's slots");
-                }
-                match table.refresh().await {
-                    Ok(_) => {
-                        if last_error.take().is_some() {
-                            tracing::info!("the symbol table in Redis is reachable again");
-                        }
-                    }
-                    Err(e) => {
-                        let text = e.to_string();
-                        if last_error.as_deref() != Some(&text) {
-                            tracing::warn!(error = %text, "cannot refresh the symbol table");
-                            last_error = Some(text);
-                        }
-                    }
-                }
-            }
-        });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn name(n: u32) -> (NameKey, Arc<str>) {
-        (NameKey::cldr(0, n), Arc::from(format!("name {n}")))
-    }
-
-    #[test]
-    fn the_cache_answers_only_for_the_version_a_name_came_from() {
-        let cache = NameCache::new(64);
-        cache.insert(1, &Names::from([name(7)]));
-        let mut names = Names::new();
-        let missing = cache.lookup(1, vec![name(7).0, name(8).0], &mut names);
-        assert_eq!(missing, [name(8).0]);
-        assert_eq!(names, Names::from([name(7)]));
-        let mut names = Names::new();
-        assert_eq!(cache.lookup(2, vec![name(7).0], &mut names), [name(7).0]);
-        assert!(names.is_empty());
-    }
-
-    #[test]
-    fn a_full_cache_keeps_the_names_in_use_and_stays_bounded() {
-        let cache = NameCache::new(64);
-        let hot = name(0);
-        cache.insert(1, &Names::from([hot.clone()]));
-        for n in 1..2_000 {
-            cache.insert(1, &Names::from([name(n)]));
-            let mut names = Names::new();
-            assert!(cache.lookup(1, vec![hot.0], &mut names).is_empty(), "{n}");
-        }
-        let held = cache.0.as_ref().unwrap().len();
-        assert!((32..=64).contains(&held), "{held}");
-    }
-
-    #[test]
-    fn a_capacity_of_0_caches_nothing() {
-        let cache = NameCache::new(0);
-        cache.insert(1, &Names::from([name(7)]));
-        let mut names = Names::new();
-        assert_eq!(cache.lookup(1, vec![name(7).0], &mut names), [name(7).0]);
     }
 }
