@@ -7,6 +7,9 @@
 //! (`apt-get install mecab-ipadic`; `scripts/test.sh` installs it), read
 //! from /usr/share/mecab/dic/ipadic or `SLUGD_IPADIC`.
 
+#[path = "api/tsv.rs"]
+mod tsv;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -62,16 +65,14 @@ fn cases(file: &str) -> Vec<(String, String, Option<String>)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(file);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-        .lines()
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let mut fields = line.split('\t').map(str::to_owned);
+    tsv::read(&path)
+        .into_iter()
+        .map(|fields| {
+            let mut fields = fields.into_iter();
             let title = fields.next().expect("a title");
             let usual = fields
                 .next()
-                .unwrap_or_else(|| panic!("{file}: no romanization: {line}"));
+                .unwrap_or_else(|| panic!("{file}: no romanization: {title}"));
             (title, usual, fields.next())
         })
         .collect()

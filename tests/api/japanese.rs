@@ -18,6 +18,7 @@ use slugd::table::OnRedisDown;
 use crate::fixtures::{RedisServer, info_number, load, load_settings};
 use crate::helpers::App;
 use crate::operations::{TABLE_TRIPS, moved};
+use crate::tsv;
 
 /// The subset of IPADIC the repository ships.
 fn subset() -> PathBuf {
@@ -44,14 +45,11 @@ fn cases(file: &str) -> Vec<(String, String)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(file);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-        .lines()
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
+    tsv::read(&path)
+        .into_iter()
+        .map(|fields| {
             let gives = fields.get(2).unwrap_or(&fields[1]);
-            (fields[0].to_owned(), (*gives).to_owned())
+            (fields[0].clone(), gives.clone())
         })
         .collect()
 }

@@ -30,5 +30,6 @@ mod rules;
 mod security;
 mod serve_process;
 mod slug;
+mod tsv;
 mod unicode;
 mod writing;

@@ -10,6 +10,7 @@ use slugd::options::{Options, Rules};
 use slugd::slug::{NoSymbols, rewrite, slugify};
 
 use crate::helpers::both_modes;
+use crate::tsv;
 
 /// Rules 2, the version that romanizes writing systems by word.
 fn rules_2() -> Rules {
@@ -30,13 +31,11 @@ fn slug(title: &str, rules: Rules) -> Option<String> {
 /// The lines of a test file: what is not empty or a `#` comment, as
 /// (source, expected).
 fn pairs(path: &Path) -> Vec<(String, String)> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (a, b) = l.split_once('\t').expect("source<TAB>expected");
-            (a.to_owned(), b.to_owned())
+    tsv::read(path)
+        .into_iter()
+        .map(|fields| match <[String; 2]>::try_from(fields) {
+            Ok([a, b]) => (a, b),
+            Err(fields) => panic!("{}: not source<TAB>expected: {fields:?}", path.display()),
         })
         .collect()
 }
