@@ -508,7 +508,13 @@ pub fn chain(e: &dyn std::error::Error) -> String {
 
 /// Runs the loader with the shipped data file.
 pub async fn load(server: &RedisServer) -> LoadReport {
-    slugd::load::run(&load_settings(server))
+    load_with(load_settings(server)).await
+}
+
+/// Runs the loader of `settings` ([`load_settings`] with a change, say
+/// another user's connection).
+pub async fn load_with(settings: LoadSettings) -> LoadReport {
+    slugd::load::run(&settings)
         .await
         .unwrap_or_else(|e| panic!("load failed: {}", chain(&e)))
 }

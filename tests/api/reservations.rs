@@ -7,10 +7,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use slugd::load::LoadSettings;
 use slugd::redis_conn::RedisConfig;
 use slugd::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 
-use crate::fixtures::{READER, RedisCluster, RedisServer, acl, info_number, load, slugd_command};
+use crate::fixtures::{
+    READER, RedisCluster, RedisServer, acl, info_number, load, load_settings, load_with,
+    slugd_command,
+};
 use crate::helpers::{App, assert_says, path_segment};
 use crate::serve_process::ServeProcess;
 
@@ -642,22 +646,11 @@ async fn the_compose_redis_settings_keep_reservations_under_the_compose_users() 
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut redis = RedisServer::builder().args(&args).start().await;
 
-    let url = redis
-        .url()
-        .replace("redis://", &format!("redis://slugd-loader:{loader_pw}@"));
-    let load = tokio::task::spawn_blocking(move || {
-        crate::fixtures::slugd_command()
-            .args(["load", "--redis-url", &url])
-            .output()
-            .unwrap()
+    load_with(LoadSettings {
+        redis: redis.config_as("slugd-loader", &loader_pw),
+        ..load_settings(&redis)
     })
-    .await
-    .unwrap();
-    assert!(
-        load.status.success(),
-        "{}",
-        String::from_utf8_lossy(&load.stderr)
-    );
+    .await;
     let app = App::builder()
         .redis_config(redis.config_as("slugd-service", &service_pw))
         .spawn()

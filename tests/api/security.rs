@@ -7,9 +7,7 @@ use std::time::{Duration, Instant};
 use slugd::load::LoadSettings;
 use slugd::redis_conn::RedisConfig;
 
-use crate::fixtures::{
-    LOADER, READER, RedisServer, TestCerts, acl, load, load_settings, slugd_command,
-};
+use crate::fixtures::{LOADER, READER, RedisServer, TestCerts, acl, load, load_settings};
 use crate::helpers::App;
 use crate::serve_process::ServeProcess;
 
@@ -81,16 +79,8 @@ async fn passwords_never_reach_the_log() {
         .args(&["--requirepass", "hunter2-secret"])
         .start()
         .await;
+    load(&redis).await;
     let url = format!("redis://:hunter2-secret@127.0.0.1:{}", redis.port);
-    let out = slugd_command()
-        .args(["load", "--redis-url", &url])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let wrong = format!("redis://:wrong-secret@127.0.0.1:{}", redis.port);
     for url in [&url, &wrong] {
         let serve = ServeProcess::builder()
