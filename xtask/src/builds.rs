@@ -46,7 +46,7 @@ impl Builds {
         if let Some(before) = &mut builds.before {
             eprintln!("xtask: building slugd of {}", before.revision);
             let tree = Worktree::add(&settings.root, &before.commit)?;
-            let before_target = target.join("bench/before-target");
+            let before_target = before_target_dir(&settings.root);
             cargo_release(tree.path(), Some(&before_target), &["--bin", "slugd"])?;
             before.bin = copy_binary(
                 &before_target.join("release/slugd"),
@@ -137,6 +137,12 @@ fn cargo_release(dir: &Path, target_dir: Option<&Path>, args: &[&str]) -> Result
     run_shown(&mut command)
 }
 
+/// Where the --before revision's builds go, kept between runs:
+/// target/bench/before-target/.
+pub fn before_target_dir(root: &Path) -> PathBuf {
+    target_dir(root).join("bench/before-target")
+}
+
 /// Where cargo puts this tree's builds: $CARGO_TARGET_DIR or target/.
 pub fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
@@ -163,14 +169,14 @@ fn git(root: &Path, args: &[&str]) -> Result<String> {
 
 /// A detached git worktree of one commit under a temporary directory,
 /// removed (with `git worktree remove`) when dropped.
-struct Worktree {
+pub struct Worktree {
     root: PathBuf,
     _dir: tempfile::TempDir,
     path: PathBuf,
 }
 
 impl Worktree {
-    fn add(root: &Path, commit: &str) -> Result<Self> {
+    pub fn add(root: &Path, commit: &str) -> Result<Self> {
         let dir = tempfile::Builder::new()
             .prefix("slugd-before-")
             .tempdir()
@@ -192,7 +198,7 @@ impl Worktree {
         })
     }
 
-    fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         &self.path
     }
 }
