@@ -13,7 +13,11 @@
 //!
 //! `cargo xtask bench engine` runs it (and installs gungraun's runner,
 //! `cargo install gungraun-runner`, if it is missing); by hand:
-//! `cargo bench --bench engine_instructions`. Needs valgrind.
+//! `cargo bench --bench engine_instructions`. Needs valgrind. With
+//! `--before <rev>` the runner copies this file into that revision's
+//! worktree, so both builds count the same cases: keep to paths an older
+//! tree has too (`slugd::options`, `slugd::slug`, `slugd::table`,
+//! `slugd::corpus`).
 
 #![allow(missing_docs)]
 

@@ -74,8 +74,54 @@ pub enum Suite {
     /// The engine in-process: criterion's times (benches/engine.rs) and
     /// callgrind's instructions per corpus pass through gungraun
     /// (benches/engine_instructions.rs; valgrind and gungraun-runner are
-    /// installed if missing).
+    /// installed if missing). With --before, the revision counts this
+    /// tree's instruction cases too, and runs its own criterion cases.
     Engine,
+    /// Reservations on one fresh redis-server: wrk POST /reservations
+    /// against POST /slug on the same slugd, in turns (req/s, p50, p99,
+    /// CPU per request of slugd and redis-server, Redis's time per
+    /// script call); three instances contending for 20 titles in one
+    /// scope (latency, no slug handed out twice); the Redis memory of
+    /// --held reservations in one scope. Targets (phases): throughput
+    /// contention memory.
+    Reservations,
+    /// RSS of N instances at once in each mode (N from --counts), each
+    /// after --warm corpus titles, beside the Redis table's size.
+    /// Targets: in_process redis.
+    Instances,
+    /// What CLDR's names in every locale cost: `slugd load --locales en`
+    /// and `all` (time, peak RSS, the table's and its CLDR buckets'
+    /// memory, the names' raw text), and the RSS of one instance warmed
+    /// under 12 locales, with English only and with every locale.
+    /// Targets: redis_en redis_all in_process_en in_process_all. Needs
+    /// CLDR (unicode-cldr-core).
+    Locales,
+    /// What Japanese readings cost: loads of `--locales en` and `en,ja`
+    /// (time, peak RSS, memory of the table and of the readings'
+    /// buckets), RSS of one warmed instance without and with them (right
+    /// after and --settle s later), and the time per Japanese title of
+    /// `slugd slugify --locale ja`. Targets: redis_en redis_ja
+    /// in_process_en in_process_ja slugify_redis slugify_in_process.
+    /// Needs IPADIC (mecab-ipadic).
+    Japanese,
+    /// Instructions per POST /slug, counted by callgrind over a live
+    /// `slugd serve` with one worker thread: 2,000 then 6,000 corpus
+    /// titles, the difference over 4,000; whole process and the service
+    /// path alone (call_app and TrackedAnswer::poll). Targets: in_process
+    /// redis.
+    RequestCost,
+    /// wrk with --connections for --duration against in-process, Redis,
+    /// and Redis killed and restarted mid-run (with and without the name
+    /// cache), a probe every 50 ms during the restarts: errors, RSS after
+    /// 5 s and at the end, how long the restart hurt. Targets: in_process
+    /// redis redis_restart redis_nocache_restart.
+    Soak,
+    /// Connection floods: --flood connections (scripts/lib/flood.py, split
+    /// over client processes of at most --per-client each) held --hold
+    /// seconds against a fresh in-process slugd, a probe every 0.2 s:
+    /// its answers and latency, peak RSS and RSS 30 s after against idle,
+    /// handshakes the kernel dropped. Targets: silent trickle idle.
+    Flood,
 }
 
 impl Suite {
@@ -88,6 +134,13 @@ impl Suite {
             Suite::Bulk => "bulk",
             Suite::Unicode => "unicode",
             Suite::Engine => "engine",
+            Suite::Reservations => "reservations",
+            Suite::Instances => "instances",
+            Suite::Locales => "locales",
+            Suite::Japanese => "japanese",
+            Suite::RequestCost => "request-cost",
+            Suite::Soak => "soak",
+            Suite::Flood => "flood",
         }
     }
 
@@ -96,7 +149,7 @@ impl Suite {
         match self {
             Suite::Bulk => 9,
             Suite::Unicode => 5,
-            Suite::Engine => 1,
+            Suite::Engine | Suite::Instances | Suite::RequestCost | Suite::Soak | Suite::Flood => 1,
             _ => 3,
         }
     }
@@ -104,8 +157,42 @@ impl Suite {
     /// One wrk run's length in seconds when --duration is not given.
     fn default_duration(self) -> u64 {
         match self {
-            Suite::Growth => 5,
+            Suite::Growth | Suite::Reservations => 5,
+            Suite::Soak => 60,
             _ => 10,
+        }
+    }
+
+    /// wrk's connections when --connections is not given.
+    fn default_connections(self) -> u32 {
+        match self {
+            Suite::Soak => 200,
+            _ => 64,
+        }
+    }
+
+    /// Warm-up requests per instance when --warm is not given.
+    fn default_warm(self) -> usize {
+        match self {
+            Suite::Instances | Suite::Flood => 500,
+            _ => 2000,
+        }
+    }
+
+    /// Seconds from warm to settled when --settle is not given.
+    fn default_settle(self) -> u64 {
+        match self {
+            Suite::Memory => 15,
+            Suite::Japanese => 30,
+            _ => 0,
+        }
+    }
+
+    /// --repeat when not given.
+    fn default_repeat(self) -> usize {
+        match self {
+            Suite::Japanese => 200,
+            _ => 5,
         }
     }
 }
@@ -126,19 +213,22 @@ pub struct BenchArgs {
 
     /// Rounds: each round runs every target once, starting one target
     /// further on than the round before. Default: 9 for bulk, 5 for
-    /// unicode, 1 for engine (instruction counts), 3 for the others.
+    /// unicode, 1 for engine (instruction counts), instances,
+    /// request-cost, soak and flood, 3 for the others (for locales and
+    /// japanese: instances started per configuration).
     #[arg(long, env = "ROUNDS", value_name = "N")]
     pub rounds: Option<usize>,
 
-    /// Length of one wrk run (throughput, growth), in whole seconds with
-    /// an `s` or minutes with an `m`: 10s, 2s, 1m. Default: 10s, for
-    /// growth 5s.
+    /// Length of one wrk run (throughput, growth, reservations, soak), in
+    /// whole seconds with an `s` or minutes with an `m`: 10s, 2s, 1m.
+    /// Default: 10s, for growth and reservations 5s, for soak 60s.
     #[arg(long, env = "DURATION", value_name = "TIME")]
     pub duration: Option<String>,
 
-    /// wrk's connections (throughput; growth's batch runs).
-    #[arg(long, env = "CONNECTIONS", default_value_t = 64, value_name = "N")]
-    pub connections: u32,
+    /// wrk's connections (throughput, reservations, soak; growth's batch
+    /// runs). Default: 64, for soak 200.
+    #[arg(long, env = "CONNECTIONS", value_name = "N")]
+    pub connections: Option<u32>,
 
     /// wrk's threads.
     #[arg(long, env = "THREADS", default_value_t = 1, value_name = "N")]
@@ -154,15 +244,18 @@ pub struct BenchArgs {
     )]
     pub targets: Option<Vec<String>>,
 
-    /// memory: POST /slug requests of corpus titles before the warm
-    /// reading, one after another on one kept-alive connection.
-    #[arg(long, env = "WARM", default_value_t = 2000, value_name = "N")]
-    pub warm: usize,
+    /// memory, instances, locales, japanese, flood: POST /slug requests
+    /// of corpus titles per instance before its memory is read, one after
+    /// another on one kept-alive connection. Default: 2,000, for
+    /// instances and flood 500.
+    #[arg(long, env = "WARM", value_name = "N")]
+    pub warm: Option<usize>,
 
-    /// memory: seconds between the warm reading and the settled one
-    /// (jemalloc returns freed pages over 10 s).
-    #[arg(long, env = "SETTLE", default_value_t = 15, value_name = "SECONDS")]
-    pub settle: u64,
+    /// memory, japanese: seconds between the warm reading and the
+    /// settled one (jemalloc returns freed pages over 10 s). Default: 15
+    /// for memory, 30 for japanese.
+    #[arg(long, env = "SETTLE", value_name = "SECONDS")]
+    pub settle: Option<u64>,
 
     /// startup: hyperfine runs of each command, and spawns of `slugd
     /// serve`, per round (after 10 warm-up runs).
@@ -175,9 +268,52 @@ pub struct BenchArgs {
     pub lines: Option<usize>,
 
     /// growth: POST /slug requests per title length and round, of which
-    /// the median counts.
-    #[arg(long, env = "REPEAT", default_value_t = 5, value_name = "N")]
-    pub repeat: usize,
+    /// the median counts (default 5); japanese: passes over the Japanese
+    /// titles for the time per title (default 200).
+    #[arg(long, env = "REPEAT", value_name = "N")]
+    pub repeat: Option<usize>,
+
+    /// instances: how many instances to run at once, comma-separated.
+    #[arg(
+        long,
+        env = "COUNTS",
+        value_name = "N,N...",
+        value_delimiter = ',',
+        default_value = "1,4,16"
+    )]
+    pub counts: Vec<usize>,
+
+    /// reservations: connections of each of the three contending wrk runs.
+    #[arg(long, env = "CONTENDERS", default_value_t = 16, value_name = "N")]
+    pub contenders: u32,
+
+    /// reservations: reservations made in one scope for the memory figure.
+    #[arg(long, env = "HELD", default_value_t = 1_000_000, value_name = "N")]
+    pub held: usize,
+
+    /// flood: connections in each flood.
+    #[arg(long, env = "FLOOD", default_value_t = 20_000, value_name = "N")]
+    pub flood: usize,
+
+    /// flood: seconds the flood holds its connections after the last is
+    /// opened.
+    #[arg(long, env = "HOLD", default_value_t = 20, value_name = "SECONDS")]
+    pub hold: u64,
+
+    /// flood: at most this many connections per client process (each needs
+    /// an open file; the hard limit must allow this many and 64 more).
+    #[arg(long, env = "PER_CLIENT", default_value_t = 8000, value_name = "N")]
+    pub per_client: usize,
+
+    /// flood: more arguments for `slugd serve`, split at spaces
+    /// ("--max-connections 4096").
+    #[arg(
+        long,
+        env = "SERVE_ARGS",
+        value_name = "ARGS",
+        allow_hyphen_values = true
+    )]
+    pub serve_args: Option<String>,
 
     /// engine: run only the criterion benchmarks whose names match this
     /// (criterion's own filter); the instruction counts always run whole.
@@ -206,6 +342,13 @@ pub struct Settings {
     pub lines: Option<usize>,
     pub repeat: usize,
     pub filter: Option<String>,
+    pub counts: Vec<usize>,
+    pub contenders: u32,
+    pub held: usize,
+    pub flood: usize,
+    pub hold_s: u64,
+    pub per_client: usize,
+    pub serve_args: Vec<String>,
     #[serde(skip)]
     pub out: PathBuf,
     /// The workspace's root, where cargo, git and the data files are run.
@@ -228,23 +371,42 @@ impl Settings {
             Some(text) => parse_duration(text)?,
             None => suite.default_duration(),
         };
+        let connections = args.connections.unwrap_or(suite.default_connections());
         for (name, value) in [
-            ("--connections", args.connections),
+            ("--connections", connections),
             ("--threads", args.threads),
+            ("--contenders", args.contenders),
         ] {
             if value == 0 {
                 bail!("{name} must be at least 1");
             }
         }
-        if args.threads > args.connections {
+        if args.threads > connections {
             bail!(
-                "--threads {} is more than --connections {}: wrk needs a connection per thread",
+                "--threads {} is more than --connections {connections}: wrk needs a connection per thread",
                 args.threads,
-                args.connections
             );
         }
-        if args.runs < 2 || args.repeat == 0 {
+        let repeat = args.repeat.unwrap_or(suite.default_repeat());
+        if args.runs < 2 || repeat == 0 {
             bail!("--runs must be at least 2 and --repeat at least 1");
+        }
+        if suite == Suite::Japanese && repeat < 2 {
+            bail!(
+                "--repeat must be at least 2 for japanese: the time per title is that of the passes after the first"
+            );
+        }
+        if args.counts.is_empty() || args.counts.contains(&0) {
+            bail!("--counts must name at least one count, each at least 1 (1,4,16)");
+        }
+        for (name, value) in [
+            ("--held", args.held),
+            ("--flood", args.flood),
+            ("--per-client", args.per_client),
+        ] {
+            if value == 0 {
+                bail!("{name} must be at least 1");
+            }
         }
         if args.lines == Some(0) {
             bail!("--lines must be at least 1");
@@ -268,15 +430,25 @@ impl Settings {
             before: args.before.filter(|rev| !rev.is_empty()),
             rounds,
             duration_s,
-            connections: args.connections,
+            connections,
             threads: args.threads,
             targets,
-            warm: args.warm,
-            settle_s: args.settle,
+            warm: args.warm.unwrap_or(suite.default_warm()),
+            settle_s: args.settle.unwrap_or(suite.default_settle()),
             runs: args.runs,
             lines: args.lines,
-            repeat: args.repeat,
+            repeat,
             filter: args.filter,
+            counts: args.counts,
+            contenders: args.contenders,
+            held: args.held,
+            flood: args.flood,
+            hold_s: args.hold,
+            per_client: args.per_client,
+            serve_args: args
+                .serve_args
+                .map(|a| a.split_whitespace().map(str::to_owned).collect())
+                .unwrap_or_default(),
             out,
             root,
         })

@@ -1,11 +1,12 @@
 //! A minimal HTTP/1.1 client over a loopback TCP connection: enough for
 //! readiness (GET /readyz), warm-up requests (POST /slug on one kept-alive
-//! connection) and timing one large request. The load itself comes from
-//! wrk; this only has to be correct, not fast.
+//! connection), probes on a new connection each with a deadline, and
+//! timing one large request. The load itself comes from wrk (and floods
+//! from scripts/lib/flood.py); this only has to be correct, not fast.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, TcpStream};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
@@ -38,9 +39,28 @@ impl Client {
         self.read_answer()
     }
 
-    /// POSTs `{"title": ...}` to /slug and fails on any answer but 200.
-    pub fn post_title(&mut self, title: &str) -> Result<()> {
-        let body = serde_json::json!({ "title": title }).to_string();
+    /// A connection whose connect, writes and reads each give up after
+    /// `timeout`.
+    pub fn connect_within(port: u16, timeout: Duration) -> Result<Self> {
+        let address = (Ipv4Addr::LOCALHOST, port).into();
+        let stream = TcpStream::connect_timeout(&address, timeout)
+            .with_context(|| format!("could not connect to 127.0.0.1:{port}"))?;
+        stream.set_read_timeout(Some(timeout))?;
+        stream.set_write_timeout(Some(timeout))?;
+        stream.set_nodelay(true)?;
+        Ok(Client {
+            stream: BufReader::new(stream),
+        })
+    }
+
+    /// POSTs `{"title": ..., "locale": ...}` to /slug (no `locale` for
+    /// `None`) and fails on any answer but 200.
+    pub fn post_slug(&mut self, title: &str, locale: Option<&str>) -> Result<()> {
+        let body = match locale {
+            Some(locale) => serde_json::json!({ "title": title, "locale": locale }),
+            None => serde_json::json!({ "title": title }),
+        }
+        .to_string();
         match self.request("POST", "/slug", Some(&body))? {
             200 => Ok(()),
             status => bail!(
@@ -107,4 +127,16 @@ impl Client {
 /// nothing answers.
 pub fn status(port: u16, method: &str, path: &str, json: Option<&str>) -> Option<u16> {
     Client::connect(port).ok()?.request(method, path, json).ok()
+}
+
+/// One probe: POST /slug of `title` on a new connection, given up after
+/// `timeout` in all: its status (`None` if nothing answered in time) and
+/// how long it took.
+pub fn probe(port: u16, title: &str, timeout: Duration) -> (Option<u16>, Duration) {
+    let started = Instant::now();
+    let body = serde_json::json!({ "title": title }).to_string();
+    let status = Client::connect_within(port, timeout)
+        .and_then(|mut client| client.request("POST", "/slug", Some(&body)))
+        .ok();
+    (status, started.elapsed())
 }

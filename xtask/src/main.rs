@@ -14,8 +14,8 @@
 //! builds.rs    the release binaries: this tree's, and --before's in a worktree
 //! tools.rs     external programs: installing them, running them, their errors
 //! services.rs  slugd, redis-server and a Redis Cluster on loopback: start,
-//!              readiness, memory, stop
-//! http.rs      a minimal HTTP/1.1 client for readiness and warm-up requests
+//!              readiness, memory and CPU time, restart, stop
+//! http.rs      a minimal HTTP/1.1 client for readiness, warm-up and probes
 //! wrk.rs       running wrk with a scripts/wrk/*.lua script and reading its summary
 //! rounds.rs    the order of the targets in each round (rotated)
 //! stats.rs     the median and the ratio: the only place either is computed

@@ -1,8 +1,11 @@
 //! What the suites start on loopback: `slugd serve` (or any server of
-//! ours), a fresh `redis-server` and a 3-primary Redis Cluster, each on a
-//! free 127.0.0.1 port, with its log in the run's work directory. A
-//! started process is a guard: dropping it stops it with SIGTERM (SIGKILL
-//! if it has not gone 5 s later), so an error anywhere stops everything.
+//! ours, alone or under a wrapper such as valgrind), a fresh
+//! `redis-server` (which can be killed and restarted on its port) and a
+//! 3-primary Redis Cluster, each on a free 127.0.0.1 port, with its log in
+//! the run's work directory; and what is read of a running process (RSS,
+//! peak RSS, CPU time). A started process is a guard: dropping it stops it
+//! with SIGTERM (SIGKILL if it has not gone 5 s later), so an error
+//! anywhere stops everything.
 
 use std::fs::File;
 use std::net::{Ipv4Addr, TcpListener};
@@ -70,6 +73,12 @@ impl Process {
 
     /// Stops the process: SIGTERM, then SIGKILL after 5 s.
     pub fn stop(&mut self) {
+        self.stop_within(Duration::from_secs(5));
+    }
+
+    /// Stops the process: SIGTERM, then SIGKILL after `grace` (a process
+    /// under valgrind takes seconds to write its counts).
+    pub fn stop_within(&mut self, grace: Duration) {
         if matches!(self.child.try_wait(), Ok(Some(_))) {
             return;
         }
@@ -77,7 +86,7 @@ impl Process {
             .args(["-TERM", &self.child.id().to_string()])
             .stderr(Stdio::null())
             .status();
-        let deadline = Instant::now() + Duration::from_secs(5);
+        let deadline = Instant::now() + grace;
         while Instant::now() < deadline {
             if matches!(self.child.try_wait(), Ok(Some(_))) {
                 return;
@@ -88,11 +97,43 @@ impl Process {
         let _ = self.child.wait();
     }
 
+    /// Stops the process at once with SIGKILL, as a crash would.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// RSS in kB (KiB), from /proc/<pid>/status.
     pub fn rss_kb(&self) -> Result<f64> {
+        self.status_kb("VmRSS")
+    }
+
+    /// A field of /proc/<pid>/status in kB: `VmRSS`, `VmHWM` (peak RSS).
+    pub fn status_kb(&self, field: &str) -> Result<f64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
             .with_context(|| format!("could not read the memory of {}", self.name))?;
-        field_kb(&status, "VmRSS:").with_context(|| format!("no VmRSS for {}", self.name))
+        field_kb(&status, &format!("{field}:"))
+            .with_context(|| format!("no {field} for {}", self.name))
+    }
+
+    /// CPU time so far, (user, system), in seconds, from /proc/<pid>/stat.
+    pub fn cpu_s(&self) -> Result<(f64, f64)> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid()))
+            .with_context(|| format!("could not read the CPU time of {}", self.name))?;
+        // Fields after the command name, which is in parentheses and may
+        // hold spaces: utime and stime are the 14th and 15th of the line.
+        let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ticks = |k: usize| fields.get(k).and_then(|t| t.parse::<f64>().ok());
+        let (Some(user), Some(system)) = (ticks(11), ticks(12)) else {
+            bail!(
+                "/proc/{}/stat of {} has no CPU times",
+                self.pid(),
+                self.name
+            );
+        };
+        let hz = clock_ticks()?;
+        Ok((user / hz, system / hz))
     }
 
     /// (RSS, anonymous memory) in kB, from /proc/<pid>/smaps_rollup.
@@ -109,6 +150,20 @@ impl Drop for Process {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// The kernel's clock ticks per second (`getconf CLK_TCK`), which
+/// /proc/<pid>/stat counts CPU time in.
+fn clock_ticks() -> Result<f64> {
+    static HZ: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    if let Some(hz) = HZ.get() {
+        return Ok(*hz);
+    }
+    let hz: f64 = output(Command::new("getconf").arg("CLK_TCK"))?
+        .trim()
+        .parse()
+        .context("getconf CLK_TCK printed no number")?;
+    Ok(*HZ.get_or_init(|| hz))
 }
 
 fn field_kb(text: &str, name: &str) -> Option<f64> {
@@ -172,9 +227,31 @@ impl Server {
         args: &[&str],
         work: &Path,
     ) -> Result<Self> {
+        Server::slugd_under(name, &[], &[], bin, backend, args, work)
+    }
+
+    /// The same, run by `wrapper` (`valgrind --tool=callgrind ...`, say;
+    /// empty: none) with `env` set.
+    pub fn slugd_under(
+        name: &str,
+        wrapper: &[String],
+        env: &[(&str, &str)],
+        bin: &Path,
+        backend: &Backend,
+        args: &[&str],
+        work: &Path,
+    ) -> Result<Self> {
         let port = free_port()?;
-        let mut command = Command::new(bin);
+        let mut command = match wrapper.split_first() {
+            Some((program, wrapper_args)) => {
+                let mut command = Command::new(program);
+                command.args(wrapper_args).arg(bin);
+                command
+            }
+            None => Command::new(bin),
+        };
         command
+            .envs(env.iter().copied())
             .current_dir(work)
             .args([
                 "--log",
@@ -205,7 +282,13 @@ impl Server {
     /// Waits until the server is ready (at most 60 s: an in-process start
     /// with every locale reads files for seconds).
     pub fn wait_ready(&mut self, how: Ready) -> Result<()> {
-        let deadline = Instant::now() + Duration::from_secs(60);
+        self.wait_ready_within(how, Duration::from_secs(60))
+    }
+
+    /// Waits until the server is ready, at most `limit` (a server under
+    /// valgrind starts slowly).
+    pub fn wait_ready_within(&mut self, how: Ready, limit: Duration) -> Result<()> {
+        let deadline = Instant::now() + limit;
         loop {
             let status = match how {
                 Ready::Readyz => http::status(self.port, "GET", "/readyz", None),
@@ -217,9 +300,10 @@ impl Server {
             self.process.check_alive()?;
             if Instant::now() > deadline {
                 bail!(
-                    "{} is not ready on 127.0.0.1:{} after 60 s",
+                    "{} is not ready on 127.0.0.1:{} after {} s",
                     self.process.name,
-                    self.port
+                    self.port,
+                    limit.as_secs()
                 );
             }
             sleep(Duration::from_millis(20));
@@ -227,10 +311,13 @@ impl Server {
     }
 }
 
-/// A fresh redis-server on a free loopback port, saving nothing.
+/// A fresh redis-server on a free loopback port, saving nothing unless
+/// told to (SAVE, before a restart).
 pub struct Redis {
     pub process: Process,
     pub port: u16,
+    /// Its working directory, where SAVE writes and a restart reads.
+    dir: PathBuf,
 }
 
 impl Redis {
@@ -240,18 +327,36 @@ impl Redis {
         let port = free_port()?;
         let dir = work.join(name);
         std::fs::create_dir_all(&dir)?;
+        let mut redis = Redis {
+            process: Redis::spawn(name, port, &dir, work)?,
+            port,
+            dir,
+        };
+        redis.wait_for_ping()?;
+        Ok(redis)
+    }
+
+    /// redis-server on `port`, its files in `dir`.
+    fn spawn(name: &str, port: u16, dir: &Path, work: &Path) -> Result<Process> {
         let mut command = Command::new("redis-server");
         command
             .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
             .args(["--save", "", "--appendonly", "no"])
             .arg("--dir")
-            .arg(&dir);
-        let mut redis = Redis {
-            process: Process::start(name, &mut command, work)?,
-            port,
-        };
-        redis.wait_for_ping()?;
-        Ok(redis)
+            .arg(dir);
+        Process::start(name, &mut command, work)
+    }
+
+    /// SAVE, then kill -9 and, `pause` later, a new redis-server on the
+    /// same port and files, which loads what was saved; waits for PING.
+    pub fn crash_and_restart(&mut self, name: &str, pause: Duration, work: &Path) -> Result<()> {
+        self.cli(&["save"])?;
+        self.process.kill();
+        sleep(pause);
+        // The same directory, so the saved table comes back; `name` gives
+        // the new process a log of its own.
+        self.process = Redis::spawn(name, self.port, &self.dir, work)?;
+        self.wait_for_ping()
     }
 
     fn wait_for_ping(&mut self) -> Result<()> {
@@ -293,6 +398,33 @@ impl Redis {
     /// INFO memory's used_memory, in bytes.
     pub fn used_memory(&self) -> Result<f64> {
         info_field(&self.cli(&["info", "memory"])?, "used_memory")
+    }
+
+    /// `EVAL script 0 ARGS...` with --raw: what the script returned.
+    pub fn eval(&self, script: &str, args: &[&str]) -> Result<String> {
+        let mut all = vec!["--raw", "eval", script, "0"];
+        all.extend_from_slice(args);
+        Ok(self.cli(&all)?.trim().to_owned())
+    }
+
+    /// The version of the symbol table in use (`slugd:{ctl}:current`).
+    pub fn table_version(&self) -> Result<String> {
+        let version = self.cli(&["--raw", "get", "slugd:{ctl}:current"])?;
+        let version = version.trim();
+        if version.is_empty() {
+            bail!("redis-server on port {} holds no symbol table", self.port);
+        }
+        Ok(version.to_owned())
+    }
+
+    /// The size in bytes the loader recorded for the table in use
+    /// (`bytes` of its meta hash).
+    pub fn table_bytes(&self) -> Result<f64> {
+        let meta = format!("slugd:meta:{}", self.table_version()?);
+        self.cli(&["--raw", "hget", &meta, "bytes"])?
+            .trim()
+            .parse()
+            .with_context(|| format!("{meta} has no bytes"))
     }
 }
 
@@ -337,6 +469,7 @@ impl Cluster {
             let mut node = Redis {
                 process: Process::start(&name, &mut command, work)?,
                 port,
+                dir,
             };
             node.wait_for_ping()?;
             nodes.push(node);

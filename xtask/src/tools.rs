@@ -33,6 +33,35 @@ pub fn need(program: &str, package: &str) -> Result<()> {
     Ok(())
 }
 
+/// Makes sure the file `path` exists, installing the Debian package
+/// `package` that holds it when it is missing and we are root.
+pub fn need_file(path: &Path, package: &str) -> Result<()> {
+    if path.is_file() {
+        return Ok(());
+    }
+    let root = output(Command::new("id").arg("-u"))
+        .map(|uid| uid.trim() == "0")
+        .unwrap_or(false);
+    if !root || !on_path("apt-get") {
+        bail!(
+            "{} is missing; install the Debian package {package} (apt-get install {package})",
+            path.display()
+        );
+    }
+    eprintln!("xtask: installing {package} with apt-get");
+    run(Command::new("apt-get").args(["update", "-qq"]))?;
+    run(Command::new("apt-get")
+        .args(["install", "-y", "-qq", package])
+        .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    if !path.is_file() {
+        bail!(
+            "apt-get installed {package}, but {} is still missing",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 /// Whether `program` is an executable on the PATH (or a path to one).
 pub fn on_path(program: &str) -> bool {
     if program.contains('/') {
@@ -45,12 +74,20 @@ pub fn on_path(program: &str) -> bool {
 
 /// Runs the command to its end, its output shown only if it fails.
 pub fn run(command: &mut Command) -> Result<()> {
-    capture(command).map(drop)
+    capture(command.stdin(Stdio::null())).map(drop)
 }
 
 /// Runs the command to its end and returns its standard output.
 pub fn output(command: &mut Command) -> Result<String> {
-    capture(command).map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+    capture(command.stdin(Stdio::null()))
+        .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The same, with standard input read from the file `stdin`.
+pub fn output_from(command: &mut Command, stdin: &Path) -> Result<String> {
+    let file = std::fs::File::open(stdin)
+        .with_context(|| format!("could not open {}", stdin.display()))?;
+    capture(command.stdin(file)).map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// Runs the command with its standard error passed through (cargo's
@@ -67,10 +104,10 @@ pub fn run_shown(command: &mut Command) -> Result<()> {
     Ok(())
 }
 
+/// Runs the command with the standard input it was given.
 fn capture(command: &mut Command) -> Result<Output> {
     let shown = describe(command);
     let out = command
-        .stdin(Stdio::null())
         .output()
         .with_context(|| format!("could not start {shown}"))?;
     if !out.status.success() {

@@ -21,17 +21,23 @@ pub struct Run<'a> {
     pub duration_s: u64,
     /// Environment for the script (BATCH=10, say).
     pub env: &'a [(&'a str, String)],
+    /// wrk's `--timeout` in seconds (wrk's own default, 2 s, if `None`).
+    pub timeout_s: Option<u64>,
 }
 
 /// wrk's figures for one run.
 #[derive(Debug, Clone, Copy)]
 pub struct Summary {
     pub req_per_s: f64,
+    /// Requests completed in the whole run.
+    pub requests: f64,
     pub p50_us: f64,
     pub p99_us: f64,
     /// Answers other than 2xx and 3xx, plus connect, read, write and
     /// timeout errors.
     pub errors: f64,
+    /// Of those, the answers other than 2xx and 3xx.
+    pub non_2xx: f64,
 }
 
 impl Run<'_> {
@@ -46,7 +52,12 @@ impl Run<'_> {
                 "-c",
                 &self.connections.to_string(),
             ])
-            .args(["-d", &format!("{}s", self.duration_s), "--latency", "-s"])
+            .args(["-d", &format!("{}s", self.duration_s), "--latency"]);
+        if let Some(timeout) = self.timeout_s {
+            command.args(["--timeout", &format!("{timeout}s")]);
+        }
+        command
+            .arg("-s")
             .arg(root.join("scripts/wrk").join(self.script))
             .arg(format!("http://127.0.0.1:{}{}", self.port, self.path));
         for (name, value) in self.env {
@@ -60,17 +71,23 @@ impl Run<'_> {
 fn parse(text: &str) -> Option<Summary> {
     let mut summary = Summary {
         req_per_s: f64::NAN,
+        requests: f64::NAN,
         p50_us: f64::NAN,
         p99_us: f64::NAN,
         errors: 0.0,
+        non_2xx: 0.0,
     };
     for line in text.lines() {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             ["Requests/sec:", n, ..] => summary.req_per_s = n.parse().ok()?,
+            [n, "requests", "in", ..] => summary.requests = n.parse().ok()?,
             ["50%", t, ..] => summary.p50_us = micros(t)?,
             ["99%", t, ..] => summary.p99_us = micros(t)?,
-            ["Non-2xx", .., n] => summary.errors += n.parse::<f64>().ok()?,
+            ["Non-2xx", .., n] => {
+                summary.non_2xx = n.parse().ok()?;
+                summary.errors += summary.non_2xx;
+            }
             ["Socket", "errors:", rest @ ..] => {
                 // "connect 0, read 0, write 0, timeout 0"
                 summary.errors += rest
@@ -119,8 +136,10 @@ Transfer/sec:     10.00MB
     fn reads_throughput_latencies_and_errors() {
         let s = parse(OUTPUT).unwrap();
         assert_eq!(s.req_per_s, 60000.0);
+        assert_eq!(s.requests, 120000.0);
         assert_eq!(s.p50_us, 480.0);
         assert_eq!(s.p99_us, 1500.0);
         assert_eq!(s.errors, 7.0);
+        assert_eq!(s.non_2xx, 4.0);
     }
 }

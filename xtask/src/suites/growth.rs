@@ -173,6 +173,7 @@ fn wrk_run(
         threads: settings.threads.min(connections),
         duration_s: settings.duration_s,
         env,
+        timeout_s: None,
     }
     .run(&settings.root)
 }

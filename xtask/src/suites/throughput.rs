@@ -162,6 +162,7 @@ pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Buil
                 threads: settings.threads,
                 duration_s: settings.duration_s,
                 env: &[],
+                timeout_s: None,
             }
             .run(&settings.root)?;
             eprintln!(
