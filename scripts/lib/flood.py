@@ -1,4 +1,4 @@
-"""A connection flood, for scripts/flood.sh: opens COUNT connections to
+"""A connection flood, for `cargo xtask bench flood`: opens COUNT connections to
 127.0.0.1:PORT as fast as it can, each of one KIND, holds them HOLD
 seconds after the last is opened, then closes them all at once.
 

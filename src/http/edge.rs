@@ -143,7 +143,7 @@ fn new_id() -> HeaderValue {
 }
 
 /// Writes the lowest `digits` hex digits of `n` into `out`. By hand: with
-/// `write!` instead, `scripts/request_cost.sh` counted about 700 more
+/// `write!` instead, `cargo xtask bench request-cost` counted about 700 more
 /// instructions a request.
 fn hex(n: u64, out: &mut [u8], digits: usize) -> usize {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";

@@ -388,7 +388,7 @@ impl hyper::service::Service<Request<Incoming>> for ServeTracked {
 }
 
 /// Hands `request` to the app. Never inlined, nor is the answer's `poll`,
-/// so that `scripts/request_cost.sh` can count the service path by name.
+/// so that `cargo xtask bench request-cost` can count the service path by name.
 #[inline(never)]
 fn call_app(app: &App, request: Request<Incoming>) -> <App as Service<Request<Incoming>>>::Future {
     // The router is always ready (axum's `Router::poll_ready` is), so it

@@ -207,7 +207,7 @@ impl Keys {
 
 /// Written forms per bucket of Japanese readings, on average: with
 /// 325,683 forms in 5,089 buckets, the fullest holds 94 (measured by
-/// scripts/japanese.sh), under the listpack's 128.
+/// `cargo xtask bench japanese`), under the listpack's 128.
 pub const FORMS_PER_BUCKET: usize = 64;
 
 /// The field every bucket of Japanese readings has, whose value is

@@ -3,7 +3,7 @@
 //! The service keeps only the index of the live version (which characters
 //! are in the table, 16 kB; CLDR's numbered key set and which keys each
 //! locale names, 0.7 MB more RSS with every locale than with English
-//! only, measured by scripts/locales.sh) and a bounded cache
+//! only, measured by `cargo xtask bench locales`) and a bounded cache
 //! of the names it has fetched (`--name-cache`, 1,024 names by default, a
 //! few tens of kB at most; a quick_cache, whose reads share a lock and
 //! which evicts the names least used when full); the table stays in
