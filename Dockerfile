@@ -6,6 +6,7 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock build.rs ./
 COPY src src
 COPY engine engine
+COPY xtask xtask
 COPY benches benches
 COPY examples examples
 COPY tests tests

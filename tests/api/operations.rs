@@ -1,6 +1,7 @@
 //! Operating slugd: `GET /metrics` moves with traffic in both modes, every
 //! request has an id that comes back in the response and in its JSON log
-//! lines, and `slugd probe` tells a ready service from a closed port.
+//! lines, `slugd probe` tells a ready service from a closed port, and the
+//! image's build stage has every file Cargo needs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -383,4 +384,54 @@ async fn probe_says_ready_or_why_not() {
     let out = probe("https://127.0.0.1:1/readyz");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("http:// URL"));
+}
+
+/// The Dockerfile's build stage copies every file Cargo needs to read the
+/// workspace: its `COPY` lines, copied into an empty directory, give a
+/// workspace `cargo metadata --locked --offline` loads (a member the image
+/// lacks, such as a new crate of the workspace, fails here, not at a
+/// deployment's `docker build`).
+#[test]
+fn the_image_build_stage_copies_the_whole_workspace() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dockerfile = std::fs::read_to_string(root.join("Dockerfile")).unwrap();
+    // The stages: what comes after each `FROM`; the first is the build.
+    let build_stage = dockerfile.split("\nFROM ").nth(1).unwrap();
+    let copy = tempfile::tempdir().unwrap();
+    let mut copied = 0;
+    for line in build_stage.lines() {
+        let Some(args) = line.strip_prefix("COPY ") else {
+            continue;
+        };
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let (sources, target) = words.split_at(words.len() - 1);
+        for source in sources {
+            let to = match target[0] {
+                "./" => copy.path().join(source),
+                dir => copy.path().join(dir),
+            };
+            let status = std::process::Command::new("cp")
+                .arg("-r")
+                .arg(root.join(source))
+                .arg(&to)
+                .status()
+                .unwrap();
+            assert!(status.success(), "cp {source} {}", to.display());
+            copied += 1;
+        }
+    }
+    assert!(
+        copied >= 5,
+        "only {copied} COPY sources found: the parse is broken"
+    );
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--locked", "--offline", "--format-version", "1"])
+        .current_dir(copy.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the Dockerfile's build stage lacks files Cargo needs:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
