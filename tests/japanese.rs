@@ -7,6 +7,8 @@
 //! (`apt-get install mecab-ipadic`; `scripts/test.sh` installs it), read
 //! from /usr/share/mecab/dic/ipadic or `SLUGD_IPADIC`.
 
+// Only its plain reader is used here.
+#[allow(dead_code)]
 #[path = "api/tsv.rs"]
 mod tsv;
 

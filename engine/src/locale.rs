@@ -105,6 +105,12 @@ impl SlugLocale {
         &self.0.fallbacks
     }
 
+    /// The language subtag of the tag (`sr` of `sr-Latn`).
+    pub fn language(&self) -> &str {
+        let tag = self.fallbacks().first().map_or("", String::as_str);
+        tag.split(['-', '_']).next().unwrap_or(tag)
+    }
+
     /// Whether the locale is Japanese (`ja` is along its chain): rules 3
     /// read its kanji as Japanese.
     pub fn is_japanese(&self) -> bool {

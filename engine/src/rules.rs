@@ -4,7 +4,8 @@
 //! new rule version, and a deployment may pin an old one: a version, once
 //! released, gives the same slug for the same title and options forever
 //! (`tests/data/rules1/` to `rules4/` are the records the tests hold each
-//! to). The default is the newest.
+//! to; the newest is recorded when it is released). The default is the
+//! newest.
 //!
 //! A version is a set of named [`Switch`]es. The engine asks for a switch
 //! by its name ([`Rules::has`]), never for a version number, so the
@@ -51,6 +52,17 @@ pub enum Switch {
     /// `locale: ar`, `fa` or `ps` reads its script as without a locale:
     /// their BGN transforms drop a word's first alef.
     ArabicScriptAsIs,
+    /// The title is read in Unicode's composed form (NFC), so the same
+    /// text decomposed (as macOS writes it) gets the same slug.
+    ComposedFirst,
+    /// Languages are romanized as their own national standards write them,
+    /// in the ASCII their readers write: Korean in the Revised
+    /// Romanization, Greek in ELOT 743, Cyrillic by the locale's language
+    /// or, without one, the language its letters show (Russian by Yandex's
+    /// rules, Ukrainian by the 2010 resolution, Bulgarian by the 2009 Act,
+    /// Serbian `đ` as `dj`, and Belarusian, Macedonian, Mongolian and
+    /// Kazakh by theirs). An ASCII slug only.
+    NationalStandards,
 }
 
 /// One rule version: its number, what it says to a user choosing one,
@@ -67,7 +79,7 @@ pub struct Version {
 }
 
 /// Every rule version, oldest first: the one table of what each does.
-pub const VERSIONS: [Version; 4] = [
+pub const VERSIONS: [Version; 5] = [
     Version {
         number: 1,
         says: "the slugs of slugd 0.1, kept byte for byte",
@@ -91,6 +103,11 @@ pub const VERSIONS: [Version; 4] = [
             Switch::EngineSpellsWords,
             Switch::ArabicScriptAsIs,
         ],
+    },
+    Version {
+        number: 5,
+        says: "each language romanized as its national standard writes it, and text in any Unicode form slugged alike",
+        adds: &[Switch::ComposedFirst, Switch::NationalStandards],
     },
 ];
 

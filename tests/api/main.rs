@@ -30,6 +30,7 @@ mod rules;
 mod security;
 mod serve_process;
 mod slug;
+mod standards;
 mod tsv;
 mod unicode;
 mod writing;

@@ -17,3 +17,48 @@ pub fn read(path: &Path) -> Vec<Vec<String>> {
         .map(|line| line.split('\t').map(str::to_owned).collect())
         .collect()
 }
+
+/// A row of a file of a standard's examples (`tests/data/standards/`),
+/// with the settings of the `# key: value` lines above it.
+pub struct Example {
+    /// The row's fields.
+    pub fields: Vec<String>,
+    /// The nearest `# locale: ` line above it: the examples' language.
+    pub locale: Option<String>,
+    /// The nearest `# ascii: ` line above it: how the standard's letters
+    /// are written in ASCII, as `letter=ascii` pairs split at spaces.
+    pub ascii: Vec<(String, String)>,
+}
+
+/// The rows of the file at `path` as [`read`] has them, each with the
+/// `# locale: ` and `# ascii: ` lines above it. Lines starting `#| ` are
+/// examples kept aside, comments like any other.
+pub fn read_examples(path: &Path) -> Vec<Example> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut locale = None;
+    let mut ascii = Vec::new();
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        if let Some(tag) = line.strip_prefix("# locale: ") {
+            // A section of another language: its own ASCII, if any.
+            locale = Some(tag.trim().to_owned());
+            ascii.clear();
+        } else if let Some(pairs) = line.strip_prefix("# ascii: ") {
+            ascii = pairs
+                .split_whitespace()
+                .map(|pair| match pair.split_once('=') {
+                    Some((from, to)) => (from.to_owned(), to.to_owned()),
+                    None => panic!("{}: not letter=ascii: {pair:?}", path.display()),
+                })
+                .collect();
+        } else if !line.trim().is_empty() && !line.starts_with('#') {
+            rows.push(Example {
+                fields: line.split('\t').map(str::to_owned).collect(),
+                locale: locale.clone(),
+                ascii: ascii.clone(),
+            });
+        }
+    }
+    rows
+}

@@ -8,11 +8,13 @@
 //! A title goes through six stages, in this order, each a function of this
 //! file:
 //! 1. **entities** ([`decode_entities`]): HTML entities decoded
-//!    ([`Switch::Rewrite`]);
+//!    ([`Switch::Rewrite`]); then the title in Unicode's composed form
+//!    ([`compose`], [`Switch::ComposedFirst`]);
 //! 2. **replacements** ([`replace`]): the request's `[from, to]` pairs, in
 //!    one pass;
-//! 3. **the language's reading**: the `locale`'s transform
-//!    ([`romanize_language`]), the writing systems the engine cannot read
+//! 3. **the language's reading**: the languages written by their national
+//!    standards ([`read_national`], [`Switch::NationalStandards`]), the
+//!    `locale`'s transform ([`romanize_language`]), the writing systems the engine cannot read
 //!    letter by letter romanized word by word ([`romanize_writing`]), and,
 //!    once the table is known, Japanese read by IPADIC's readings
 //!    ([`read_japanese`]);
@@ -66,6 +68,8 @@
 //! The parts:
 //! - `names`: the [`SymbolNames`] trait a table implements;
 //! - `entities`: stage 1's decoder;
+//! - `national`: stage 1's composition, and stage 3's national standards
+//!   (Korean, Greek, the languages written in Cyrillic);
 //! - `writing`: the writing systems romanized word by word: Indic scripts;
 //!   Thai, Lao, Khmer and Myanmar cut into words; Chinese by word;
 //! - `builder`: the pass over the title's bytes, steps 1 to 6;
@@ -78,6 +82,7 @@ mod builder;
 mod classes;
 mod entities;
 mod names;
+mod national;
 mod plain;
 #[cfg(test)]
 mod tests;
@@ -108,8 +113,10 @@ pub struct EmptySlug;
 
 /// Turns `title` into a slug: every stage, in order.
 ///
-/// The fast path: with no `locale`, `ascii: true` and no `replacements`
-/// that apply to the title (the usual options), the title is first read
+/// The fast path: with no `locale`, `ascii: true`, no `replacements`
+/// that apply to the title (the usual options), and, with
+/// [`Switch::NationalStandards`], nothing the national standards read or
+/// composition changes (`national::may_apply`), the title is first read
 /// as it is, in one pass of [`words`] that watches for anything the stages
 /// before it would change (an entity, a run of a writing system read by
 /// word, kana with readings) and stops there: then the title goes through
@@ -123,7 +130,10 @@ pub fn slugify(
     // `replacements` that do not apply to the title rewrite nothing but
     // what the pass below stops at (a `&` may start an entity that decodes
     // to a `from`): the usual path, too.
-    if !(options.locale.is_none() && options.ascii) || options.replacements.applies_to(title) {
+    if !(options.locale.is_none() && options.ascii)
+        || options.replacements.applies_to(title)
+        || (options.rules.has(Switch::NationalStandards) && national::may_apply(title))
+    {
         return slugify_rewritten(&rewrite(title, options), options, names);
     }
     let watch = options.rules.has(Switch::Rewrite);
@@ -168,7 +178,9 @@ fn slugify_every_stage(
 pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     let text = Text::surveyed(title, options);
     let text = decode_entities(text, options);
+    let text = compose(text, options);
     let text = replace(text, options);
+    let text = read_national(text, options);
     let text = romanize_language(text, options);
     romanize_writing(text, options)
 }
@@ -278,6 +290,28 @@ fn decode_entities<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
     match entity {
         false => text,
         true => text.then(entities::decode),
+    }
+}
+
+/// Stage 1, normalization: the title in Unicode's composed form (NFC),
+/// with [`Switch::ComposedFirst`] (`national::compose`).
+#[inline]
+fn compose<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
+    match options.rules.has(Switch::ComposedFirst) {
+        true => text.then(national::compose),
+        false => text,
+    }
+}
+
+/// Stage 3, the languages read by their national standards, with
+/// [`Switch::NationalStandards`] and an ASCII slug (`national`): Korean,
+/// Greek and the languages written in Cyrillic, before the `locale`'s
+/// transform.
+#[inline]
+fn read_national<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
+    match options.rules.has(Switch::NationalStandards) && options.ascii {
+        true => text.then(|t| national::romanize(t, options.locale.as_ref())),
+        false => text,
     }
 }
 

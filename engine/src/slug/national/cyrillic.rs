@@ -1,0 +1,383 @@
+//! Cyrillic, each language as its own standard writes it, folded to ASCII
+//! as its readers write it:
+//!
+//! - **Russian**: no state standard is what readers write in URLs; slugd
+//!   follows Yandex's published rules (Yandex Maps, 2018), which Russian
+//!   sites' slugs agree with: `х` kh, `ц` ts, `щ` sch, `ё` yo, `й` y, `ю`
+//!   yu, `я` ya, `е` e but ye after `ъ` and `ь` (as Yandex's rules write
+//!   it since 2018: `Ейск` `Eysk`, `Подъездной` `Podyezdnoy`), `-ый` iy
+//!   (`Я люблю` `ya-lyublyu`).
+//! - **Ukrainian**: the Cabinet of Ministers' resolution no. 55 of 2010
+//!   (passports, road signs): `г` h, `ґ` g, `и` y, `і` i, `зг` zgh, and
+//!   `є ї й ю я` ye yi y yu ya at a word's start, ie i i iu ia after it
+//!   (`Київ` `Kyiv`, `Вінниця` `Vinnytsia`).
+//! - **Belarusian**: the national Latin romanization (instruction of 2007):
+//!   `г` h, `х` ch, `ц` c, `ў` ŭ, `е ё ю я` je jo ju ja at a word's start
+//!   and after a vowel, ie io iu ia after a consonant, `ь` softening the
+//!   consonant before it; in ASCII without its marks (`Гомель` `Homiel`,
+//!   `Бешанковічы` `Biesankovicy`).
+//! - **Bulgarian**: the Transliteration Act of 2009: `ъ` a, `щ` sht, `х`
+//!   h, `ц` ts, `ь` y, `-ия` ia at a word's end (`България` `Bulgaria`).
+//! - **Serbian**: the Latin alphabet, in ASCII as Serbian sites write it:
+//!   `ђ` dj, `ћ ч ц` c, `ж` z, `ш` s, `џ` dz, `љ` lj, `њ` nj (`Ђоковић`
+//!   `Djokovic`).
+//! - **Macedonian**: the official romanization in its ASCII form, as
+//!   Macedonian sites write it: `ѓ` gj, `ќ` kj, `ж` zh, `ч` ch, `ш` sh,
+//!   `џ` dzh, `ѕ` dz, `ц` c, `х` h.
+//! - **Mongolian**: MNS 5217:2012: `х` kh, `ж` j, `з` z, `ц` ts, `ө` o,
+//!   `ү` u (ö and ü without their marks), `й ь ъ` i, `е` ye at a word's
+//!   start.
+//! - **Kazakh**: the Latin alphabet of 2021 without its marks: `қ` q, `ғ`
+//!   g, `ң` n, `ә` a, `ө` o, `ұ ү` u, `і` i, `ш ч щ` s, `ц` ts; `ё ю я`
+//!   o u a after a consonant, io iu ia elsewhere.
+
+/// A language written in Cyrillic that slugd reads by its standard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Language {
+    Russian,
+    Ukrainian,
+    Belarusian,
+    Bulgarian,
+    Serbian,
+    Macedonian,
+    Mongolian,
+    Kazakh,
+}
+
+impl Language {
+    /// The language of a BCP 47 language subtag, if slugd reads it here.
+    pub(crate) fn of_tag(language: &str) -> Option<Language> {
+        Some(match language {
+            "ru" => Language::Russian,
+            "uk" => Language::Ukrainian,
+            "be" => Language::Belarusian,
+            "bg" => Language::Bulgarian,
+            "sr" | "bs" | "sh" | "cnr" => Language::Serbian,
+            "mk" => Language::Macedonian,
+            "mn" => Language::Mongolian,
+            "kk" => Language::Kazakh,
+            _ => return None,
+        })
+    }
+
+    /// The language a text's Cyrillic letters show: `ў` Belarusian; `і ї є
+    /// ґ` Ukrainian; `ѓ ќ ѕ` Macedonian; `ђ ћ љ њ џ ј` Serbian; `қ ғ ұ ң
+    /// һ ә` Kazakh; `ө ү` Mongolian; otherwise Russian, which most titles
+    /// in Cyrillic are written in.
+    pub(crate) fn shown_by(text: &str) -> Language {
+        let mut found = Language::Russian;
+        let mut rank = 0;
+        for c in text.chars().filter(|&c| is_cyrillic(c)) {
+            let (language, r) = match lower(c) {
+                'ў' => (Language::Belarusian, 7),
+                'ї' | 'є' | 'ґ' => (Language::Ukrainian, 6),
+                'ѓ' | 'ќ' | 'ѕ' => (Language::Macedonian, 5),
+                'ђ' | 'ћ' | 'љ' | 'њ' | 'џ' | 'ј' => (Language::Serbian, 4),
+                'қ' | 'ғ' | 'ұ' | 'ң' | 'һ' | 'ә' => (Language::Kazakh, 3),
+                // Belarusian writes і too, without ї є ґ.
+                'і' => (Language::Ukrainian, 2),
+                'ө' | 'ү' => (Language::Mongolian, 1),
+                _ => continue,
+            };
+            if r > rank {
+                (found, rank) = (language, r);
+            }
+        }
+        // і and ө/ү together: Kazakh writes both.
+        found
+    }
+}
+
+/// Whether `c` is a Cyrillic letter.
+#[inline]
+pub(super) fn is_cyrillic(c: char) -> bool {
+    matches!(c, '\u{0400}'..='\u{04FF}' | '\u{0500}'..='\u{052F}')
+}
+
+/// `c` in lower case.
+fn lower(c: char) -> char {
+    c.to_lowercase().next().unwrap_or(c)
+}
+
+/// Whether `c`, a lower-case letter, is a vowel of Cyrillic.
+fn is_vowel(c: char) -> bool {
+    "аеёиоуыэюяєіїўәөұүі".contains(c)
+}
+
+/// Writes `word`, a run of Cyrillic letters and apostrophes between them,
+/// to `out` as `language`'s standard writes it, capitals kept.
+pub(super) fn romanize_word(language: Language, word: &str, out: &mut String) {
+    let letters: Vec<char> = word.chars().filter(|&c| is_cyrillic(c)).collect();
+    let lowered: Vec<char> = letters.iter().map(|&c| lower(c)).collect();
+    let mut cased = super::Cased::new(out, letters.iter().map(|c| c.is_uppercase()));
+    // Where an apostrophe stood before a letter: that letter starts a
+    // syllable, as at a word's start.
+    let mut after_apostrophe = vec![false; letters.len()];
+    let mut n = 0;
+    for c in word.chars() {
+        if is_cyrillic(c) {
+            n += 1;
+        } else if n < letters.len() {
+            after_apostrophe[n] = true;
+        }
+    }
+    for (i, &c) in lowered.iter().enumerate() {
+        let context = Context {
+            prev: i.checked_sub(1).map(|p| lowered[p]),
+            next: lowered.get(i + 1).copied(),
+            after_next: lowered.get(i + 2).copied(),
+            apostrophe: after_apostrophe[i],
+        };
+        let text = match language {
+            Language::Russian => russian(c, context),
+            Language::Ukrainian => ukrainian(c, context),
+            Language::Belarusian => belarusian(c, context),
+            Language::Bulgarian => bulgarian(c, context),
+            Language::Serbian => serbian(c),
+            Language::Macedonian => macedonian(c),
+            Language::Mongolian => mongolian(c, context),
+            Language::Kazakh => kazakh(c, context),
+        };
+        cased.push(text, i);
+    }
+}
+
+/// The letters around one.
+#[derive(Clone, Copy)]
+struct Context {
+    prev: Option<char>,
+    next: Option<char>,
+    after_next: Option<char>,
+    apostrophe: bool,
+}
+
+impl Context {
+    /// Whether the letter starts a syllable as at a word's start: first,
+    /// after an apostrophe, or after a vowel or one of `signs`.
+    fn starts_syllable(self, signs: &str) -> bool {
+        self.apostrophe
+            || match self.prev {
+                None => true,
+                Some(p) => is_vowel(p) || signs.contains(p),
+            }
+    }
+
+    fn first(self) -> bool {
+        self.prev.is_none()
+    }
+}
+
+/// The letters most languages write alike.
+fn common(c: char) -> &'static str {
+    match c {
+        'а' => "a",
+        'б' => "b",
+        'в' => "v",
+        'г' => "g",
+        'д' => "d",
+        'е' => "e",
+        'ж' => "zh",
+        'з' => "z",
+        'и' => "i",
+        'й' => "y",
+        'к' => "k",
+        'л' => "l",
+        'м' => "m",
+        'н' => "n",
+        'о' => "o",
+        'п' => "p",
+        'р' => "r",
+        'с' => "s",
+        'т' => "t",
+        'у' => "u",
+        'ф' => "f",
+        'х' => "kh",
+        'ц' => "ts",
+        'ч' => "ch",
+        'ш' => "sh",
+        'щ' => "shch",
+        'ъ' | 'ь' => "",
+        'ы' => "y",
+        'э' => "e",
+        'ю' => "yu",
+        'я' => "ya",
+        'ё' => "yo",
+        'і' => "i",
+        'ї' => "yi",
+        'є' => "ye",
+        'ґ' => "g",
+        'ў' => "u",
+        'ђ' => "dj",
+        'ћ' => "c",
+        'ј' => "j",
+        'љ' => "lj",
+        'њ' => "nj",
+        'џ' => "dz",
+        'ѓ' => "gj",
+        'ќ' => "kj",
+        'ѕ' => "dz",
+        'ә' => "a",
+        'ғ' => "g",
+        'қ' => "q",
+        'ң' => "n",
+        'ө' => "o",
+        'ұ' | 'ү' => "u",
+        'һ' => "h",
+        _ => "",
+    }
+}
+
+fn russian(c: char, at: Context) -> &'static str {
+    match c {
+        'е' if matches!(at.prev, Some('ъ' | 'ь')) => "ye",
+        'щ' => "sch",
+        // -ый is written iy.
+        'ы' if at.next == Some('й') && at.after_next.is_none() => "i",
+        // ь before и: y (Ильич, Марьина).
+        'ь' if at.next == Some('и') => "y",
+        _ => common(c),
+    }
+}
+
+fn ukrainian(c: char, at: Context) -> &'static str {
+    let first = at.first();
+    match c {
+        'г' if at.prev == Some('з') => "gh",
+        'г' => "h",
+        'и' => "y",
+        'є' if !first => "ie",
+        'ї' if !first => "i",
+        'й' if !first => "i",
+        'ю' if !first => "iu",
+        'я' if !first => "ia",
+        _ => common(c),
+    }
+}
+
+fn belarusian(c: char, at: Context) -> &'static str {
+    let starts = at.starts_syllable("ьўъ");
+    match c {
+        'г' => "h",
+        'х' => "ch",
+        'ц' => "c",
+        'ч' => "c",
+        'ш' => "s",
+        'ж' => "z",
+        'й' => "j",
+        'е' if starts => "je",
+        'е' => "ie",
+        'ё' if starts => "jo",
+        'ё' => "io",
+        'ю' if starts => "ju",
+        'ю' => "iu",
+        'я' if starts => "ja",
+        'я' => "ia",
+        _ => common(c),
+    }
+}
+
+fn bulgarian(c: char, at: Context) -> &'static str {
+    match c {
+        'ъ' => "a",
+        'щ' => "sht",
+        'х' => "h",
+        'ь' => "y",
+        // -ия at a word's end: ia.
+        'я' if at.prev == Some('и') && at.next.is_none() => "a",
+        _ => common(c),
+    }
+}
+
+fn serbian(c: char) -> &'static str {
+    match c {
+        'ж' => "z",
+        'ц' | 'ч' => "c",
+        'ш' => "s",
+        'х' => "h",
+        _ => common(c),
+    }
+}
+
+fn macedonian(c: char) -> &'static str {
+    match c {
+        'ц' => "c",
+        'х' => "h",
+        'џ' => "dzh",
+        _ => common(c),
+    }
+}
+
+fn mongolian(c: char, at: Context) -> &'static str {
+    match c {
+        'е' if at.starts_syllable("ъь") => "ye",
+        'ж' => "j",
+        'й' | 'ь' | 'ъ' => "i",
+        'щ' => "sh",
+        _ => common(c),
+    }
+}
+
+fn kazakh(c: char, at: Context) -> &'static str {
+    // ё ю я are a vowel after a consonant (Актёр aktör, заряд zaräd) and a
+    // glide and a vowel elsewhere (Қоян qoian, Аю aiu).
+    let starts = at.starts_syllable("ъь");
+    match c {
+        'ж' => "j",
+        'й' => "i",
+        'х' => "h",
+        'ц' => "ts",
+        'ч' | 'ш' | 'щ' => "s",
+        'ё' if starts => "io",
+        'ё' => "o",
+        'ю' if starts => "iu",
+        'ю' => "u",
+        'я' if starts => "ia",
+        'я' => "a",
+        _ => common(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(language: Language, word: &str) -> String {
+        let mut out = String::new();
+        romanize_word(language, word, &mut out);
+        out
+    }
+
+    #[test]
+    fn each_language_by_its_standard() {
+        for (language, word, want) in [
+            (Language::Russian, "Юлия", "Yuliya"),
+            (Language::Russian, "съешь", "syesh"),
+            (Language::Russian, "ещё", "eschyo"),
+            (Language::Russian, "Новый", "Noviy"),
+            (Language::Russian, "Ейск", "Eysk"),
+            (Language::Russian, "Подъездной", "Podyezdnoy"),
+            (Language::Ukrainian, "Київ", "Kyiv"),
+            (Language::Ukrainian, "Згурський", "Zghurskyi"),
+            (Language::Ukrainian, "Єнакієве", "Yenakiieve"),
+            (Language::Ukrainian, "Мар’їне", "Marine"),
+            (Language::Bulgarian, "България", "Balgaria"),
+            (Language::Bulgarian, "Мария", "Maria"),
+            (Language::Bulgarian, "Петър", "Petar"),
+            (Language::Serbian, "Ђоковић", "Djokovic"),
+            (Language::Belarusian, "Бешанковічы", "Biesankovicy"),
+            (Language::Mongolian, "Еэвэн", "Yeeven"),
+            (Language::Macedonian, "Ѓорѓе", "Gjorgje"),
+        ] {
+            assert_eq!(read(language, word), want, "{word}");
+        }
+    }
+
+    #[test]
+    fn the_letters_show_the_language() {
+        assert_eq!(Language::shown_by("Київ"), Language::Ukrainian);
+        assert_eq!(Language::shown_by("Ђоковић"), Language::Serbian);
+        assert_eq!(Language::shown_by("Магілёў"), Language::Belarusian);
+        assert_eq!(Language::shown_by("Қоян"), Language::Kazakh);
+        assert_eq!(Language::shown_by("Я люблю"), Language::Russian);
+    }
+}

@@ -1,0 +1,268 @@
+//! Korean in the Revised Romanization of Korean (Ministry of Culture and
+//! Tourism notice 2000-8, 2000; amended 2014): Hangul is romanized as it
+//! is pronounced within a word, so a syllable's final consonant and the
+//! next one's initial are written together as the standard says:
+//!
+//! - a final before a vowel is read as the next syllable's initial
+//!   (`한국어` `hangugeo`); before a consonant or at a word's end, a
+//!   final is `k`, `t` or `p` (`옥천` `okcheon`, `합덕` `hapdeok`);
+//! - nasalization and `ㄹ`'s changes (`독립문` `dongnimmun`, `종로`
+//!   `jongno`, `신라` `silla`, `별내` `byeollae`);
+//! - palatalization (`같이` `gachi`, `해돋이` `haedoji`, `굳히다`
+//!   `guchida`);
+//! - `ㅎ` aspirating the consonant after it (`좋고` `joko`); a `ㄱ`, `ㄷ`
+//!   or `ㅂ` before `ㅎ` is written with its `h`, as the standard writes
+//!   nouns (`묵호` `Mukho`, `집현전` `Jiphyeonjeon`);
+//! - tensed consonants are written as spelled (`낙동강` `nakdonggang`).
+//!
+//! What the standard leaves to a word's meaning is not read: an `ㄴ`
+//! inserted between parts of a compound (`학여울` `hangnyeoul`), verbs'
+//! aspiration after `ㄱ`, `ㄷ`, `ㅂ` (`잡혀` `japyeo`), names written
+//! without sound changes, and the hyphen before an administrative unit
+//! (`삼죽면` `Samjuk-myeon`).
+
+/// The first Hangul syllable, `가`.
+const FIRST: u32 = 0xAC00;
+/// The last Hangul syllable, `힣`.
+const LAST: u32 = 0xD7A3;
+
+/// Whether `c` is a precomposed Hangul syllable.
+#[inline]
+pub(super) fn is_syllable(c: char) -> bool {
+    (FIRST..=LAST).contains(&(c as u32))
+}
+
+/// The initial consonants, in Unicode's order, as written before a vowel.
+const INITIALS: [&str; 19] = [
+    "g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p",
+    "h",
+];
+
+/// The vowels, in Unicode's order.
+const VOWELS: [&str; 21] = [
+    "a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we",
+    "wi", "yu", "eu", "ui", "i",
+];
+
+// Initials by their index in Unicode's order.
+const I_G: u8 = 0;
+const I_N: u8 = 2;
+const I_D: u8 = 3;
+const I_R: u8 = 5;
+const I_M: u8 = 6;
+const I_NONE: u8 = 11;
+const I_J: u8 = 12;
+const I_H: u8 = 18;
+/// The vowel `ㅣ`, before which `ㄷ` and `ㅌ` are palatalized.
+const V_I: u8 = 20;
+
+/// A final consonant (or none, 0), by its index in Unicode's order.
+type Final = u8;
+
+/// What a final sounds like before a consonant or at a word's end: one of
+/// the seven finals the standard writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sound {
+    None,
+    K,
+    T,
+    P,
+    N,
+    L,
+    M,
+    Ng,
+}
+
+/// The sound of final `t` before a consonant or at a word's end.
+fn sound(t: Final) -> Sound {
+    match t {
+        0 => Sound::None,
+        // ㄱ ㄲ ㄳ ㄺ ㅋ
+        1 | 2 | 3 | 9 | 24 => Sound::K,
+        // ㄷ ㅅ ㅆ ㅈ ㅊ ㅌ ㅎ
+        7 | 19 | 20 | 22 | 23 | 25 | 27 => Sound::T,
+        // ㅂ ㄿ ㅄ ㅍ
+        17 | 14 | 18 | 26 => Sound::P,
+        // ㄴ ㄵ ㄶ
+        4..=6 => Sound::N,
+        // ㄹ ㄼ ㄽ ㄾ ㅀ
+        8 | 11 | 12 | 13 | 15 => Sound::L,
+        // ㅁ ㄻ
+        16 | 10 => Sound::M,
+        // ㅇ
+        _ => Sound::Ng,
+    }
+}
+
+impl Sound {
+    fn written(self) -> &'static str {
+        match self {
+            Sound::None => "",
+            Sound::K => "k",
+            Sound::T => "t",
+            Sound::P => "p",
+            Sound::N => "n",
+            Sound::L => "l",
+            Sound::M => "m",
+            Sound::Ng => "ng",
+        }
+    }
+
+    /// The sound before `ㄴ` or `ㅁ` (and before an `ㄹ` read as `ㄴ`):
+    /// `k`, `t` and `p` nasalized.
+    fn nasalized(self) -> Sound {
+        match self {
+            Sound::K => Sound::Ng,
+            Sound::T => Sound::N,
+            Sound::P => Sound::M,
+            other => other,
+        }
+    }
+}
+
+/// How a syllable's final `t` and the next syllable's initial `l` (before
+/// vowel `v`) are written where they meet inside a word: the final's
+/// letters and the initial's.
+fn join(t: Final, l: u8, v: u8) -> (&'static str, &'static str) {
+    let initial = INITIALS[l as usize];
+    match l {
+        // A vowel: the final is read as the next syllable's initial.
+        I_NONE => match t {
+            0 => ("", ""),
+            1 => ("", "g"),
+            2 => ("", "kk"),
+            3 => ("k", "s"),
+            4 => ("", "n"),
+            5 => ("n", "j"),
+            6 => ("", "n"),
+            7 if v == V_I => ("", "j"),
+            7 => ("", "d"),
+            8 | 15 => ("", "r"),
+            9 => ("l", "g"),
+            10 => ("l", "m"),
+            11 => ("l", "b"),
+            12 => ("l", "s"),
+            13 => ("l", "t"),
+            14 => ("l", "p"),
+            16 => ("", "m"),
+            17 => ("", "b"),
+            18 => ("p", "s"),
+            19 => ("", "s"),
+            20 => ("", "ss"),
+            21 => ("ng", ""),
+            22 => ("", "j"),
+            23 => ("", "ch"),
+            24 => ("", "k"),
+            25 if v == V_I => ("", "ch"),
+            25 => ("", "t"),
+            26 => ("", "p"),
+            _ => ("", ""),
+        },
+        // ㅎ after a final: `ㄷ` + `히` is `chi`; the others keep both.
+        I_H => match t {
+            7 if v == V_I => ("", "ch"),
+            27 => ("", "h"),
+            6 => ("n", "h"),
+            15 => ("l", "h"),
+            _ => (sound(t).written(), "h"),
+        },
+        // ㄱ ㄷ ㅈ after ㅎ: aspirated.
+        I_G | I_D | I_J if matches!(t, 6 | 15 | 27) => {
+            let aspirated = match l {
+                I_G => "k",
+                I_D => "t",
+                _ => "ch",
+            };
+            (
+                match t {
+                    6 => "n",
+                    15 => "l",
+                    _ => "",
+                },
+                aspirated,
+            )
+        }
+        // ㄴ, ㅁ: nasalization; ㄹ before ㄴ is `ll`.
+        I_N | I_M => match sound(t) {
+            Sound::L if l == I_N && t != 9 && t != 10 => ("l", "l"),
+            s => (s.nasalized().written(), initial),
+            // (ㄺ ㄻ before ㄴ sound as their second consonant.)
+        },
+        // ㄹ: `ll` after ㄴ or ㄹ, else read as ㄴ, nasalizing the final.
+        I_R => match sound(t) {
+            Sound::None => ("", "r"),
+            Sound::N | Sound::L => ("l", "l"),
+            s => (s.nasalized().written(), "n"),
+        },
+        _ => (sound(t).written(), initial),
+    }
+}
+
+/// A syllable's parts: initial, vowel and final, by their indices in
+/// Unicode's order.
+fn parts(c: char) -> (u8, u8, Final) {
+    let index = c as u32 - FIRST;
+    (
+        (index / 588) as u8,
+        (index % 588 / 28) as u8,
+        (index % 28) as u8,
+    )
+}
+
+/// Writes `word`, a run of Hangul syllables, in the Revised Romanization,
+/// to `out`, in lower case.
+pub(super) fn romanize_word(word: &str, out: &mut String) {
+    let mut syllables = word.chars().map(parts).peekable();
+    let mut onset = None;
+    while let Some((l, v, t)) = syllables.next() {
+        out.push_str(onset.take().unwrap_or(INITIALS[l as usize]));
+        out.push_str(VOWELS[v as usize]);
+        match syllables.peek() {
+            Some(&(next_l, next_v, _)) => {
+                let (coda, next_onset) = join(t, next_l, next_v);
+                out.push_str(coda);
+                onset = Some(next_onset);
+            }
+            None => out.push_str(sound(t).written()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rr(word: &str) -> String {
+        let mut out = String::new();
+        romanize_word(word, &mut out);
+        out
+    }
+
+    #[test]
+    fn the_standards_sound_changes() {
+        for (hangul, want) in [
+            ("독립문", "dongnimmun"),
+            ("신라", "silla"),
+            ("종로", "jongno"),
+            ("같이", "gachi"),
+            ("불국사", "bulguksa"),
+            ("강남역", "gangnamyeok"),
+            ("해돋이", "haedoji"),
+            ("굳히다", "guchida"),
+            ("좋고", "joko"),
+            ("놓다", "nota"),
+            ("낳지", "nachi"),
+            ("묵호", "mukho"),
+            ("별내", "byeollae"),
+            ("설악", "seorak"),
+            ("왕십리", "wangsimni"),
+            ("대관령", "daegwallyeong"),
+            ("벚꽃", "beotkkot"),
+            ("한밭", "hanbat"),
+            ("울릉", "ulleung"),
+            ("광희문", "gwanghuimun"),
+        ] {
+            assert_eq!(rr(hangul), want, "{hangul}");
+        }
+    }
+}

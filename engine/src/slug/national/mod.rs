@@ -1,0 +1,263 @@
+//! Stage 3's national standards ([`Switch::NationalStandards`], rules 5):
+//! the languages whose own standard the engine writes, each in the ASCII
+//! form its readers write, before the `locale`'s CLDR transform:
+//!
+//! - `korean`: Hangul in the Revised Romanization, with the sound changes
+//!   between syllables; with or without a locale (Hangul is Korean's
+//!   alone);
+//! - `greek`: ELOT 743; with or without a locale;
+//! - `cyrillic`: Russian, Ukrainian, Belarusian, Bulgarian, Serbian,
+//!   Macedonian, Mongolian and Kazakh by their standards: the `locale`'s
+//!   language where it is one of them, else the language the title's
+//!   letters show ([`Language::shown_by`]); with the locale of another
+//!   language written in Cyrillic (Kyrgyz, Tajik, Tatar...), its CLDR
+//!   transform as before. With a Serbian or Bosnian locale, Latin `đ` is
+//!   `dj` too.
+//!
+//! And before every stage that reads letters, [`compose`]
+//! ([`Switch::ComposedFirst`]): the title in Unicode's composed form
+//! (NFC), so that decomposed text (as macOS writes it) gets the slug of
+//! the composed (`a` + U+0308 with `locale: de` is `ae`, as `ä` is).
+
+mod cyrillic;
+mod greek;
+mod korean;
+
+use std::borrow::Cow;
+
+use icu::normalizer::ComposingNormalizerBorrowed;
+
+use super::classes::find_byte;
+use crate::locale::SlugLocale;
+pub(crate) use cyrillic::Language;
+
+#[cfg(doc)]
+use crate::rules::Switch;
+
+/// Whether `text` may hold what this stage reads or [`compose`] changes:
+/// a character whose UTF-8 starts with a byte of U+0300 to U+053F
+/// (combining marks, Greek, Cyrillic), of U+1000 to U+1FFF (Hangul's
+/// letters, Greek with accents, more combining marks) or of U+A000 to
+/// U+DFFF (Hangul syllables). ASCII and Latin-1 titles have none, and are
+/// read in one pass as before.
+#[inline]
+pub(super) fn may_apply(text: &str) -> bool {
+    find_byte(
+        text.as_bytes(),
+        0,
+        |b| matches!(b, 0xCC..=0xD4 | 0xE1 | 0xEA..=0xED),
+    )
+    .is_some()
+}
+
+/// `text` in Unicode's composed form (NFC); borrowed when it is already.
+#[inline]
+pub(super) fn compose(text: &str) -> Cow<'_, str> {
+    if !may_apply(text) {
+        return Cow::Borrowed(text);
+    }
+    ComposingNormalizerBorrowed::new_nfc().normalize(text)
+}
+
+/// Languages written in Cyrillic whose CLDR transform reads their text
+/// when they are the `locale`, as before rules 5.
+const OTHER_CYRILLIC: [&str; 14] = [
+    "ab", "av", "az", "ba", "ce", "cv", "kv", "ky", "os", "sah", "tg", "tk", "tt", "uz",
+];
+
+/// `text` with its Hangul, Greek and Cyrillic (as [`Language`] says, by the
+/// `locale` or the letters) written by their standards; borrowed when it
+/// has none.
+pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t, str> {
+    if !may_apply(text) && !has_latin_dj(text) {
+        return Cow::Borrowed(text);
+    }
+    let language = locale.map(SlugLocale::language);
+    let cyrillic = match language {
+        Some(tag) if OTHER_CYRILLIC.contains(&tag) => None,
+        Some(tag) => Some(Language::of_tag(tag).unwrap_or_else(|| Language::shown_by(text))),
+        None => Some(Language::shown_by(text)),
+    };
+    let latin_dj = language.is_some_and(|tag| Language::of_tag(tag) == Some(Language::Serbian));
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut at = 0;
+    while let Some(c) = text[at..].chars().next() {
+        let reader = if korean::is_syllable(c) {
+            Some(Reader::Korean)
+        } else if greek::is_greek(c) {
+            Some(Reader::Greek)
+        } else if cyrillic::is_cyrillic(c) {
+            cyrillic.map(Reader::Cyrillic)
+        } else if latin_dj && matches!(c, 'đ' | 'Đ') {
+            Some(Reader::LatinDj)
+        } else {
+            None
+        };
+        let Some(reader) = reader else {
+            at += c.len_utf8();
+            continue;
+        };
+        let end = run_end(text, at, reader.reads());
+        let out = out.get_or_insert_with(|| String::with_capacity(text.len() + 16));
+        out.push_str(&text[copied..at]);
+        let run = &text[at..end];
+        match reader {
+            Reader::Korean => korean::romanize_word(run, out),
+            Reader::Greek => greek::romanize_word(run, out),
+            Reader::Cyrillic(language) => cyrillic::romanize_word(language, run, out),
+            Reader::LatinDj => {
+                let mut cased = Cased::new(out, run.chars().map(char::is_uppercase));
+                for i in 0..run.chars().count() {
+                    cased.push("dj", i);
+                }
+            }
+        }
+        copied = end;
+        at = end;
+    }
+    match out {
+        None => Cow::Borrowed(text),
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            Cow::Owned(out)
+        }
+    }
+}
+
+/// Which standard reads a run.
+#[derive(Clone, Copy)]
+enum Reader {
+    Korean,
+    Greek,
+    Cyrillic(Language),
+    LatinDj,
+}
+
+impl Reader {
+    /// Which characters its runs are made of.
+    fn reads(self) -> fn(char) -> bool {
+        match self {
+            Reader::Korean => korean::is_syllable,
+            Reader::Greek => greek::is_greek,
+            Reader::Cyrillic(_) => cyrillic::is_cyrillic,
+            Reader::LatinDj => |c| matches!(c, 'đ' | 'Đ'),
+        }
+    }
+}
+
+/// Whether `text` has a Latin `đ` (U+0111, U+0110: UTF-8 starting 0xC4).
+fn has_latin_dj(text: &str) -> bool {
+    find_byte(text.as_bytes(), 0, |b| b == 0xC4).is_some() && text.contains(['đ', 'Đ'])
+}
+
+/// Where the run of characters for which `belongs` holds, starting at byte
+/// `at` of `text`, ends: marks on them and apostrophes between them are in
+/// it.
+fn run_end(text: &str, at: usize, belongs: fn(char) -> bool) -> usize {
+    let mut end = at;
+    let mut chars = text[at..].char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let inside = belongs(c)
+            || is_mark(c)
+            || (matches!(c, '\'' | '’' | 'ʼ')
+                && chars.peek().is_some_and(|&(_, next)| belongs(next)));
+        if !inside {
+            break;
+        }
+        end = at + i + c.len_utf8();
+    }
+    end
+}
+
+/// Whether `c` is a combining mark of the blocks Greek and Cyrillic use.
+fn is_mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{0483}'..='\u{0489}')
+}
+
+/// Writes what a standard gives for each letter of a word in the letter's
+/// case: a capital's text capitalized (`Щ` `Shch`), and every letter of a
+/// word written in capitals in capitals (`ЩИ` `SHCHI`).
+pub(super) struct Cased<'o> {
+    out: &'o mut String,
+    upper: Vec<bool>,
+    all_caps: bool,
+}
+
+impl<'o> Cased<'o> {
+    /// For a word whose letters are capitals where `upper` says.
+    pub(super) fn new(out: &'o mut String, upper: impl Iterator<Item = bool>) -> Self {
+        let upper: Vec<bool> = upper.collect();
+        let all_caps = upper.len() > 1 && upper.iter().all(|&u| u);
+        Cased {
+            out,
+            upper,
+            all_caps,
+        }
+    }
+
+    /// `text`, what letter `i` is written as, in its case.
+    pub(super) fn push(&mut self, text: &str, i: usize) {
+        if !self.upper.get(i).copied().unwrap_or(false) {
+            self.out.push_str(text);
+        } else if self.all_caps {
+            self.out
+                .extend(text.chars().map(|c| c.to_ascii_uppercase()));
+        } else {
+            let mut chars = text.chars();
+            if let Some(first) = chars.next() {
+                self.out.push(first.to_ascii_uppercase());
+                self.out.push_str(chars.as_str());
+            }
+        }
+    }
+
+    /// `first` and then `second`, which letters `i` and `i + 1` make
+    /// together (`αυ` `av`), in letter `i`'s case.
+    pub(super) fn push_pair(&mut self, first: &str, second: &str, i: usize) {
+        self.push(first, i);
+        if self.all_caps {
+            self.out
+                .extend(second.chars().map(|c| c.to_ascii_uppercase()));
+        } else {
+            self.out.push_str(second);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str, locale: Option<&str>) -> String {
+        let locale = locale.map(|tag| SlugLocale::resolve(tag).expect("a locale"));
+        romanize(text, locale.as_ref()).into_owned()
+    }
+
+    #[test]
+    fn each_script_in_a_title() {
+        assert_eq!(read("독립문 앞 ☃", None), "dongnimmun ap ☃");
+        assert_eq!(read("Χανιά, Κρήτη", None), "Chania, Kriti");
+        // One language a title: ї shows Ukrainian.
+        assert_eq!(read("Я люблю Київ", None), "Ya liubliu Kyiv");
+        assert_eq!(read("Я люблю", None), "Ya lyublyu");
+        assert_eq!(read("Петър", Some("bg")), "Petar");
+        assert_eq!(read("Novak Đoković", Some("sr")), "Novak Djoković");
+        assert_eq!(read("Novak Đoković", None), "Novak Đoković");
+        assert_eq!(read("Знам'янка", Some("uk")), "Znamianka");
+        assert_eq!(read("plain text", None), "plain text");
+    }
+
+    #[test]
+    fn another_cyrillic_languages_locale_leaves_it_to_its_transform() {
+        assert_eq!(read("Бишкек", Some("ky")), "Бишкек");
+    }
+
+    #[test]
+    fn decomposed_text_is_composed() {
+        assert_eq!(compose("Erla\u{308}uterung"), "Erläuterung");
+        assert!(matches!(compose("Erläuterung"), Cow::Borrowed(_)));
+        // Hangul's letters compose into syllables.
+        assert_eq!(compose("\u{1100}\u{1161}"), "가");
+    }
+}
