@@ -63,6 +63,16 @@ pub enum Switch {
     /// Serbian `đ` as `dj`, and Belarusian, Macedonian, Mongolian and
     /// Kazakh by theirs). An ASCII slug only.
     NationalStandards,
+    /// A middle dot a `locale`'s transform writes between letters (BGN's
+    /// `t·s` for Kyrgyz, Turkmen and Uzbek Cyrillic) leaves no trace, as
+    /// the primes already do: the word stays whole. A dot the title itself
+    /// has is read as before.
+    TransformsKeepWords,
+    /// With `ascii: false`, the compatibility normalization (NFKC) keeps
+    /// the letters a script's spelling uses as letters of their own:
+    /// Armenian `և`, Thai `ำ`, Lao `ຳ ໜ ໝ` and Tibetan `ཷ ཹ` (NFKC would
+    /// write `եւ`, `ํา`...).
+    ScriptLettersKept,
 }
 
 /// One rule version: its number, what it says to a user choosing one,
@@ -107,7 +117,12 @@ pub const VERSIONS: [Version; 5] = [
     Version {
         number: 5,
         says: "each language romanized as its national standard writes it, and text in any Unicode form slugged alike",
-        adds: &[Switch::ComposedFirst, Switch::NationalStandards],
+        adds: &[
+            Switch::ComposedFirst,
+            Switch::NationalStandards,
+            Switch::TransformsKeepWords,
+            Switch::ScriptLettersKept,
+        ],
     },
 ];
 

@@ -326,7 +326,13 @@ fn replace<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
 #[inline]
 fn romanize_language<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
     match &options.locale {
-        Some(locale) if options.ascii => text.then(|t| romanizer(options)(locale, t)),
+        Some(locale) if options.ascii => text.then(|t| {
+            let romanized = romanizer(options)(locale, t);
+            match options.rules.has(Switch::TransformsKeepWords) {
+                true => national::join_written_dots(t, romanized),
+                false => romanized,
+            }
+        }),
         _ => text,
     }
 }

@@ -562,3 +562,54 @@ fn every_spelled_letter_is_a_letter_and_traceless_is_its_class() {
         assert_eq!(class_of(c) == Class::Letter, letter, "{c:?}");
     }
 }
+
+#[test]
+fn in_its_own_script_a_slug_keeps_the_letters_its_spelling_uses() {
+    let own = |rules| RawOptions {
+        ascii: Some(false),
+        rules: Some(rules),
+        ..RawOptions::default()
+    };
+    // Armenian `և` and Thai sara am: NFKC writes them as two letters.
+    assert_eq!(slug_with("Երևան", own(5)), "երևան");
+    assert_eq!(slug_with("Երևան", own(4)), "երեւան");
+    assert_eq!(slug_with("น้ำ", own(5)), "น้ำ");
+    assert_ne!(slug_with("น้ำ", own(4)), "น้ำ");
+    // What NFKC is for stays: full-width letters, ligatures.
+    assert_eq!(slug_with("Ｑ ﬁne", own(5)), "q-fine");
+}
+
+#[test]
+fn decomposed_text_gets_the_slug_of_the_composed() {
+    let german = |rules| RawOptions {
+        locale: Some("de".into()),
+        rules: Some(rules),
+        ..RawOptions::default()
+    };
+    let decomposed = "Erla\u{308}uterungsbroschu\u{308}re";
+    assert_eq!(slug_with(decomposed, german(5)), "erlaeuterungsbroschuere");
+    assert_eq!(
+        slug_with("Erläuterungsbroschüre", german(5)),
+        "erlaeuterungsbroschuere"
+    );
+    assert_eq!(slug_with(decomposed, german(4)), "erlauterungsbroschure");
+    // Hangul's letters compose into syllables, read as Korean.
+    assert_eq!(
+        slug("\u{1103}\u{1169}\u{11A8}\u{1105}\u{1175}\u{11B8}"),
+        "dongnip"
+    );
+}
+
+#[test]
+fn a_transforms_dots_leave_words_whole() {
+    let kyrgyz = |rules| RawOptions {
+        locale: Some("ky".into()),
+        rules: Some(rules),
+        ..RawOptions::default()
+    };
+    // BGN writes `n·g` for `нг`.
+    assert_eq!(slug_with("Мангышлак", kyrgyz(5)), "mangyshlak");
+    assert_eq!(slug_with("Мангышлак", kyrgyz(4)), "man-gyshlak");
+    // A dot of the title's own separates as before.
+    assert_eq!(slug_with("col·lecció", kyrgyz(5)), "col-leccio");
+}

@@ -138,6 +138,15 @@ pub(super) fn romanize_word(language: Language, word: &str, out: &mut String) {
             Language::Mongolian => mongolian(c, context),
             Language::Kazakh => kazakh(c, context),
         };
+        // A letter of another language than the title's (Tajik `ҳ` in a
+        // title read as Russian): as deunicode writes it.
+        let text = match text {
+            "" if !matches!(c, 'ъ' | 'ь') => {
+                let written = deunicode::deunicode_char(c).unwrap_or("");
+                written.trim_end_matches(|c: char| !c.is_ascii_alphanumeric())
+            }
+            text => text,
+        };
         cased.push(text, i);
     }
 }
@@ -367,6 +376,7 @@ mod tests {
             (Language::Belarusian, "Бешанковічы", "Biesankovicy"),
             (Language::Mongolian, "Еэвэн", "Yeeven"),
             (Language::Macedonian, "Ѓорѓе", "Gjorgje"),
+            (Language::Russian, "шаҳар", "shakhar"),
         ] {
             assert_eq!(read(language, word), want, "{word}");
         }

@@ -59,6 +59,30 @@ pub(super) fn compose(text: &str) -> Cow<'_, str> {
     ComposingNormalizerBorrowed::new_nfc().normalize(text)
 }
 
+/// `romanized`, what a transform wrote for `text`, without the middle dots
+/// it wrote between letters or digits ([`Switch::TransformsKeepWords`]):
+/// BGN writes `t·s` where a Cyrillic `т` and `с` meet, so as not to read
+/// them as `ц`. Left as it is when `text` has a middle dot of its own.
+pub(super) fn join_written_dots<'t>(text: &str, romanized: Cow<'t, str>) -> Cow<'t, str> {
+    const DOT: char = '\u{B7}';
+    if !romanized.contains(DOT) || text.contains(DOT) {
+        return romanized;
+    }
+    let mut joined = String::with_capacity(romanized.len());
+    let mut chars = romanized.chars().peekable();
+    let mut last = None;
+    while let Some(c) = chars.next() {
+        let between = c == DOT
+            && last.is_some_and(char::is_alphanumeric)
+            && chars.peek().is_some_and(|n| n.is_alphanumeric());
+        if !between {
+            joined.push(c);
+        }
+        last = Some(c);
+    }
+    Cow::Owned(joined)
+}
+
 /// Languages written in Cyrillic whose CLDR transform reads their text
 /// when they are the `locale`, as before rules 5.
 const OTHER_CYRILLIC: [&str; 14] = [
@@ -251,6 +275,19 @@ mod tests {
     #[test]
     fn another_cyrillic_languages_locale_leaves_it_to_its_transform() {
         assert_eq!(read("Бишкек", Some("ky")), "Бишкек");
+    }
+
+    #[test]
+    fn a_transforms_dots_between_letters_leave_no_trace() {
+        assert_eq!(
+            join_written_dots("Советская", "Sovet·skaya".into()),
+            "Sovetskaya"
+        );
+        assert_eq!(join_written_dots("x", "a · b".into()), "a · b");
+        assert_eq!(
+            join_written_dots("col·lecció", "col·lecció".into()),
+            "col·lecció"
+        );
     }
 
     #[test]
