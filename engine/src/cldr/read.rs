@@ -19,6 +19,7 @@ use super::files::{CldrDir, CldrError, CldrFile};
 use super::keys::KeySet;
 use crate::locale::SlugLocale;
 use crate::options::{Options, Rules};
+use crate::rules::Switch;
 use crate::slug::{self, NoSymbols};
 
 /// Calls `f(key, name)` for each tts name of `tag`, the raw name as CLDR
@@ -236,11 +237,12 @@ fn name_options(tag: &str) -> Options {
 }
 
 /// The options of [`written_name`]: those of [`name_options`] in the
-/// reader's own script, by rules 4, the first to read these names.
+/// reader's own script, by the first rules to read these names (rules 4),
+/// so that a table's names stay what they were as versions are added.
 fn written_options(tag: &str) -> Options {
     Options {
         ascii: false,
-        rules: Rules::NEWEST,
+        rules: Rules::first_with(Switch::WrittenNames),
         ..name_options(tag)
     }
 }

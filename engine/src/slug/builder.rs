@@ -8,6 +8,7 @@ use super::classes::{
     spelled_letter, starts_word, word_follows,
 };
 use super::names::SymbolNames;
+use super::national;
 use super::plain::Plain;
 use super::writing;
 use crate::japanese;
@@ -535,6 +536,9 @@ pub(super) fn build<const EXTRAS: bool>(
     let sequence_floor = names.sequence_floor();
     // Rules 3 read kana as Japanese where the table has readings.
     let kana_stops = watch && options.rules.has(Switch::JapaneseReadings) && names.has_readings();
+    // Rules 5 read Greek, Cyrillic, Arabic and Hangul by their standards,
+    // and compose combining marks first.
+    let national_stops = watch && options.rules.has(Switch::NationalStandards);
     let bytes = title.as_bytes();
     let mut i = 0;
     while let Some(&(mut byte)) = bytes.get(i) {
@@ -555,7 +559,8 @@ pub(super) fn build<const EXTRAS: bool>(
         if b.out.len() >= stop_at {
             if watch
                 && (writing::first_run_or(title, i, is_ampersand).is_some()
-                    || (kana_stops && japanese::is_japanese(&title[i..], false)))
+                    || (kana_stops && japanese::is_japanese(&title[i..], false))
+                    || (national_stops && national::may_apply(&title[i..])))
             {
                 return Err(Unrewritten);
             }
@@ -582,6 +587,9 @@ pub(super) fn build<const EXTRAS: bool>(
             // letters, which is all the rules do with them when the table
             // names no such character and no sequence starts there.
             let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
+            if national_stops && cp >= 0x300 && national::stops_at(cp) {
+                return Err(Unrewritten);
+            }
             if let Some(word) = plain.letters(cp)
                 && !(options.symbols
                     && (cp >= sequence_floor
@@ -591,7 +599,10 @@ pub(super) fn build<const EXTRAS: bool>(
                 i += 2;
                 continue;
             }
-        } else if watch && (writing::starts_run(title, i) || (kana_stops && starts_kana(title, i)))
+        } else if watch
+            && (writing::starts_run(title, i)
+                || (kana_stops && starts_kana(title, i))
+                || (national_stops && national::may_apply(&title[i..i + utf8_width(byte)])))
         {
             return Err(Unrewritten);
         }
@@ -624,4 +635,11 @@ pub(super) fn build<const EXTRAS: bool>(
 fn starts_kana(title: &str, at: usize) -> bool {
     matches!(title.as_bytes()[at], 0xE3 | 0xEF)
         && title[at..].chars().next().is_some_and(japanese::is_kana)
+}
+
+/// The length of a character's UTF-8 whose first byte, of 0xE0 or more,
+/// is `lead`.
+#[inline]
+fn utf8_width(lead: u8) -> usize {
+    if lead >= 0xF0 { 4 } else { 3 }
 }

@@ -113,13 +113,13 @@ pub struct EmptySlug;
 
 /// Turns `title` into a slug: every stage, in order.
 ///
-/// The fast path: with no `locale`, `ascii: true`, no `replacements`
-/// that apply to the title (the usual options), and, with
-/// [`Switch::NationalStandards`], nothing the national standards read or
-/// composition changes (`national::may_apply`), the title is first read
+/// The fast path: with no `locale`, `ascii: true` and no `replacements`
+/// that apply to the title (the usual options), the title is first read
 /// as it is, in one pass of [`words`] that watches for anything the stages
 /// before it would change (an entity, a run of a writing system read by
-/// word, kana with readings) and stops there: then the title goes through
+/// word, kana with readings, and with [`Switch::NationalStandards`] a
+/// letter a national standard reads or composition changes) and stops
+/// there: then the title goes through
 /// every stage. The same slug either way, which the one-pass test proves
 /// over the corpus.
 pub fn slugify(
@@ -130,10 +130,7 @@ pub fn slugify(
     // `replacements` that do not apply to the title rewrite nothing but
     // what the pass below stops at (a `&` may start an entity that decodes
     // to a `from`): the usual path, too.
-    if !(options.locale.is_none() && options.ascii)
-        || options.replacements.applies_to(title)
-        || (options.rules.has(Switch::NationalStandards) && national::may_apply(title))
-    {
+    if !(options.locale.is_none() && options.ascii) || options.replacements.applies_to(title) {
         return slugify_rewritten(&rewrite(title, options), options, names);
     }
     let watch = options.rules.has(Switch::Rewrite);

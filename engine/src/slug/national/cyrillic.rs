@@ -68,7 +68,7 @@ impl Language {
         let mut found = Language::Russian;
         let mut rank = 0;
         for c in text.chars().filter(|&c| is_cyrillic(c)) {
-            let (language, r) = match lower(c) {
+            let (language, r) = match lower_of(c).0 {
                 'ў' => (Language::Belarusian, 7),
                 'ї' | 'є' | 'ґ' => (Language::Ukrainian, 6),
                 'ѓ' | 'ќ' | 'ѕ' => (Language::Macedonian, 5),
@@ -94,39 +94,88 @@ pub(super) fn is_cyrillic(c: char) -> bool {
     matches!(c, '\u{0400}'..='\u{04FF}' | '\u{0500}'..='\u{052F}')
 }
 
-/// `c` in lower case.
-fn lower(c: char) -> char {
-    c.to_lowercase().next().unwrap_or(c)
+/// `c`, a Cyrillic letter, in lower case, and whether it was a capital:
+/// by the block's layout, without the general case tables.
+#[inline]
+fn lower_of(c: char) -> (char, bool) {
+    let n = c as u32;
+    let lowered = match n {
+        0x410..=0x42F => n + 0x20,
+        0x400..=0x40F => n + 0x50,
+        0x4C0 => 0x4CF,
+        // In U+04C1 to U+04CE the capitals are the odd ones.
+        0x4C1..=0x4CE if !n.is_multiple_of(2) => n + 1,
+        0x4C1..=0x4CE => n,
+        0x460..=0x52F if n.is_multiple_of(2) => n + 1,
+        _ => n,
+    };
+    (char::from_u32(lowered).unwrap_or(c), lowered != n)
 }
 
 /// Whether `c`, a lower-case letter, is a vowel of Cyrillic.
 fn is_vowel(c: char) -> bool {
-    "аеёиоуыэюяєіїўәөұүі".contains(c)
+    matches!(
+        c,
+        'а' | 'е'
+            | 'ё'
+            | 'и'
+            | 'о'
+            | 'у'
+            | 'ы'
+            | 'э'
+            | 'ю'
+            | 'я'
+            | 'є'
+            | 'і'
+            | 'ї'
+            | 'ў'
+            | 'ә'
+            | 'ө'
+            | 'ұ'
+            | 'ү'
+    )
+}
+
+/// One letter of a word: in lower case, whether it was a capital, and
+/// whether an apostrophe stood before it.
+#[derive(Clone, Copy)]
+struct Letter {
+    c: char,
+    upper: bool,
+    apostrophe: bool,
 }
 
 /// Writes `word`, a run of Cyrillic letters and apostrophes between them,
 /// to `out` as `language`'s standard writes it, capitals kept.
 pub(super) fn romanize_word(language: Language, word: &str, out: &mut String) {
-    let letters: Vec<char> = word.chars().filter(|&c| is_cyrillic(c)).collect();
-    let lowered: Vec<char> = letters.iter().map(|&c| lower(c)).collect();
-    let mut cased = super::Cased::new(out, letters.iter().map(|c| c.is_uppercase()));
-    // Where an apostrophe stood before a letter: that letter starts a
-    // syllable, as at a word's start.
-    let mut after_apostrophe = vec![false; letters.len()];
-    let mut n = 0;
+    let mut letters: Vec<Letter> = Vec::with_capacity(word.len() / 2);
+    let mut apostrophe = false;
     for c in word.chars() {
         if is_cyrillic(c) {
-            n += 1;
-        } else if n < letters.len() {
-            after_apostrophe[n] = true;
+            let (c, upper) = lower_of(c);
+            letters.push(Letter {
+                c,
+                upper,
+                apostrophe,
+            });
+            apostrophe = false;
+        } else {
+            apostrophe = !letters.is_empty();
         }
     }
-    for (i, &c) in lowered.iter().enumerate() {
+    let mut cased = super::Cased::new(
+        out,
+        letters.len(),
+        letters.iter().filter(|l| l.upper).count(),
+    );
+    let at = |i: usize| letters.get(i).map(|l| l.c);
+    for (i, letter) in letters.iter().enumerate() {
+        let c = letter.c;
         let context = Context {
-            prev: i.checked_sub(1).map(|p| lowered[p]),
-            next: lowered.get(i + 1).copied(),
-            after_next: lowered.get(i + 2).copied(),
-            apostrophe: after_apostrophe[i],
+            prev: i.checked_sub(1).and_then(at),
+            next: at(i + 1),
+            after_next: at(i + 2),
+            apostrophe: letter.apostrophe,
         };
         let text = match language {
             Language::Russian => russian(c, context),
@@ -147,7 +196,7 @@ pub(super) fn romanize_word(language: Language, word: &str, out: &mut String) {
             }
             text => text,
         };
-        cased.push(text, i);
+        cased.push(text, letter.upper);
     }
 }
 

@@ -34,7 +34,8 @@ struct Letter {
 /// ELOT 743 writes it, capitals kept.
 pub(super) fn romanize_word(word: &str, out: &mut String) {
     let letters = letters(word);
-    let mut cased = Cased::new(out, letters.iter().map(|l| l.upper));
+    let capitals = letters.iter().filter(|l| l.upper).count();
+    let mut cased = Cased::new(out, letters.len(), capitals);
     let at = |i: usize| letters.get(i).map(|l| l.base);
     let mut i = 0;
     while i < letters.len() {
@@ -53,7 +54,7 @@ pub(super) fn romanize_word(word: &str, out: &mut String) {
                     None => true,
                     Some(after) => "θκξπστφχψς".contains(after),
                 };
-                cased.push_pair(first, if voiceless { "f" } else { "v" }, i);
+                cased.push_pair(first, if voiceless { "f" } else { "v" }, letter.upper);
                 i += 2;
                 continue;
             }
@@ -65,7 +66,7 @@ pub(super) fn romanize_word(word: &str, out: &mut String) {
             ('μ', Some('π')) if i == 0 || i + 2 == letters.len() => ("b", 2),
             (base, _) => (single(base), 1),
         };
-        cased.push(text, i);
+        cased.push(text, letter.upper);
         i += len;
     }
 }
@@ -101,8 +102,62 @@ fn single(base: char) -> &'static str {
     }
 }
 
-/// The letters of `word`, their marks read off.
+/// The letters of `word`, their marks read off: monotonic Greek by a
+/// table, polytonic and combining marks by Unicode's decomposition.
 fn letters(word: &str) -> Vec<Letter> {
+    let mut letters = Vec::with_capacity(word.len() / 2);
+    for c in word.chars() {
+        let Some(letter) = monotonic(c) else {
+            return decomposed(word);
+        };
+        letters.push(letter);
+    }
+    letters
+}
+
+/// A letter of the Greek block (U+0386 to U+03CE) with its marks, if it
+/// is one.
+fn monotonic(c: char) -> Option<Letter> {
+    let (base, diaeresis, accent) = match c {
+        'ά' => ('α', false, true),
+        'έ' => ('ε', false, true),
+        'ή' => ('η', false, true),
+        'ί' => ('ι', false, true),
+        'ό' => ('ο', false, true),
+        'ύ' => ('υ', false, true),
+        'ώ' => ('ω', false, true),
+        'ϊ' => ('ι', true, false),
+        'ϋ' => ('υ', true, false),
+        'ΐ' => ('ι', true, true),
+        'ΰ' => ('υ', true, true),
+        'Ά' => ('Α', false, true),
+        'Έ' => ('Ε', false, true),
+        'Ή' => ('Η', false, true),
+        'Ί' => ('Ι', false, true),
+        'Ό' => ('Ο', false, true),
+        'Ύ' => ('Υ', false, true),
+        'Ώ' => ('Ω', false, true),
+        'Ϊ' => ('Ι', true, false),
+        'Ϋ' => ('Υ', true, false),
+        'Α'..='Ω' | 'α'..='ω' => (c, false, false),
+        _ => return None,
+    };
+    let upper = base <= 'Ω';
+    let base = match upper {
+        true => char::from_u32(base as u32 + 0x20).unwrap_or(base),
+        false => base,
+    };
+    Some(Letter {
+        base,
+        upper,
+        diaeresis,
+        accent,
+    })
+}
+
+/// [`letters`] of a word with polytonic letters or combining marks.
+#[cold]
+fn decomposed(word: &str) -> Vec<Letter> {
     let decomposed = DecomposingNormalizerBorrowed::new_nfd().normalize(word);
     let mut letters: Vec<Letter> = Vec::with_capacity(word.len() / 2);
     for c in decomposed.chars() {

@@ -6,6 +6,8 @@
 //!   between syllables; with or without a locale (Hangul is Korean's
 //!   alone);
 //! - `greek`: ELOT 743; with or without a locale;
+//! - `arabic`: Arabic, Persian and Urdu words written with their vowel
+//!   marks, by BGN/PCGN; words without marks are read as before;
 //! - `cyrillic`: Russian, Ukrainian, Belarusian, Bulgarian, Serbian,
 //!   Macedonian, Mongolian and Kazakh by their standards: the `locale`'s
 //!   language where it is one of them, else the language the title's
@@ -19,6 +21,7 @@
 //! (NFC), so that decomposed text (as macOS writes it) gets the slug of
 //! the composed (`a` + U+0308 with `locale: de` is `ae`, as `ä` is).
 
+mod arabic;
 mod cyrillic;
 mod greek;
 mod korean;
@@ -34,26 +37,77 @@ pub(crate) use cyrillic::Language;
 #[cfg(doc)]
 use crate::rules::Switch;
 
-/// Whether `text` may hold what this stage reads or [`compose`] changes:
-/// a character whose UTF-8 starts with a byte of U+0300 to U+053F
-/// (combining marks, Greek, Cyrillic), of U+1000 to U+1FFF (Hangul's
-/// letters, Greek with accents, more combining marks) or of U+A000 to
-/// U+DFFF (Hangul syllables). ASCII and Latin-1 titles have none, and are
-/// read in one pass as before.
+/// Whether `text` holds what this stage reads or [`compose`] changes.
+/// Only characters whose UTF-8 starts with a byte that may start one are
+/// decoded, found a block of bytes at a time: ASCII, Latin and most other
+/// titles are read in one pass as before.
 #[inline]
 pub(super) fn may_apply(text: &str) -> bool {
-    find_byte(
-        text.as_bytes(),
-        0,
-        |b| matches!(b, 0xCC..=0xD4 | 0xE1 | 0xEA..=0xED),
+    first_of(text, |c| reads(c) || composes(c))
+}
+
+/// Whether the first character for which `wanted` holds exists: looked
+/// for only among characters from a lead byte of U+0300 to U+053F, U+0600
+/// to U+06FF, U+1000 to U+1FFF, U+2000 to U+2FFF, U+A000 to U+DFFF and
+/// U+F000 to U+FFFF.
+#[inline]
+fn first_of(text: &str, wanted: impl Fn(char) -> bool) -> bool {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = find_byte(
+        bytes,
+        from,
+        |b| matches!(b, 0xCC..=0xD4 | 0xD8..=0xDB | 0xE1 | 0xE2 | 0xEA..=0xED | 0xEF),
+    ) {
+        let c = text[at..]
+            .chars()
+            .next()
+            .expect("a lead byte starts a char");
+        if wanted(c) {
+            return true;
+        }
+        from = at + c.len_utf8();
+    }
+    false
+}
+
+/// Whether the two-byte character `cp` (U+0300 or above) is one this
+/// stage reads or [`compose`] changes: the watching pass of the words
+/// stage stops there.
+#[inline]
+pub(super) fn stops_at(cp: u32) -> bool {
+    cp <= 0x52F || (0x600..=0x6FF).contains(&cp)
+}
+
+/// Whether this stage reads `c`: Hangul, Greek, Cyrillic, Arabic.
+#[inline]
+fn reads(c: char) -> bool {
+    matches!(c, '\u{0370}'..='\u{052F}' | '\u{0600}'..='\u{06FF}' | '\u{1F00}'..='\u{1FFF}' | '\u{AC00}'..='\u{D7A3}')
+}
+
+/// Whether composition (NFC) may change `c` or join it to the character
+/// before: combining marks, Hangul's letters, Greek with breathings,
+/// the Ohm, Kelvin and Angstrom signs, CJK compatibility ideographs.
+#[inline]
+fn composes(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0300}'..='\u{036F}'
+            | '\u{1100}'..='\u{11FF}'
+            | '\u{1AB0}'..='\u{1AFF}'
+            | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{1F00}'..='\u{1FFF}'
+            | '\u{2126}'
+            | '\u{212A}'
+            | '\u{212B}'
+            | '\u{F900}'..='\u{FAFF}'
     )
-    .is_some()
 }
 
 /// `text` in Unicode's composed form (NFC); borrowed when it is already.
 #[inline]
 pub(super) fn compose(text: &str) -> Cow<'_, str> {
-    if !may_apply(text) {
+    if !first_of(text, composes) {
         return Cow::Borrowed(text);
     }
     ComposingNormalizerBorrowed::new_nfc().normalize(text)
@@ -93,7 +147,7 @@ const OTHER_CYRILLIC: [&str; 14] = [
 /// `locale` or the letters) written by their standards; borrowed when it
 /// has none.
 pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t, str> {
-    if !may_apply(text) && !has_latin_dj(text) {
+    if !first_of(text, reads) && !has_latin_dj(text) {
         return Cow::Borrowed(text);
     }
     let language = locale.map(SlugLocale::language);
@@ -103,6 +157,7 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
         None => Some(Language::shown_by(text)),
     };
     let latin_dj = language.is_some_and(|tag| Language::of_tag(tag) == Some(Language::Serbian));
+    let mut arabic_script = None;
     let mut out: Option<String> = None;
     let mut copied = 0;
     let mut at = 0;
@@ -115,6 +170,19 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
             cyrillic.map(Reader::Cyrillic)
         } else if latin_dj && matches!(c, 'đ' | 'Đ') {
             Some(Reader::LatinDj)
+        } else if arabic::is_arabic(c) {
+            let end = run_end(text, at, arabic::is_arabic);
+            match arabic::is_vocalized(&text[at..end]) {
+                true => Some(Reader::Arabic(*arabic_script.get_or_insert_with(|| {
+                    language
+                        .and_then(arabic::Language::of_tag)
+                        .unwrap_or_else(|| arabic::Language::shown_by(text))
+                }))),
+                false => {
+                    at = end;
+                    continue;
+                }
+            }
         } else {
             None
         };
@@ -130,10 +198,18 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
             Reader::Korean => korean::romanize_word(run, out),
             Reader::Greek => greek::romanize_word(run, out),
             Reader::Cyrillic(language) => cyrillic::romanize_word(language, run, out),
+            Reader::Arabic(language) => {
+                let after = text[end..].trim_start_matches(|c: char| c.is_whitespace());
+                let next = &after[..run_end(after, 0, arabic::is_arabic)];
+                let next = (!next.is_empty()).then_some(next);
+                arabic::romanize_word(language, run, next, out);
+            }
             Reader::LatinDj => {
-                let mut cased = Cased::new(out, run.chars().map(char::is_uppercase));
-                for i in 0..run.chars().count() {
-                    cased.push("dj", i);
+                let letters = run.chars().count();
+                let capitals = run.chars().filter(|&c| c == 'Đ').count();
+                let mut cased = Cased::new(out, letters, capitals);
+                for c in run.chars() {
+                    cased.push("dj", c == 'Đ');
                 }
             }
         }
@@ -155,6 +231,7 @@ enum Reader {
     Korean,
     Greek,
     Cyrillic(Language),
+    Arabic(arabic::Language),
     LatinDj,
 }
 
@@ -165,6 +242,7 @@ impl Reader {
             Reader::Korean => korean::is_syllable,
             Reader::Greek => greek::is_greek,
             Reader::Cyrillic(_) => cyrillic::is_cyrillic,
+            Reader::Arabic(_) => arabic::is_arabic,
             Reader::LatinDj => |c| matches!(c, 'đ' | 'Đ'),
         }
     }
@@ -204,25 +282,22 @@ fn is_mark(c: char) -> bool {
 /// word written in capitals in capitals (`ЩИ` `SHCHI`).
 pub(super) struct Cased<'o> {
     out: &'o mut String,
-    upper: Vec<bool>,
     all_caps: bool,
 }
 
 impl<'o> Cased<'o> {
-    /// For a word whose letters are capitals where `upper` says.
-    pub(super) fn new(out: &'o mut String, upper: impl Iterator<Item = bool>) -> Self {
-        let upper: Vec<bool> = upper.collect();
-        let all_caps = upper.len() > 1 && upper.iter().all(|&u| u);
+    /// For a word of `letters` letters, `capitals` of them capitals.
+    pub(super) fn new(out: &'o mut String, letters: usize, capitals: usize) -> Self {
         Cased {
             out,
-            upper,
-            all_caps,
+            all_caps: letters > 1 && capitals == letters,
         }
     }
 
-    /// `text`, what letter `i` is written as, in its case.
-    pub(super) fn push(&mut self, text: &str, i: usize) {
-        if !self.upper.get(i).copied().unwrap_or(false) {
+    /// `text`, what a letter is written as, in its case (`upper`).
+    #[inline]
+    pub(super) fn push(&mut self, text: &str, upper: bool) {
+        if !upper {
             self.out.push_str(text);
         } else if self.all_caps {
             self.out
@@ -236,11 +311,11 @@ impl<'o> Cased<'o> {
         }
     }
 
-    /// `first` and then `second`, which letters `i` and `i + 1` make
-    /// together (`αυ` `av`), in letter `i`'s case.
-    pub(super) fn push_pair(&mut self, first: &str, second: &str, i: usize) {
-        self.push(first, i);
-        if self.all_caps {
+    /// `first` and then `second`, which two letters make together (`αυ`
+    /// `av`), in the first letter's case (`upper`).
+    pub(super) fn push_pair(&mut self, first: &str, second: &str, upper: bool) {
+        self.push(first, upper);
+        if upper && self.all_caps {
             self.out
                 .extend(second.chars().map(|c| c.to_ascii_uppercase()));
         } else {

@@ -4,7 +4,10 @@
 //!
 //! - Devanagari, Bengali, Gurmukhi, Gujarati, Oriya, Tamil, Telugu,
 //!   Kannada, Malayalam and Sinhala by CLDR's script transforms, so their
-//!   vowels stay (`नमस्ते` is `namaste`, not deunicode's `nmste`);
+//!   vowels stay (`नमस्ते` is `namaste`, not deunicode's `nmste`); by rules
+//!   5 Devanagari as Hindi, Marathi and Nepali readers write it, without
+//!   the schwas speakers leave out (`devanagari`: `भारत` is `bharat`, not
+//!   `bharata`), but for Sanskrit;
 //! - Thai, Lao, Khmer and Myanmar, written without spaces, cut into words
 //!   by ICU4X's word segmenter, each word a slug word: Thai romanized by
 //!   CLDR's Thai-Latin rules, Myanmar by CLDR's `my-Latn-t-my`, Lao and
@@ -27,11 +30,12 @@
 //! titles repeat words.
 //!
 //! The parts: `script` says which script a character is in and romanizes
-//! a run of one; `thai` builds CLDR's Thai-Latin from its rule source;
+//! a run of one; `devanagari` finds the schwas Hindi leaves out; `thai` builds CLDR's Thai-Latin from its rule source;
 //! `memory` is a thread's bounded memory of what it has romanized, of
 //! runs here and of words in `script` (so that a long run, which is not
 //! kept, costs the segmenter and a lookup per word).
 
+mod devanagari;
 mod script;
 mod thai;
 
@@ -40,6 +44,7 @@ use std::borrow::Cow;
 use super::classes::{find_byte, is_wide_lead};
 use crate::options::Options;
 use crate::remembered::Memory;
+use crate::rules::Switch;
 use script::Script;
 pub use script::{MAX_RUN_BYTES, MAX_RUNS};
 
@@ -152,6 +157,7 @@ fn may_start_run(lead: u8, next: u8) -> bool {
 #[inline(never)]
 pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options) -> Cow<'t, str> {
     let mut han = None;
+    let mut schwas = None;
     let mut out: Option<String> = None;
     // `title[..copied]` is in `out` (or was left as it is, when `out` is
     // none); `title[at..]` is still to read, and a run starts at `at`.
@@ -181,7 +187,12 @@ pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options)
                 if spaced {
                     out.push(' ');
                 }
-                romanize_run(script, chunk, out);
+                match script == Script::DEVANAGARI
+                    && *schwas.get_or_insert_with(|| drops_schwas(options))
+                {
+                    true => devanagari::romanize(chunk, out),
+                    false => romanize_run(script, chunk, out),
+                }
             }
             if spaced {
                 out.push(' ');
@@ -235,6 +246,14 @@ fn chunks(script: Script, run: &str) -> impl Iterator<Item = &str> {
         rest = after;
         Some(chunk)
     })
+}
+
+/// Whether Devanagari is read with the schwas speakers leave out
+/// (`devanagari`, [`Switch::NationalStandards`]): Hindi, Marathi, Nepali,
+/// any language but Sanskrit (`locale: sa`), which keeps every vowel.
+fn drops_schwas(options: &Options) -> bool {
+    options.rules.has(Switch::NationalStandards)
+        && options.locale.as_ref().is_none_or(|l| l.language() != "sa")
 }
 
 /// Whether Han in `title` is read as Chinese: not in a title with kana, nor

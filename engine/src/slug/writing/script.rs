@@ -55,6 +55,9 @@ const MYANMAR: &str = "my-Latn-t-my";
 const HAN: &str = "und-Latn-t-und-hans";
 
 impl Script {
+    /// Devanagari, the first of [`INDIC`].
+    pub(super) const DEVANAGARI: Script = Script::Indic(0);
+
     /// The script of `c`, by its Unicode block; `None` for every other
     /// character.
     #[inline]

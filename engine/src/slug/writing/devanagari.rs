@@ -1,0 +1,360 @@
+//! Rules 5's reading of Hindi, Marathi and Nepali in Devanagari: the
+//! inherent vowel (schwa) left out where speakers leave it out, as readers
+//! write these languages in Latin letters (`भारत` `bharat`, `करना`
+//! `karna`, `सरकार` `sarkar`), by the well-described rules of schwa
+//! deletion:
+//!
+//! - a word's last consonant loses its schwa, unless the word has no
+//!   other vowel (`न` `na`) or ends in a cluster whose last consonant is
+//!   `य`, `र` or `व` (`मित्र` `mitra`, `सत्य` `satya`);
+//! - inside a word, read from its end, a consonant between a vowel and a
+//!   consonant with a vowel loses its schwa (`आजकल` `aajkal`, `बचपन`
+//!   `bachpan`), never two in a row, nor before a cluster (`अवस्था`
+//!   `avastha`) or a vowel letter (`मुंबई` `mumbai`);
+//! - a consonant with a nasal sign (`ं`, `ँ`) or visarga keeps its vowel.
+//!
+//! Letters are written as these languages' readers write them in ASCII
+//! ([`romanize`]: `च` ch, `श` sh, `ड़` d), not as ISO 15919 without its
+//! marks. Sanskrit (`locale: sa`) keeps CLDR's transform and every vowel.
+
+use std::borrow::Cow;
+
+const VIRAMA: char = '\u{094D}';
+const NUKTA: char = '\u{093C}';
+
+/// Whether `c` is a Devanagari consonant.
+fn is_consonant(c: char) -> bool {
+    matches!(c, '\u{0915}'..='\u{0939}' | '\u{0958}'..='\u{095F}' | '\u{0978}'..='\u{097F}')
+}
+
+/// Whether `c` is a dependent vowel sign (a matra).
+fn is_vowel_sign(c: char) -> bool {
+    matches!(
+        c,
+        '\u{093A}' | '\u{093B}' | '\u{093E}'..='\u{094C}' | '\u{094E}' | '\u{094F}'
+            | '\u{0955}'..='\u{0957}' | '\u{0962}' | '\u{0963}'
+    )
+}
+
+/// Whether `c` is an independent vowel letter.
+fn is_vowel_letter(c: char) -> bool {
+    matches!(c, '\u{0904}'..='\u{0914}' | '\u{0960}' | '\u{0961}' | '\u{0972}'..='\u{0977}')
+}
+
+/// Whether `c` nasalizes or aspirates the vowel before it.
+fn is_vowel_mark(c: char) -> bool {
+    matches!(c, '\u{0900}'..='\u{0903}')
+}
+
+/// What a unit of a word is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A consonant with its inherent vowel, as written.
+    Schwa,
+    /// A consonant with a vowel sign, or a vowel letter: a vowel that stays.
+    Vowel,
+    /// A consonant with the virama: the first of a cluster.
+    Cluster,
+    /// Anything else: digits, signs.
+    Other,
+}
+
+/// One consonant (with its nukta and signs) or vowel letter of a word.
+#[derive(Clone, Copy)]
+struct Unit {
+    kind: Kind,
+    /// Where the consonant and its nukta end in the word: a virama written
+    /// for a schwa left out goes there.
+    end: usize,
+    /// The consonant, for the clusters that keep a final schwa.
+    consonant: char,
+    /// A nasal sign or visarga follows.
+    marked: bool,
+    /// A consonant that ends a cluster (the one before it has the virama).
+    clustered: bool,
+}
+
+/// `word`, a run of Devanagari, with a virama after each consonant whose
+/// schwa speakers leave out; borrowed when there is none.
+pub(super) fn drop_schwas(word: &str) -> Cow<'_, str> {
+    let units = units(word);
+    let mut dropped = vec![false; units.len()];
+    let vowels = units
+        .iter()
+        .filter(|u| matches!(u.kind, Kind::Schwa | Kind::Vowel))
+        .count();
+    let Some(last) = units.len().checked_sub(1) else {
+        return Cow::Borrowed(word);
+    };
+    let has_vowel = |i: usize, dropped: &[bool]| match units[i].kind {
+        Kind::Vowel => true,
+        Kind::Schwa => !dropped[i],
+        _ => false,
+    };
+    if units[last].kind == Kind::Schwa && !units[last].marked && vowels > 1 {
+        let keeps = units[last].clustered && matches!(units[last].consonant, 'य' | 'र' | 'व');
+        dropped[last] = !keeps;
+    }
+    let mut i = last;
+    while i > 1 {
+        i -= 1;
+        let unit = units[i];
+        if unit.kind != Kind::Schwa || unit.marked || dropped[i + 1] {
+            continue;
+        }
+        let next = units[i + 1];
+        // The vowel before: of the unit before this consonant's cluster.
+        let mut before = i;
+        while before > 0 && units[before].clustered {
+            before -= 1;
+        }
+        let Some(before) = before.checked_sub(1) else {
+            continue;
+        };
+        let next_single = matches!(next.kind, Kind::Schwa | Kind::Vowel)
+            && !next.clustered
+            && next.consonant != '\0';
+        if has_vowel(before, &dropped) && next_single && has_vowel(i + 1, &dropped) {
+            dropped[i] = true;
+        }
+    }
+    if !dropped.contains(&true) {
+        return Cow::Borrowed(word);
+    }
+    let mut out = String::with_capacity(word.len() + 8);
+    let mut copied = 0;
+    for (unit, _) in units.iter().zip(&dropped).filter(|(_, d)| **d) {
+        out.push_str(&word[copied..unit.end]);
+        out.push(VIRAMA);
+        copied = unit.end;
+    }
+    out.push_str(&word[copied..]);
+    Cow::Owned(out)
+}
+
+/// The units of `word`.
+fn units(word: &str) -> Vec<Unit> {
+    let mut units: Vec<Unit> = Vec::with_capacity(word.len() / 3);
+    let mut chars = word.char_indices().peekable();
+    let mut after_virama = false;
+    while let Some((at, c)) = chars.next() {
+        if is_consonant(c) {
+            let mut end = at + c.len_utf8();
+            if let Some(&(_, NUKTA)) = chars.peek() {
+                chars.next();
+                end += NUKTA.len_utf8();
+            }
+            let kind = match chars.peek() {
+                Some(&(_, VIRAMA)) => {
+                    chars.next();
+                    Kind::Cluster
+                }
+                Some(&(_, sign)) if is_vowel_sign(sign) => {
+                    chars.next();
+                    Kind::Vowel
+                }
+                _ => Kind::Schwa,
+            };
+            let marked = chars.next_if(|&(_, m)| is_vowel_mark(m)).is_some();
+            units.push(Unit {
+                kind,
+                end,
+                consonant: c,
+                marked,
+                clustered: after_virama,
+            });
+            after_virama = kind == Kind::Cluster;
+        } else {
+            let kind = if is_vowel_letter(c) {
+                Kind::Vowel
+            } else {
+                Kind::Other
+            };
+            let marked = chars.next_if(|&(_, m)| is_vowel_mark(m)).is_some();
+            units.push(Unit {
+                kind,
+                end: at + c.len_utf8(),
+                consonant: '\0',
+                marked,
+                clustered: false,
+            });
+            after_virama = false;
+        }
+    }
+    units
+}
+
+/// Writes `word`, a run of Devanagari, to `out` in the ASCII Hindi,
+/// Marathi and Nepali readers write ([`drop_schwas`] first): `च` ch, `छ`
+/// chh, `श ष` sh, `ड़` d, `ऋ ृ` ri, `ज्ञ` gy, long vowels as short ones,
+/// `ं` n (m before `प फ ब भ म`), `ः` h.
+pub(super) fn romanize(word: &str, out: &mut String) {
+    let read = drop_schwas(word);
+    let mut chars = read.chars().peekable();
+    while let Some(c) = chars.next() {
+        if is_consonant(c) {
+            let nukta = chars.next_if_eq(&NUKTA).is_some();
+            // ज्ञ: gy.
+            if c == 'ज' && !nukta && chars.peek() == Some(&VIRAMA) {
+                let mut ahead = chars.clone();
+                ahead.next();
+                if ahead.peek() == Some(&'ञ') {
+                    chars = ahead;
+                    chars.next();
+                    out.push_str("gy");
+                    write_vowel(&mut chars, out);
+                    continue;
+                }
+            }
+            out.push_str(consonant(c, nukta));
+            write_vowel(&mut chars, out);
+        } else if let Some(vowel) = vowel_letter(c) {
+            out.push_str(vowel);
+        } else {
+            match c {
+                '\u{0901}' | '\u{0902}' => {
+                    let labial = chars
+                        .peek()
+                        .is_some_and(|n| matches!(n, 'प' | 'फ' | 'ब' | 'भ' | 'म'));
+                    out.push(if labial { 'm' } else { 'n' });
+                }
+                '\u{0903}' => out.push('h'),
+                NUKTA | '\u{200C}' | '\u{200D}' => {}
+                // Digits, the danda and other signs: as they are, for
+                // the engine to read.
+                c => out.push(c),
+            }
+        }
+    }
+}
+
+/// The vowel after a consonant: its sign, none before a virama, else the
+/// inherent `a`.
+fn write_vowel(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, out: &mut String) {
+    match chars.peek().copied() {
+        Some(VIRAMA) => {
+            chars.next();
+        }
+        Some(sign) if is_vowel_sign(sign) => {
+            chars.next();
+            out.push_str(vowel_sign(sign));
+        }
+        _ => out.push('a'),
+    }
+}
+
+/// A consonant, with a nukta or not.
+fn consonant(c: char, nukta: bool) -> &'static str {
+    match (c, nukta) {
+        ('क', true) | ('\u{0958}', _) => "q",
+        ('ख', true) | ('\u{0959}', _) => "kh",
+        ('ग', true) | ('\u{095A}', _) => "gh",
+        ('ज', true) | ('\u{095B}', _) => "z",
+        ('ड', true) | ('\u{095C}', _) => "d",
+        ('ढ', true) | ('\u{095D}', _) => "dh",
+        ('फ', true) | ('\u{095E}', _) => "f",
+        ('य', true) | ('\u{095F}', _) => "y",
+        ('क', _) => "k",
+        ('ख', _) => "kh",
+        ('ग', _) => "g",
+        ('घ', _) => "gh",
+        ('ङ', _) | ('ञ', _) | ('ण', _) | ('न', _) | ('ऩ', _) => "n",
+        ('च', _) => "ch",
+        ('छ', _) => "chh",
+        ('ज', _) => "j",
+        ('झ', _) => "jh",
+        ('ट', _) | ('त', _) => "t",
+        ('ठ', _) | ('थ', _) => "th",
+        ('ड', _) | ('द', _) => "d",
+        ('ढ', _) | ('ध', _) => "dh",
+        ('प', _) => "p",
+        ('फ', _) => "ph",
+        ('ब', _) => "b",
+        ('भ', _) => "bh",
+        ('म', _) => "m",
+        ('य', _) => "y",
+        ('र', _) | ('ऱ', _) => "r",
+        ('ल', _) | ('ळ', _) | ('ऴ', _) => "l",
+        ('व', _) => "v",
+        ('श', _) | ('ष', _) => "sh",
+        ('स', _) => "s",
+        ('ह', _) => "h",
+        _ => "",
+    }
+}
+
+/// A vowel sign.
+fn vowel_sign(c: char) -> &'static str {
+    match c {
+        'ा' => "a",
+        'ि' | 'ी' => "i",
+        'ु' | 'ू' => "u",
+        'ृ' | 'ॄ' => "ri",
+        'े' | 'ॅ' | 'ॆ' => "e",
+        'ै' => "ai",
+        'ो' | 'ॉ' | 'ॊ' => "o",
+        'ौ' => "au",
+        _ => "",
+    }
+}
+
+/// An independent vowel letter, if `c` is one.
+fn vowel_letter(c: char) -> Option<&'static str> {
+    Some(match c {
+        'अ' | 'आ' | 'ॲ' => "a",
+        'इ' | 'ई' => "i",
+        'उ' | 'ऊ' => "u",
+        'ऋ' | 'ॠ' => "ri",
+        'ए' | 'ऍ' | 'ऎ' => "e",
+        'ऐ' => "ai",
+        'ओ' | 'ऑ' | 'ऒ' => "o",
+        'औ' => "au",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schwas_speakers_leave_out() {
+        for (word, want) in [
+            ("भारत", "भारत्"),
+            ("कमल", "कमल्"),
+            ("करना", "कर्ना"),
+            ("सरकार", "सर्कार्"),
+            ("आजकल", "आज्कल्"),
+            ("बचपन", "बच्पन्"),
+            ("भरतपुर", "भरत्पुर्"),
+            ("अवस्था", "अवस्था"),
+            ("मित्र", "मित्र"),
+            ("मुंबई", "मुंबई"),
+            ("न", "न"),
+            ("हिंदी", "हिंदी"),
+            ("कर्मचारी", "कर्म्चारी"),
+            ("लड़का", "लड़्का"),
+        ] {
+            assert_eq!(drop_schwas(word), want, "{word}");
+        }
+    }
+
+    #[test]
+    fn as_readers_write_it() {
+        for (word, want) in [
+            ("भारत", "bharat"),
+            ("समाचार", "samachar"),
+            ("प्रदेश", "pradesh"),
+            ("सड़क", "sadak"),
+            ("अमृतसर", "amritsar"),
+            ("मुंबई", "mumbai"),
+            ("हिंदी", "hindi"),
+            ("ज्ञान", "gyan"),
+            ("नमस्ते", "namaste"),
+        ] {
+            let mut out = String::new();
+            romanize(word, &mut out);
+            assert_eq!(out, want, "{word}");
+        }
+    }
+}
