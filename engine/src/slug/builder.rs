@@ -8,7 +8,7 @@ use super::classes::{
     spelled_letter, starts_word, word_follows,
 };
 use super::names::SymbolNames;
-use super::national;
+use super::national::{self, AtWord};
 use super::plain::Plain;
 use super::writing;
 use crate::japanese;
@@ -270,6 +270,23 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
             if !self.push_if_alnum(byte) {
                 self.separate();
             }
+        }
+    }
+
+    /// Appends what rules 5 read for a word (`national::read_word_at`),
+    /// as its ASCII would be read in the title: letters and digits kept in
+    /// their word, anything else separating.
+    fn push_read(&mut self, text: &[u8]) {
+        let mut rest = text;
+        while !rest.is_empty() {
+            if self.alnum[rest[0] as usize] == 0 {
+                self.separate();
+                rest = &rest[1..];
+                continue;
+            }
+            self.run_start = usize::MAX;
+            let n = self.push_word(rest);
+            rest = &rest[n..];
         }
     }
 
@@ -539,6 +556,12 @@ pub(super) fn build<const EXTRAS: bool>(
     // Rules 5 read Greek, Cyrillic, Arabic and Hangul by their standards,
     // and compose combining marks first.
     let national_stops = watch && options.rules.has(Switch::NationalStandards);
+    // The language of the title's Cyrillic, and the words rules 5 read
+    // here, written before they are pushed.
+    let mut cyrillic = None;
+    let mut read = String::new();
+    // Before it, letters rules 5 leave as they were (Arabic without marks).
+    let mut as_before = 0;
     let bytes = title.as_bytes();
     let mut i = 0;
     while let Some(&(mut byte)) = bytes.get(i) {
@@ -587,8 +610,17 @@ pub(super) fn build<const EXTRAS: bool>(
             // letters, which is all the rules do with them when the table
             // names no such character and no sequence starts there.
             let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
-            if national_stops && cp >= 0x300 && national::stops_at(cp) {
-                return Err(Unrewritten);
+            if national_stops && cp >= 0x300 && i >= as_before && national::stops_at(cp) {
+                read.clear();
+                match national::read_word_at(title, i, &mut cyrillic, &mut read) {
+                    Some(AtWord::Read(end)) => {
+                        b.push_read(read.as_bytes());
+                        i = end;
+                        continue;
+                    }
+                    Some(AtWord::AsBefore(end)) => as_before = end,
+                    None => return Err(Unrewritten),
+                }
             }
             if let Some(word) = plain.letters(cp)
                 && !(options.symbols
@@ -599,12 +631,20 @@ pub(super) fn build<const EXTRAS: bool>(
                 i += 2;
                 continue;
             }
-        } else if watch
-            && (writing::starts_run(title, i)
-                || (kana_stops && starts_kana(title, i))
-                || (national_stops && national::may_apply(&title[i..i + utf8_width(byte)])))
+        } else if watch && (writing::starts_run(title, i) || (kana_stops && starts_kana(title, i)))
         {
             return Err(Unrewritten);
+        } else if national_stops && national::may_apply(&title[i..i + utf8_width(byte)]) {
+            read.clear();
+            match national::read_word_at(title, i, &mut cyrillic, &mut read) {
+                Some(AtWord::Read(end)) => {
+                    b.push_read(read.as_bytes());
+                    i = end;
+                    continue;
+                }
+                Some(AtWord::AsBefore(end)) => as_before = end,
+                None => return Err(Unrewritten),
+            }
         }
         let c = title[i..].chars().next().expect("i is on a char boundary");
         let at = i;

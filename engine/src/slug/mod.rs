@@ -215,6 +215,10 @@ fn words_of_rewritten(
 struct Text<'t> {
     text: Cow<'t, str>,
     survey: Survey,
+    /// Whether the text may hold what rules 5's composition or national
+    /// standards change (`national::may_apply`): found once, and taken to
+    /// be so once a stage changes the text.
+    national: bool,
 }
 
 /// What the scan of a title found for [`decode_entities`] and
@@ -252,6 +256,7 @@ impl<'t> Text<'t> {
         Text {
             text: Cow::Borrowed(title),
             survey,
+            national: options.rules.has(Switch::ComposedFirst) && national::may_apply(title),
         }
     }
 
@@ -268,6 +273,7 @@ impl<'t> Text<'t> {
             Some(written) => Text {
                 text: Cow::Owned(written),
                 survey: Survey::Changed,
+                national: true,
             },
         }
     }
@@ -294,7 +300,7 @@ fn decode_entities<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
 /// with [`Switch::ComposedFirst`] (`national::compose`).
 #[inline]
 fn compose<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
-    match options.rules.has(Switch::ComposedFirst) {
+    match text.national && options.rules.has(Switch::ComposedFirst) {
         true => text.then(national::compose),
         false => text,
     }
@@ -306,7 +312,11 @@ fn compose<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
 /// transform.
 #[inline]
 fn read_national<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
-    match options.rules.has(Switch::NationalStandards) && options.ascii {
+    let latin_dj = options.locale.is_some();
+    match (text.national || latin_dj)
+        && options.rules.has(Switch::NationalStandards)
+        && options.ascii
+    {
         true => text.then(|t| national::romanize(t, options.locale.as_ref())),
         false => text,
     }

@@ -613,3 +613,35 @@ fn a_transforms_dots_leave_words_whole() {
     // A dot of the title's own separates as before.
     assert_eq!(slug_with("col·lecció", kyrgyz(5)), "col-leccio");
 }
+
+#[test]
+fn the_one_pass_gives_what_every_stage_gives() {
+    use super::{rewrite, slugify_rewritten};
+    let extra = [
+        "Я люблю Київ",
+        "Пьеса «Объявление» 2024",
+        "ПРИВЕТ мир Ђоковић",
+        "Χανιά, ΚΡΗΤΗ and Αθήνα",
+        "독립문 앞 ☃ 강남역",
+        "iPhoneЯ",
+        "Café e\u{301} Москва",
+        "أَبُو ظَبْي and مرحبا",
+        "भारत & सड़क",
+        "Москва 1\u{FE0F}\u{20E3}",
+    ];
+    let decamelized = with(RawOptions {
+        decamelize: Some(true),
+        stopwords: Some(vec!["и".into(), "the".into()]),
+        ..RawOptions::default()
+    });
+    let short = with(RawOptions {
+        max_length: Some(9),
+        ..RawOptions::default()
+    });
+    for options in [Options::default(), decamelized, short] {
+        for title in crate::corpus::titles().chain(extra) {
+            let every_stage = slugify_rewritten(&rewrite(title, &options), &options, &table());
+            assert_eq!(slugify(title, &options, &table()), every_stage, "{title:?}");
+        }
+    }
+}

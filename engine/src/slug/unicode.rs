@@ -615,6 +615,36 @@ pub fn cut(slug: &mut String, max_chars: Option<usize>, max_bytes: Option<usize>
     }
 }
 
+/// The letters a script's spelling uses as letters of their own, which
+/// NFKC would write as two ([`Switch::ScriptLettersKept`]): Armenian `և`,
+/// Thai and Lao sara am, Lao `ໜ ໝ`, Tibetan `ཷ ཹ`.
+fn is_kept_letter(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0587}' | '\u{0E33}' | '\u{0EB3}' | '\u{0EDC}' | '\u{0EDD}' | '\u{0F77}' | '\u{0F79}'
+    )
+}
+
+/// `text` in NFKC; with `keep`, the letters [`is_kept_letter`] says kept
+/// as they are (each piece between them normalized: NFKC composes nothing
+/// across them).
+fn nfkc(text: &str, keep: bool) -> Cow<'_, str> {
+    let nfkc = ComposingNormalizer::new_nfkc();
+    if !keep || !text.contains(is_kept_letter) {
+        return nfkc.normalize(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(is_kept_letter) {
+        out.push_str(&nfkc.normalize(&rest[..at]));
+        let c = rest[at..].chars().next().expect("a letter at `at`");
+        out.push(c);
+        rest = &rest[at + c.len_utf8()..];
+    }
+    out.push_str(&nfkc.normalize(rest));
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -644,34 +674,4 @@ mod tests {
         assert_eq!(uri("мир"), "%D0%BC%D0%B8%D1%80");
         assert_eq!(uri("ç"), "%C3%A7");
     }
-}
-
-/// The letters a script's spelling uses as letters of their own, which
-/// NFKC would write as two ([`Switch::ScriptLettersKept`]): Armenian `և`,
-/// Thai and Lao sara am, Lao `ໜ ໝ`, Tibetan `ཷ ཹ`.
-fn is_kept_letter(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0587}' | '\u{0E33}' | '\u{0EB3}' | '\u{0EDC}' | '\u{0EDD}' | '\u{0F77}' | '\u{0F79}'
-    )
-}
-
-/// `text` in NFKC; with `keep`, the letters [`is_kept_letter`] says kept
-/// as they are (each piece between them normalized: NFKC composes nothing
-/// across them).
-fn nfkc(text: &str, keep: bool) -> Cow<'_, str> {
-    let nfkc = ComposingNormalizer::new_nfkc();
-    if !keep || !text.contains(is_kept_letter) {
-        return nfkc.normalize(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(is_kept_letter) {
-        out.push_str(&nfkc.normalize(&rest[..at]));
-        let c = rest[at..].chars().next().expect("a letter at `at`");
-        out.push(c);
-        rest = &rest[at + c.len_utf8()..];
-    }
-    out.push_str(&nfkc.normalize(rest));
-    Cow::Owned(out)
 }

@@ -67,7 +67,23 @@ impl Language {
     pub(crate) fn shown_by(text: &str) -> Language {
         let mut found = Language::Russian;
         let mut rank = 0;
-        for c in text.chars().filter(|&c| is_cyrillic(c)) {
+        let bytes = text.as_bytes();
+        for (at, &lead) in bytes.iter().enumerate() {
+            // Only Ѐ to Џ, ѐ to џ and U+0460 to U+052F tell languages
+            // apart; а to я, which every language has, are passed over
+            // without decoding.
+            let next = bytes.get(at + 1).copied().unwrap_or(0);
+            let telling = match lead {
+                0xD0 => next < 0x90,
+                0xD1 => next >= 0x90,
+                0xD2..=0xD4 => true,
+                _ => false,
+            };
+            if !telling {
+                continue;
+            }
+            let c = char::from_u32((u32::from(lead & 0x1F) << 6) | u32::from(next & 0x3F))
+                .unwrap_or('\0');
             let (language, r) = match lower_of(c).0 {
                 'ў' => (Language::Belarusian, 7),
                 'ї' | 'є' | 'ґ' => (Language::Ukrainian, 6),
@@ -100,6 +116,8 @@ pub(super) fn is_cyrillic(c: char) -> bool {
 fn lower_of(c: char) -> (char, bool) {
     let n = c as u32;
     let lowered = match n {
+        // Most letters: а to я and ѐ to џ, already lower case.
+        0x430..=0x45F => n,
         0x410..=0x42F => n + 0x20,
         0x400..=0x40F => n + 0x50,
         0x4C0 => 0x4CF,
@@ -148,21 +166,42 @@ struct Letter {
 /// Writes `word`, a run of Cyrillic letters and apostrophes between them,
 /// to `out` as `language`'s standard writes it, capitals kept.
 pub(super) fn romanize_word(language: Language, word: &str, out: &mut String) {
-    let mut letters: Vec<Letter> = Vec::with_capacity(word.len() / 2);
+    // Most words fit on the stack; a longer one takes the heap.
+    const ON_STACK: usize = 32;
+    let mut stack = [Letter {
+        c: '\0',
+        upper: false,
+        apostrophe: false,
+    }; ON_STACK];
+    let mut heap = Vec::new();
+    let mut n = 0;
     let mut apostrophe = false;
     for c in word.chars() {
         if is_cyrillic(c) {
             let (c, upper) = lower_of(c);
-            letters.push(Letter {
+            let letter = Letter {
                 c,
                 upper,
                 apostrophe,
-            });
+            };
+            if n < ON_STACK {
+                stack[n] = letter;
+            } else {
+                if heap.is_empty() {
+                    heap.extend_from_slice(&stack);
+                }
+                heap.push(letter);
+            }
+            n += 1;
             apostrophe = false;
         } else {
-            apostrophe = !letters.is_empty();
+            apostrophe = n > 0;
         }
     }
+    let letters: &[Letter] = match n <= ON_STACK {
+        true => &stack[..n],
+        false => &heap,
+    };
     let mut cased = super::Cased::new(
         out,
         letters.len(),

@@ -32,6 +32,7 @@ use icu::normalizer::ComposingNormalizerBorrowed;
 
 use super::classes::find_byte;
 use crate::locale::SlugLocale;
+use crate::remembered::Memory;
 pub(crate) use cyrillic::Language;
 
 #[cfg(doc)]
@@ -52,13 +53,20 @@ pub(super) fn may_apply(text: &str) -> bool {
 /// U+F000 to U+FFFF.
 #[inline]
 fn first_of(text: &str, wanted: impl Fn(char) -> bool) -> bool {
+    /// The lead bytes looked at, as a table: a test the compiler makes a
+    /// load, not six comparisons.
+    const LEADS: [bool; 256] = {
+        let mut leads = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            leads[b] = matches!(b, 0xCC..=0xD4 | 0xD8..=0xDB | 0xE1 | 0xE2 | 0xEA..=0xED | 0xEF);
+            b += 1;
+        }
+        leads
+    };
     let bytes = text.as_bytes();
     let mut from = 0;
-    while let Some(at) = find_byte(
-        bytes,
-        from,
-        |b| matches!(b, 0xCC..=0xD4 | 0xD8..=0xDB | 0xE1 | 0xE2 | 0xEA..=0xED | 0xEF),
-    ) {
+    while let Some(at) = find_byte(bytes, from, |b| LEADS[b as usize]) {
         let c = text[at..]
             .chars()
             .next()
@@ -69,6 +77,88 @@ fn first_of(text: &str, wanted: impl Fn(char) -> bool) -> bool {
         from = at + c.len_utf8();
     }
     false
+}
+
+/// For the words stage's watching pass (no `locale`, nothing rewritten):
+/// when a word this stage reads letter by letter starts at byte `at` of
+/// `title` (Greek, Cyrillic, Hangul), writes it to `out` as [`romanize`]
+/// would and returns where it ends, so the title is read in one pass;
+/// `None` when the title must be rewritten first (a combining mark, a
+/// vocalized Arabic word).
+/// `cyrillic` keeps the language the title's Cyrillic shows, found at its
+/// first Cyrillic word (no Cyrillic comes before `at` then).
+#[inline]
+pub(super) fn read_word_at(
+    title: &str,
+    at: usize,
+    cyrillic: &mut Option<Language>,
+    out: &mut String,
+) -> Option<AtWord> {
+    let c = title[at..].chars().next()?;
+    let reader = if korean::is_syllable(c) {
+        Reader::Korean
+    } else if greek::is_greek(c) {
+        Reader::Greek
+    } else if cyrillic::is_cyrillic(c) {
+        Reader::Cyrillic(*cyrillic.get_or_insert_with(|| Language::shown_by(&title[at..])))
+    } else if arabic::is_arabic(c) {
+        let end = run_end(title, at, arabic::is_arabic);
+        return match arabic::is_vocalized(&title[at..end]) {
+            true => None,
+            false => Some(AtWord::AsBefore(end)),
+        };
+    } else {
+        return None;
+    };
+    let end = run_end(title, at, reader.reads());
+    let run = &title[at..end];
+    // A combining mark inside the word: composition first, on the whole
+    // title.
+    if run.contains(is_mark) {
+        return None;
+    }
+    remember(reader, run, out);
+    Some(AtWord::Read(end))
+}
+
+/// Most words each thread remembers for each way of reading them; past
+/// it, that memory starts over.
+const MAX_WORDS: usize = 512;
+
+/// Longest word remembered, in bytes.
+const MAX_WORD_BYTES: usize = 64;
+
+/// Writes `run`, a word of Hangul, Greek or Cyrillic, as `reader` reads
+/// it, from the thread's memory of words after the first time: titles
+/// repeat their words, and a lookup costs a tenth of a reading.
+fn remember(reader: Reader, run: &str, out: &mut String) {
+    thread_local! {
+        static WORDS: [Memory; 10] =
+            std::array::from_fn(|_| Memory::new(MAX_WORDS, MAX_WORD_BYTES));
+    }
+    let slot = match reader {
+        Reader::Korean => 0,
+        Reader::Greek => 1,
+        Reader::Cyrillic(language) => 2 + language as usize,
+        Reader::Arabic(_) | Reader::LatinDj => unreachable!("not remembered"),
+    };
+    WORDS.with(|words| {
+        words[slot].remember(run, out, |out| match reader {
+            Reader::Korean => korean::romanize_word(run, out),
+            Reader::Greek => greek::romanize_word(run, out),
+            Reader::Cyrillic(language) => cyrillic::romanize_word(language, run, out),
+            Reader::Arabic(_) | Reader::LatinDj => unreachable!("not remembered"),
+        })
+    });
+}
+
+/// What [`read_word_at`] did with the word at a byte.
+pub(super) enum AtWord {
+    /// Wrote it, which ends where this says.
+    Read(usize),
+    /// Nothing: the letters before this byte are read as before (a word
+    /// in Arabic script without vowel marks).
+    AsBefore(usize),
 }
 
 /// Whether the two-byte character `cp` (U+0300 or above) is one this
@@ -195,9 +285,7 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
         out.push_str(&text[copied..at]);
         let run = &text[at..end];
         match reader {
-            Reader::Korean => korean::romanize_word(run, out),
-            Reader::Greek => greek::romanize_word(run, out),
-            Reader::Cyrillic(language) => cyrillic::romanize_word(language, run, out),
+            Reader::Korean | Reader::Greek | Reader::Cyrillic(_) => remember(reader, run, out),
             Reader::Arabic(language) => {
                 let after = text[end..].trim_start_matches(|c: char| c.is_whitespace());
                 let next = &after[..run_end(after, 0, arabic::is_arabic)];
@@ -255,21 +343,41 @@ fn has_latin_dj(text: &str) -> bool {
 
 /// Where the run of characters for which `belongs` holds, starting at byte
 /// `at` of `text`, ends: marks on them and apostrophes between them are in
-/// it.
-fn run_end(text: &str, at: usize, belongs: fn(char) -> bool) -> usize {
+/// it. Characters are decoded from the bytes directly (the text is UTF-8).
+fn run_end(text: &str, at: usize, belongs: impl Fn(char) -> bool) -> usize {
+    let bytes = text.as_bytes();
     let mut end = at;
-    let mut chars = text[at..].char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+    let mut i = at;
+    while let Some((c, len)) = char_at(bytes, i) {
         let inside = belongs(c)
             || is_mark(c)
             || (matches!(c, '\'' | '’' | 'ʼ')
-                && chars.peek().is_some_and(|&(_, next)| belongs(next)));
+                && char_at(bytes, i + len).is_some_and(|(next, _)| belongs(next)));
         if !inside {
             break;
         }
-        end = at + i + c.len_utf8();
+        i += len;
+        end = i;
     }
     end
+}
+
+/// The character at byte `i` of the UTF-8 `bytes`, where one starts, and
+/// its length; `None` at the end.
+#[inline]
+fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
+    let lead = *bytes.get(i)?;
+    let tail = |k: usize| u32::from(bytes.get(i + k).copied().unwrap_or(0x80) & 0x3F);
+    let (cp, len) = match lead {
+        0..0x80 => (u32::from(lead), 1),
+        0xC0..0xE0 => ((u32::from(lead & 0x1F) << 6) | tail(1), 2),
+        0xE0..0xF0 => ((u32::from(lead & 0x0F) << 12) | (tail(1) << 6) | tail(2), 3),
+        _ => (
+            (u32::from(lead & 0x07) << 18) | (tail(1) << 12) | (tail(2) << 6) | tail(3),
+            4,
+        ),
+    };
+    Some((char::from_u32(cp).unwrap_or('\u{FFFD}'), len))
 }
 
 /// Whether `c` is a combining mark of the blocks Greek and Cyrillic use.
@@ -279,10 +387,14 @@ fn is_mark(c: char) -> bool {
 
 /// Writes what a standard gives for each letter of a word in the letter's
 /// case: a capital's text capitalized (`Щ` `Shch`), and every letter of a
-/// word written in capitals in capitals (`ЩИ` `SHCHI`).
+/// word written in capitals in capitals (`ЩИ` `SHCHI`). The letters (a
+/// few bytes of ASCII each) gather in a buffer that is written out when
+/// full and when the word is done: one copy instead of one a letter.
 pub(super) struct Cased<'o> {
     out: &'o mut String,
     all_caps: bool,
+    buf: [u8; 64],
+    len: usize,
 }
 
 impl<'o> Cased<'o> {
@@ -291,23 +403,29 @@ impl<'o> Cased<'o> {
         Cased {
             out,
             all_caps: letters > 1 && capitals == letters,
+            buf: [0; 64],
+            len: 0,
         }
     }
 
-    /// `text`, what a letter is written as, in its case (`upper`).
+    /// `text` (ASCII), what a letter is written as, in its case (`upper`).
     #[inline]
     pub(super) fn push(&mut self, text: &str, upper: bool) {
-        if !upper {
-            self.out.push_str(text);
-        } else if self.all_caps {
-            self.out
-                .extend(text.chars().map(|c| c.to_ascii_uppercase()));
-        } else {
-            let mut chars = text.chars();
-            if let Some(first) = chars.next() {
-                self.out.push(first.to_ascii_uppercase());
-                self.out.push_str(chars.as_str());
+        let bytes = text.as_bytes();
+        if self.len + bytes.len() > self.buf.len() {
+            self.flush();
+            if bytes.len() > self.buf.len() {
+                self.out.push_str(text);
+                return;
             }
+        }
+        for (k, &byte) in bytes.iter().enumerate() {
+            let capital = upper && (self.all_caps || k == 0);
+            self.buf[self.len] = match capital {
+                true => byte.to_ascii_uppercase(),
+                false => byte,
+            };
+            self.len += 1;
         }
     }
 
@@ -315,12 +433,23 @@ impl<'o> Cased<'o> {
     /// `av`), in the first letter's case (`upper`).
     pub(super) fn push_pair(&mut self, first: &str, second: &str, upper: bool) {
         self.push(first, upper);
-        if upper && self.all_caps {
-            self.out
-                .extend(second.chars().map(|c| c.to_ascii_uppercase()));
-        } else {
-            self.out.push_str(second);
+        self.push(second, upper && self.all_caps);
+    }
+
+    /// Writes out what the buffer holds.
+    fn flush(&mut self) {
+        let written = &self.buf[..self.len];
+        // The standards write ASCII; anything else is left out.
+        if let Ok(text) = std::str::from_utf8(written) {
+            self.out.push_str(text);
         }
+        self.len = 0;
+    }
+}
+
+impl Drop for Cased<'_> {
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 

@@ -190,7 +190,7 @@ pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options)
                 match script == Script::DEVANAGARI
                     && *schwas.get_or_insert_with(|| drops_schwas(options))
                 {
-                    true => devanagari::romanize(chunk, out),
+                    true => romanize_hindi(chunk, out),
                     false => romanize_run(script, chunk, out),
                 }
             }
@@ -288,6 +288,16 @@ fn romanize_run(script: Script, run: &str, out: &mut String) {
         static RUNS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
     }
     RUNS.with(|runs| runs.remember(run, out, |out| script.romanize(run, out)));
+}
+
+/// A run of Devanagari as Hindi readers write it (`devanagari`), from the
+/// thread's memory of such runs after the first time (its own: the same
+/// run reads otherwise by CLDR's transform).
+fn romanize_hindi(run: &str, out: &mut String) {
+    thread_local! {
+        static RUNS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
+    }
+    RUNS.with(|runs| runs.remember(run, out, |out| devanagari::romanize(run, out)));
 }
 
 /// For `ascii: false`'s word cuts: which script written without spaces
