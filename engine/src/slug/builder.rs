@@ -8,7 +8,7 @@ use super::classes::{
     spelled_letter, starts_word, word_follows,
 };
 use super::names::SymbolNames;
-use super::national::{self, AtWord};
+use super::national::{self, AtWord, Letters};
 use super::plain::Plain;
 use super::writing;
 use crate::japanese;
@@ -562,6 +562,9 @@ pub(super) fn build<const EXTRAS: bool>(
     let mut read = String::new();
     // Before it, letters rules 5 leave as they were (Arabic without marks).
     let mut as_before = 0;
+    // Where the case of what is written does not matter, rules 5 read
+    // Cyrillic letter by letter.
+    let by_letter = options.lowercase && !options.decamelize;
     let bytes = title.as_bytes();
     let mut i = 0;
     while let Some(&(mut byte)) = bytes.get(i) {
@@ -611,6 +614,20 @@ pub(super) fn build<const EXTRAS: bool>(
             // names no such character and no sequence starts there.
             let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
             if national_stops && cp >= 0x300 && i >= as_before && national::stops_at(cp) {
+                if by_letter
+                    && let Some(letters) = national::cyrillic_letter_at(title, i, cp, &mut cyrillic)
+                {
+                    match letters {
+                        Letters::Packed(word) => b.push_letters(word),
+                        Letters::Text(text) => {
+                            for &byte in text.as_bytes() {
+                                b.push_if_alnum(byte);
+                            }
+                        }
+                    }
+                    i += 2;
+                    continue;
+                }
                 read.clear();
                 match national::read_word_at(title, i, &mut cyrillic, &mut read) {
                     Some(AtWord::Read(end)) => {

@@ -628,6 +628,9 @@ fn the_one_pass_gives_what_every_stage_gives() {
         "أَبُو ظَبْي and مرحبا",
         "भारत & सड़क",
         "Москва 1\u{FE0F}\u{20E3}",
+        "Знам'янка і Мар’їне, Київ",
+        "Подъездной ПЬЕСА Новый",
+        "Я-люблю-Қазақстан",
     ];
     let decamelized = with(RawOptions {
         decamelize: Some(true),
@@ -638,7 +641,11 @@ fn the_one_pass_gives_what_every_stage_gives() {
         max_length: Some(9),
         ..RawOptions::default()
     });
-    for options in [Options::default(), decamelized, short] {
+    let cased = with(RawOptions {
+        lowercase: Some(false),
+        ..RawOptions::default()
+    });
+    for options in [Options::default(), decamelized, short, cased] {
         for title in crate::corpus::titles().chain(extra) {
             let every_stage = slugify_rewritten(&rewrite(title, &options), &options, &table());
             assert_eq!(slugify(title, &options, &table()), every_stage, "{title:?}");

@@ -45,6 +45,18 @@ pub(crate) enum Language {
 }
 
 impl Language {
+    /// Every language, in the order of their numbers.
+    const ALL: [Language; 8] = [
+        Language::Russian,
+        Language::Ukrainian,
+        Language::Belarusian,
+        Language::Bulgarian,
+        Language::Serbian,
+        Language::Macedonian,
+        Language::Mongolian,
+        Language::Kazakh,
+    ];
+
     /// The language of a BCP 47 language subtag, if slugd reads it here.
     pub(crate) fn of_tag(language: &str) -> Option<Language> {
         Some(match language {
@@ -216,27 +228,155 @@ pub(super) fn romanize_word(language: Language, word: &str, out: &mut String) {
             after_next: at(i + 2),
             apostrophe: letter.apostrophe,
         };
-        let text = match language {
-            Language::Russian => russian(c, context),
-            Language::Ukrainian => ukrainian(c, context),
-            Language::Belarusian => belarusian(c, context),
-            Language::Bulgarian => bulgarian(c, context),
-            Language::Serbian => serbian(c),
-            Language::Macedonian => macedonian(c),
-            Language::Mongolian => mongolian(c, context),
-            Language::Kazakh => kazakh(c, context),
-        };
-        // A letter of another language than the title's (Tajik `ҳ` in a
-        // title read as Russian): as deunicode writes it.
-        let text = match text {
-            "" if !matches!(c, 'ъ' | 'ь') => {
-                let written = deunicode::deunicode_char(c).unwrap_or("");
-                written.trim_end_matches(|c: char| !c.is_ascii_alphanumeric())
-            }
-            text => text,
-        };
+        let text = letter_text(language, c, context);
         cased.push(text, letter.upper);
     }
+}
+
+/// What `language` writes for `c`, a lower-case letter, where `context`
+/// says: a letter of another language than the title's (Tajik `ҳ` in a
+/// title read as Russian) as deunicode writes it.
+#[inline]
+fn letter_text(language: Language, c: char, context: Context) -> &'static str {
+    let text = match language {
+        Language::Russian => russian(c, context),
+        Language::Ukrainian => ukrainian(c, context),
+        Language::Belarusian => belarusian(c, context),
+        Language::Bulgarian => bulgarian(c, context),
+        Language::Serbian => serbian(c),
+        Language::Macedonian => macedonian(c),
+        Language::Mongolian => mongolian(c, context),
+        Language::Kazakh => kazakh(c, context),
+    };
+    match text {
+        "" if !matches!(c, 'ъ' | 'ь') => {
+            let written = deunicode::deunicode_char(c).unwrap_or("");
+            written.trim_end_matches(|c: char| !c.is_ascii_alphanumeric())
+        }
+        text => text,
+    }
+}
+
+/// Whether what `language` writes for `c` (lower case) depends on the
+/// letters around it: the letters its rules read in context. A unit test
+/// holds this list to [`letter_text`] in every context.
+fn contextual(language: Language, c: char) -> bool {
+    match language {
+        Language::Russian => matches!(c, 'е' | 'ы' | 'ь'),
+        Language::Ukrainian => matches!(c, 'г' | 'є' | 'ї' | 'й' | 'ю' | 'я'),
+        Language::Belarusian => matches!(c, 'е' | 'ё' | 'ю' | 'я'),
+        Language::Bulgarian => c == 'я',
+        Language::Serbian | Language::Macedonian => false,
+        Language::Mongolian => c == 'е',
+        Language::Kazakh => matches!(c, 'ё' | 'ю' | 'я'),
+    }
+}
+
+/// For a language, what it writes for each letter of U+0400 to U+052F
+/// whatever the letters around it, as up to four ASCII bytes in a word
+/// (0 bytes after them); 0 where the letters around it matter
+/// ([`contextual`]) or it writes more. Made at the language's first use.
+fn context_free(language: Language) -> &'static [u32; 0x130] {
+    static TABLES: [std::sync::OnceLock<[u32; 0x130]>; 8] =
+        [const { std::sync::OnceLock::new() }; 8];
+    TABLES[language as usize].get_or_init(|| {
+        let mut table = [0u32; 0x130];
+        for (n, entry) in table.iter_mut().enumerate() {
+            let Some(c) = char::from_u32(0x400 + n as u32) else {
+                continue;
+            };
+            let c = lower_of(c).0;
+            if contextual(language, c) {
+                continue;
+            }
+            let alone = letter_text(language, c, Context::ALONE);
+            if !alone.is_empty() && alone.len() <= 4 && alone.is_ascii() {
+                let mut bytes = [0u8; 4];
+                bytes[..alone.len()].copy_from_slice(alone.as_bytes());
+                *entry = u32::from_le_bytes(bytes);
+            }
+        }
+        table
+    })
+}
+
+/// What `language` writes, in lower case, for the Cyrillic letter `cp`
+/// (a two-byte character) at byte `at` of `title`, its neighbours read
+/// from the title's bytes as [`romanize_word`] reads them from its word:
+/// the words pass reads Cyrillic letter by letter this way where case
+/// does not matter.
+#[inline]
+pub(super) fn letter_at(language: Language, title: &[u8], at: usize, cp: u32) -> Letters {
+    let word = context_free(language)[(cp - 0x400) as usize];
+    if word != 0 {
+        return Letters::Packed(word);
+    }
+    Letters::Text(letter_in_context(language, title, at, cp))
+}
+
+/// What [`letter_at`] gives: up to four bytes packed in a word (0 bytes
+/// after them), or a text.
+pub(crate) enum Letters {
+    Packed(u32),
+    Text(&'static str),
+}
+
+/// [`letter_at`] of a letter the letters around it matter for.
+#[cold]
+fn letter_in_context(language: Language, title: &[u8], at: usize, cp: u32) -> &'static str {
+    let c = lower_of(char::from_u32(cp).unwrap_or('\0')).0;
+    // The Cyrillic letter whose two bytes start at `i`, if one does.
+    let letter = |i: usize| -> Option<char> {
+        let lead = *title.get(i)?;
+        let next = *title.get(i + 1)?;
+        if !(0xD0..=0xD4).contains(&lead) || next & 0xC0 != 0x80 {
+            return None;
+        }
+        let c = char::from_u32((u32::from(lead & 0x1F) << 6) | u32::from(next & 0x3F))?;
+        Some(lower_of(c).0)
+    };
+    // The letter before, across an apostrophe (', ’ or ʼ) between them.
+    let before = |end: usize| -> Option<char> { letter(end.checked_sub(2)?) };
+    let (prev, apostrophe) = match before(at) {
+        Some(p) => (Some(p), false),
+        None => {
+            let quote = match at {
+                _ if at >= 1 && title[at - 1] == b'\'' => 1,
+                _ if at >= 3 && title[at - 3..at] == *"’".as_bytes() => 3,
+                _ if at >= 2 && title[at - 2..at] == *"ʼ".as_bytes() => 2,
+                _ => 0,
+            };
+            match quote {
+                0 => (None, false),
+                n => match before(at - n) {
+                    Some(p) => (Some(p), true),
+                    None => (None, false),
+                },
+            }
+        }
+    };
+    // The letters after, across an apostrophe as well.
+    let after = |i: usize| -> Option<(char, usize)> {
+        if let Some(c) = letter(i) {
+            return Some((c, i + 2));
+        }
+        let quote = match title.get(i)? {
+            b'\'' => 1,
+            0xE2 if title.get(i..i + 3) == Some("’".as_bytes()) => 3,
+            0xCA if title.get(i..i + 2) == Some("ʼ".as_bytes()) => 2,
+            _ => return None,
+        };
+        letter(i + quote).map(|c| (c, i + quote + 2))
+    };
+    let next = after(at + 2);
+    let after_next = next.and_then(|(_, end)| after(end));
+    let context = Context {
+        prev,
+        next: next.map(|(c, _)| c),
+        after_next: after_next.map(|(c, _)| c),
+        apostrophe,
+    };
+    letter_text(language, c, context)
 }
 
 /// The letters around one.
@@ -249,6 +389,14 @@ struct Context {
 }
 
 impl Context {
+    /// A letter alone.
+    const ALONE: Context = Context {
+        prev: None,
+        next: None,
+        after_next: None,
+        apostrophe: false,
+    };
+
     /// Whether the letter starts a syllable as at a word's start: first,
     /// after an apostrophe, or after a vowel or one of `signs`.
     fn starts_syllable(self, signs: &str) -> bool {
@@ -467,6 +615,45 @@ mod tests {
             (Language::Russian, "шаҳар", "shakhar"),
         ] {
             assert_eq!(read(language, word), want, "{word}");
+        }
+    }
+
+    #[test]
+    fn the_contextual_letters_are_all_that_read_the_letters_around_them() {
+        let neighbours = [
+            None,
+            Some('а'),
+            Some('б'),
+            Some('з'),
+            Some('и'),
+            Some('й'),
+            Some('ъ'),
+            Some('ь'),
+            Some('ў'),
+        ];
+        for language in Language::ALL {
+            for cp in 0x400..0x530 {
+                let c = lower_of(char::from_u32(cp).unwrap()).0;
+                let alone = letter_text(language, c, Context::ALONE);
+                let varies = neighbours.iter().any(|&prev| {
+                    neighbours.iter().any(|&next| {
+                        neighbours.iter().any(|&after_next| {
+                            [false, true].into_iter().any(|apostrophe| {
+                                let context = Context {
+                                    prev,
+                                    next,
+                                    after_next: next.and(after_next),
+                                    apostrophe: apostrophe && prev.is_some(),
+                                };
+                                letter_text(language, c, context) != alone
+                            })
+                        })
+                    })
+                });
+                if varies {
+                    assert!(contextual(language, c), "{language:?} {c}");
+                }
+            }
         }
     }
 

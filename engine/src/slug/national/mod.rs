@@ -33,7 +33,7 @@ use icu::normalizer::ComposingNormalizerBorrowed;
 use super::classes::find_byte;
 use crate::locale::SlugLocale;
 use crate::remembered::Memory;
-pub(crate) use cyrillic::Language;
+pub(crate) use cyrillic::{Language, Letters};
 
 #[cfg(doc)]
 use crate::rules::Switch;
@@ -119,6 +119,25 @@ pub(super) fn read_word_at(
     }
     remember(reader, run, out);
     Some(AtWord::Read(end))
+}
+
+/// For the words pass, where case does not matter: when `cp` (a
+/// two-byte character at byte `at` of `title`) is a Cyrillic letter, what
+/// rules 5 write for it in lower case, read from its neighbours in the
+/// title ([`cyrillic::letter_at`]): the usual Cyrillic title costs a look
+/// at each letter, as by rules 4. `cyrillic` keeps the title's language.
+#[inline]
+pub(super) fn cyrillic_letter_at(
+    title: &str,
+    at: usize,
+    cp: u32,
+    cyrillic: &mut Option<Language>,
+) -> Option<cyrillic::Letters> {
+    if !(0x400..=0x52F).contains(&cp) {
+        return None;
+    }
+    let language = *cyrillic.get_or_insert_with(|| Language::shown_by(&title[at..]));
+    Some(cyrillic::letter_at(language, title.as_bytes(), at, cp))
 }
 
 /// Most words each thread remembers for each way of reading them; past
