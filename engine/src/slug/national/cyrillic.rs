@@ -46,6 +46,7 @@ pub(crate) enum Language {
 
 impl Language {
     /// Every language, in the order of their numbers.
+    #[cfg(test)]
     const ALL: [Language; 8] = [
         Language::Russian,
         Language::Ukrainian,
