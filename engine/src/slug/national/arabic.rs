@@ -176,6 +176,12 @@ pub(super) fn romanize_word(language: Language, word: &str, next: Option<&str>, 
     let mut i = 0;
     // The vowel the letter before ends in, for the long vowels.
     let mut before: Option<char> = None;
+    // The name of God, which the article's rule would cut: Allah.
+    let bases: Vec<char> = letters.iter().map(|l| l.c).collect();
+    if bases == ['ا', 'ل', 'ل', 'ه'] {
+        out.push_str("allah");
+        return;
+    }
     // Arabic's article.
     if letters.len() > 2
         && letters[0].c == 'ا'
@@ -254,6 +260,15 @@ pub(super) fn romanize_word(language: Language, word: &str, next: Option<&str>, 
             }
             'ى' => {
                 out.push('a');
+                before = None;
+            }
+            'ة' if language == Language::Persian => {
+                out.push_str("eh");
+                before = None;
+            }
+            // The hamza Persian writes for the ezafe after `ه` or `ی`: -ye.
+            'ٴ' => {
+                out.push_str("ye");
                 before = None;
             }
             'ة' => {

@@ -76,7 +76,23 @@ struct Unit {
 
 /// `word`, a run of Devanagari, with a virama after each consonant whose
 /// schwa speakers leave out; borrowed when there is none.
+#[cfg(test)]
 pub(super) fn drop_schwas(word: &str) -> Cow<'_, str> {
+    drop_schwas_as(word, Speech::Hindi)
+}
+
+/// How a language drops schwas.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Speech {
+    /// Hindi and Marathi: at a word's end and inside it.
+    Hindi,
+    /// Nepali: at a word's end only (`सप्तरी` `saptari`, `भक्तपुर`
+    /// `bhaktapur`), and `व` is `w` (`रसुवा` `rasuwa`).
+    Nepali,
+}
+
+/// [`drop_schwas`] as `speech` drops them.
+fn drop_schwas_as(word: &str, speech: Speech) -> Cow<'_, str> {
     let units = units(word);
     let mut dropped = vec![false; units.len()];
     let vowels = units
@@ -95,7 +111,10 @@ pub(super) fn drop_schwas(word: &str) -> Cow<'_, str> {
         let keeps = units[last].clustered && matches!(units[last].consonant, 'य' | 'र' | 'व');
         dropped[last] = !keeps;
     }
-    let mut i = last;
+    let mut i = match speech {
+        Speech::Hindi => last,
+        Speech::Nepali => 0,
+    };
     while i > 1 {
         i -= 1;
         let unit = units[i];
@@ -188,8 +207,8 @@ fn units(word: &str) -> Vec<Unit> {
 /// Marathi and Nepali readers write ([`drop_schwas`] first): `च` ch, `छ`
 /// chh, `श ष` sh, `ड़` d, `ऋ ृ` ri, `ज्ञ` gy, long vowels as short ones,
 /// `ं` n (m before `प फ ब भ म`), `ः` h.
-pub(super) fn romanize(word: &str, out: &mut String) {
-    let read = drop_schwas(word);
+pub(super) fn romanize(word: &str, speech: Speech, out: &mut String) {
+    let read = drop_schwas_as(word, speech);
     let mut chars = read.chars().peekable();
     while let Some(c) = chars.next() {
         if is_consonant(c) {
@@ -206,7 +225,10 @@ pub(super) fn romanize(word: &str, out: &mut String) {
                     continue;
                 }
             }
-            out.push_str(consonant(c, nukta));
+            match (c, speech) {
+                ('व', Speech::Nepali) => out.push('w'),
+                _ => out.push_str(consonant(c, nukta)),
+            }
             write_vowel(&mut chars, out);
         } else if let Some(vowel) = vowel_letter(c) {
             out.push_str(vowel);
@@ -258,7 +280,8 @@ fn consonant(c: char, nukta: bool) -> &'static str {
         ('ख', _) => "kh",
         ('ग', _) => "g",
         ('घ', _) => "gh",
-        ('ङ', _) | ('ञ', _) | ('ण', _) | ('न', _) | ('ऩ', _) => "n",
+        ('ङ', _) => "ng",
+        ('ञ', _) | ('ण', _) | ('न', _) | ('ऩ', _) => "n",
         ('च', _) => "ch",
         ('छ', _) => "chh",
         ('ज', _) => "j",
@@ -353,7 +376,7 @@ mod tests {
             ("नमस्ते", "namaste"),
         ] {
             let mut out = String::new();
-            romanize(word, &mut out);
+            romanize(word, Speech::Hindi, &mut out);
             assert_eq!(out, want, "{word}");
         }
     }

@@ -187,10 +187,11 @@ pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options)
                 if spaced {
                     out.push(' ');
                 }
-                match script == Script::DEVANAGARI
-                    && *schwas.get_or_insert_with(|| drops_schwas(options))
-                {
-                    true => romanize_hindi(chunk, out),
+                match script == Script::DEVANAGARI {
+                    true => match *schwas.get_or_insert_with(|| speech(options)) {
+                        Some(speech) => romanize_hindi(chunk, speech, out),
+                        None => romanize_run(script, chunk, out),
+                    },
                     false => romanize_run(script, chunk, out),
                 }
             }
@@ -248,12 +249,19 @@ fn chunks(script: Script, run: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Whether Devanagari is read with the schwas speakers leave out
-/// (`devanagari`, [`Switch::NationalStandards`]): Hindi, Marathi, Nepali,
-/// any language but Sanskrit (`locale: sa`), which keeps every vowel.
-fn drops_schwas(options: &Options) -> bool {
-    options.rules.has(Switch::NationalStandards)
-        && options.locale.as_ref().is_none_or(|l| l.language() != "sa")
+/// How Devanagari is read, with the schwas speakers leave out
+/// (`devanagari`, [`Switch::NationalStandards`]): as Nepali with `locale:
+/// ne`, as Hindi otherwise; `None` for Sanskrit (`locale: sa`), which
+/// keeps every vowel, and before rules 5.
+fn speech(options: &Options) -> Option<devanagari::Speech> {
+    if !options.rules.has(Switch::NationalStandards) {
+        return None;
+    }
+    match options.locale.as_ref().map(|l| l.language()) {
+        Some("sa") => None,
+        Some("ne") => Some(devanagari::Speech::Nepali),
+        _ => Some(devanagari::Speech::Hindi),
+    }
 }
 
 /// Whether Han in `title` is read as Chinese: not in a title with kana, nor
@@ -293,11 +301,16 @@ fn romanize_run(script: Script, run: &str, out: &mut String) {
 /// A run of Devanagari as Hindi readers write it (`devanagari`), from the
 /// thread's memory of such runs after the first time (its own: the same
 /// run reads otherwise by CLDR's transform).
-fn romanize_hindi(run: &str, out: &mut String) {
+fn romanize_hindi(run: &str, speech: devanagari::Speech, out: &mut String) {
     thread_local! {
-        static RUNS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
+        static HINDI: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
+        static NEPALI: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
     }
-    RUNS.with(|runs| runs.remember(run, out, |out| devanagari::romanize(run, out)));
+    let memory = match speech {
+        devanagari::Speech::Hindi => &HINDI,
+        devanagari::Speech::Nepali => &NEPALI,
+    };
+    memory.with(|runs| runs.remember(run, out, |out| devanagari::romanize(run, speech, out)));
 }
 
 /// For `ascii: false`'s word cuts: which script written without spaces
