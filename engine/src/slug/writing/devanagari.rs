@@ -14,8 +14,8 @@
 //! - a consonant with a nasal sign (`ं`, `ँ`) or visarga keeps its vowel.
 //!
 //! Letters are written as these languages' readers write them in ASCII
-//! ([`romanize`]: `च` ch, `श` sh, `ड़` d), not as ISO 15919 without its
-//! marks. Sanskrit (`locale: sa`) keeps CLDR's transform and every vowel.
+//! ([`romanize`]: `च` ch, `श` sh, `ड़` d, a place name's `-गाव` -gaon),
+//! not as ISO 15919 without its marks. Sanskrit (`locale: sa`) keeps CLDR's transform and every vowel.
 
 use std::borrow::Cow;
 
@@ -208,6 +208,17 @@ fn units(word: &str) -> Vec<Unit> {
 /// chh, `श ष` sh, `ड़` d, `ऋ ृ` ri, `ज्ञ` gy, long vowels as short ones,
 /// `ं` n (m before `प फ ब भ म`), `ः` h.
 pub(super) fn romanize(word: &str, speech: Speech, out: &mut String) {
+    // -गाव, -गांव (village) ends place names, written -gaon (Jalgaon,
+    // Goregaon).
+    if let Some(stem) = word
+        .strip_suffix("गाव")
+        .or_else(|| word.strip_suffix("गांव"))
+        && !stem.is_empty()
+    {
+        romanize(stem, speech, out);
+        out.push_str("gaon");
+        return;
+    }
     let read = drop_schwas_as(word, speech);
     let mut chars = read.chars().peekable();
     while let Some(c) = chars.next() {
@@ -374,6 +385,7 @@ mod tests {
             ("हिंदी", "hindi"),
             ("ज्ञान", "gyan"),
             ("नमस्ते", "namaste"),
+            ("जळगाव", "jalgaon"),
         ] {
             let mut out = String::new();
             romanize(word, Speech::Hindi, &mut out);
