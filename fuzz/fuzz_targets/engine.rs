@@ -32,6 +32,14 @@ fuzz_target!(|data: &[u8]| {
         preserve: (more & 4 != 0).then(|| "._~".to_owned()),
         fallback: (more & 8 != 0).then(|| "untitled".to_owned()),
         decamelize: Some(more & 16 != 0),
+        // Every rule version, the newest most often.
+        rules: Some(match more >> 5 {
+            0 => 1,
+            1 => 2,
+            2 => 4,
+            _ => slugd::options::Rules::NEWEST.number(),
+        }),
+        ..RawOptions::default()
     }
     .validate()
     .unwrap();

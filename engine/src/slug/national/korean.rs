@@ -209,10 +209,15 @@ fn parts(c: char) -> (u8, u8, Final) {
     )
 }
 
-/// Writes `word`, a run of Hangul syllables, in the Revised Romanization,
-/// to `out`, in lower case.
+/// Writes `word`, a run of Hangul syllables (and the apostrophes and marks
+/// a run may hold between them, which are not read), in the Revised
+/// Romanization, to `out`, in lower case.
 pub(super) fn romanize_word(word: &str, out: &mut String) {
-    let mut syllables = word.chars().map(parts).peekable();
+    let mut syllables = word
+        .chars()
+        .filter(|&c| is_syllable(c))
+        .map(parts)
+        .peekable();
     let mut onset = None;
     while let Some((l, v, t)) = syllables.next() {
         out.push_str(onset.take().unwrap_or(INITIALS[l as usize]));
@@ -236,6 +241,12 @@ mod tests {
         let mut out = String::new();
         romanize_word(word, &mut out);
         out
+    }
+
+    #[test]
+    fn what_is_not_a_syllable_is_not_read() {
+        // Found by the fuzzer: an apostrophe inside a run of syllables.
+        assert_eq!(rr("솯'솯"), "swatswat");
     }
 
     #[test]
