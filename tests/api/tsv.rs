@@ -10,11 +10,9 @@ use std::path::Path;
 /// comments, split at its tabs. A file that cannot be read fails the
 /// test, naming it.
 pub fn read(path: &Path) -> Vec<Vec<String>> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-        .lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|line| line.split('\t').map(str::to_owned).collect())
+    read_examples(path)
+        .into_iter()
+        .map(|row| row.fields)
         .collect()
 }
 

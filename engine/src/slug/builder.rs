@@ -290,6 +290,30 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         }
     }
 
+    /// Rules 5's reading of the word at byte `at` of `title`
+    /// (`national::read_word_at`): appends it and returns where it ends;
+    /// `None` when its letters are read as before, `Unrewritten` when the
+    /// title must be rewritten first.
+    fn read_national(
+        &mut self,
+        title: &str,
+        at: usize,
+        watch: &mut NationalWatch,
+    ) -> Result<Option<usize>, Unrewritten> {
+        watch.read.clear();
+        match national::read_word_at(title, at, &mut watch.cyrillic, &mut watch.read) {
+            Some(AtWord::Read(end)) => {
+                self.push_read(watch.read.as_bytes());
+                Ok(Some(end))
+            }
+            Some(AtWord::AsBefore(end)) => {
+                watch.as_before = end;
+                Ok(None)
+            }
+            None => Err(Unrewritten),
+        }
+    }
+
     /// Appends the letters and digits of a [`Plain`] word, as
     /// [`Builder::push_text`] would: up to four bytes, 0 bytes after them.
     #[inline]
@@ -498,6 +522,18 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         (self.out, self.dropped)
     }
 }
+/// What the watching pass keeps of rules 5's reading of a title.
+#[derive(Default)]
+struct NationalWatch {
+    /// The language of the title's Cyrillic, once a Cyrillic letter is met.
+    cyrillic: Option<national::Language>,
+    /// The word last read, before it is pushed.
+    read: String,
+    /// Before this byte, letters rules 5 leave as they were (Arabic
+    /// without vowel marks).
+    as_before: usize,
+}
+
 /// A title read as it is, without [`super::rewrite`], had what rules 2
 /// rewrite: a `&` (which may start an entity) or a character of the
 /// scripts they romanize. It must be rewritten and built again.
@@ -558,10 +594,7 @@ pub(super) fn build<const EXTRAS: bool>(
     let national_stops = watch && options.rules.has(Switch::NationalStandards);
     // The language of the title's Cyrillic, and the words rules 5 read
     // here, written before they are pushed.
-    let mut cyrillic = None;
-    let mut read = String::new();
-    // Before it, letters rules 5 leave as they were (Arabic without marks).
-    let mut as_before = 0;
+    let mut reading = NationalWatch::default();
     // Where the case of what is written does not matter, rules 5 read
     // Cyrillic letter by letter.
     let by_letter = options.lowercase && !options.decamelize;
@@ -613,9 +646,10 @@ pub(super) fn build<const EXTRAS: bool>(
             // letters, which is all the rules do with them when the table
             // names no such character and no sequence starts there.
             let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
-            if national_stops && cp >= 0x300 && i >= as_before && national::stops_at(cp) {
+            if national_stops && cp >= 0x300 && i >= reading.as_before && national::stops_at(cp) {
                 if by_letter
-                    && let Some(letters) = national::cyrillic_letter_at(title, i, cp, &mut cyrillic)
+                    && let Some(letters) =
+                        national::cyrillic_letter_at(title, i, cp, &mut reading.cyrillic)
                 {
                     match letters {
                         Letters::Packed(word) => b.push_letters(word),
@@ -628,15 +662,9 @@ pub(super) fn build<const EXTRAS: bool>(
                     i += 2;
                     continue;
                 }
-                read.clear();
-                match national::read_word_at(title, i, &mut cyrillic, &mut read) {
-                    Some(AtWord::Read(end)) => {
-                        b.push_read(read.as_bytes());
-                        i = end;
-                        continue;
-                    }
-                    Some(AtWord::AsBefore(end)) => as_before = end,
-                    None => return Err(Unrewritten),
+                if let Some(end) = b.read_national(title, i, &mut reading)? {
+                    i = end;
+                    continue;
                 }
             }
             if let Some(word) = plain.letters(cp)
@@ -651,17 +679,12 @@ pub(super) fn build<const EXTRAS: bool>(
         } else if watch && (writing::starts_run(title, i) || (kana_stops && starts_kana(title, i)))
         {
             return Err(Unrewritten);
-        } else if national_stops && national::may_apply(&title[i..i + utf8_width(byte)]) {
-            read.clear();
-            match national::read_word_at(title, i, &mut cyrillic, &mut read) {
-                Some(AtWord::Read(end)) => {
-                    b.push_read(read.as_bytes());
-                    i = end;
-                    continue;
-                }
-                Some(AtWord::AsBefore(end)) => as_before = end,
-                None => return Err(Unrewritten),
-            }
+        } else if national_stops
+            && national::may_apply(&title[i..i + writing::utf8_len(byte)])
+            && let Some(end) = b.read_national(title, i, &mut reading)?
+        {
+            i = end;
+            continue;
         }
         let c = title[i..].chars().next().expect("i is on a char boundary");
         let at = i;
@@ -692,11 +715,4 @@ pub(super) fn build<const EXTRAS: bool>(
 fn starts_kana(title: &str, at: usize) -> bool {
     matches!(title.as_bytes()[at], 0xE3 | 0xEF)
         && title[at..].chars().next().is_some_and(japanese::is_kana)
-}
-
-/// The length of a character's UTF-8 whose first byte, of 0xE0 or more,
-/// is `lead`.
-#[inline]
-fn utf8_width(lead: u8) -> usize {
-    if lead >= 0xF0 { 4 } else { 3 }
 }

@@ -308,12 +308,12 @@ fn compose<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
 
 /// Stage 3, the languages read by their national standards, with
 /// [`Switch::NationalStandards`] and an ASCII slug (`national`): Korean,
-/// Greek and the languages written in Cyrillic, before the `locale`'s
-/// transform.
+/// Greek, the languages written in Cyrillic, Arabic script with its vowel
+/// marks, before the `locale`'s transform. A title the scan found none of
+/// them in is passed over, unless a locale (Serbian's) reads Latin `đ`.
 #[inline]
 fn read_national<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
-    let latin_dj = options.locale.is_some();
-    match (text.national || latin_dj)
+    match (text.national || options.locale.is_some())
         && options.rules.has(Switch::NationalStandards)
         && options.ascii
     {

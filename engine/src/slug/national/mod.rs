@@ -260,11 +260,10 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
         return Cow::Borrowed(text);
     }
     let language = locale.map(SlugLocale::language);
-    let cyrillic = match language {
-        Some(tag) if OTHER_CYRILLIC.contains(&tag) => None,
-        Some(tag) => Some(Language::of_tag(tag).unwrap_or_else(|| Language::shown_by(text))),
-        None => Some(Language::shown_by(text)),
-    };
+    // The language of the title's Cyrillic: the locale's, else found at
+    // its first Cyrillic letter, from the letters of the whole title.
+    let reads_cyrillic = !language.is_some_and(|tag| OTHER_CYRILLIC.contains(&tag));
+    let mut cyrillic = language.and_then(Language::of_tag);
     let latin_dj = language.is_some_and(|tag| Language::of_tag(tag) == Some(Language::Serbian));
     let mut arabic_script = None;
     let mut out: Option<String> = None;
@@ -275,8 +274,10 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
             Some(Reader::Korean)
         } else if greek::is_greek(c) {
             Some(Reader::Greek)
-        } else if cyrillic::is_cyrillic(c) {
-            cyrillic.map(Reader::Cyrillic)
+        } else if cyrillic::is_cyrillic(c) && reads_cyrillic {
+            Some(Reader::Cyrillic(
+                *cyrillic.get_or_insert_with(|| Language::shown_by(text)),
+            ))
         } else if latin_dj && matches!(c, 'đ' | 'Đ') {
             Some(Reader::LatinDj)
         } else if arabic::is_arabic(c) {

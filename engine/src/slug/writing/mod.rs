@@ -129,7 +129,7 @@ pub(super) fn starts_run(text: &str, at: usize) -> bool {
 /// The length of the UTF-8 of a character whose first byte, of 0xE0 or
 /// more, is `lead`.
 #[inline(always)]
-fn utf8_len(lead: u8) -> usize {
+pub(super) fn utf8_len(lead: u8) -> usize {
     if lead >= 0xF0 { 4 } else { 3 }
 }
 
