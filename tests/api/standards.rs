@@ -38,7 +38,7 @@ struct Standard {
 }
 
 /// The standards rules 5 write.
-const STANDARDS: [Standard; 17] = [
+const STANDARDS: [Standard; 18] = [
     Standard {
         file: "ko-rr.tsv",
         without_locale: false,
@@ -108,6 +108,11 @@ const STANDARDS: [Standard; 17] = [
     Standard {
         file: "sa.tsv",
         without_locale: false,
+        at_least: 0.9,
+    },
+    Standard {
+        file: "th-rtgs.tsv",
+        without_locale: true,
         at_least: 0.9,
     },
     Standard {
@@ -269,7 +274,7 @@ async fn the_standards_examples_have_the_standards_letters_in_both_modes() {
 #[tokio::test]
 async fn the_users_cases_get_their_standards_slugs_in_both_modes() {
     let (_redis, apps) = both_modes().await;
-    let cases: [(&str, Option<&str>, &str); 23] = [
+    let cases: [(&str, Option<&str>, &str); 24] = [
         ("독립문", None, "dongnimmun"),
         ("신라", None, "silla"),
         ("종로", None, "jongno"),
@@ -291,6 +296,7 @@ async fn the_users_cases_get_their_standards_slugs_in_both_modes() {
         ("أَبُو ظَبْي", None, "abu-zaby"),
         ("الشَّام", Some("ar"), "ash-sham"),
         ("Привет, мир", None, "privet-mir"),
+        ("สวัสดีครับ", None, "sawatdi-khrap"),
         (
             "Erla\u{308}uterungsbroschu\u{308}re",
             Some("de"),

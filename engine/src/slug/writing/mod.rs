@@ -10,7 +10,7 @@
 //!   `bharata`), but for Sanskrit;
 //! - Thai, Lao, Khmer and Myanmar, written without spaces, cut into words
 //!   by ICU4X's word segmenter, each word a slug word: Thai romanized by
-//!   CLDR's Thai-Latin rules, Myanmar by CLDR's `my-Latn-t-my`, Lao and
+//!   CLDR's Thai-Latin rules (by rules 5 in RTGS, `rtgs`), Myanmar by CLDR's `my-Latn-t-my`, Lao and
 //!   Khmer left to deunicode word by word;
 //! - Han cut into words by the segmenter's dictionary, each word's pinyin
 //!   syllables written together (`北京大学` is `Beijing Daxue`), digits
@@ -30,12 +30,13 @@
 //! titles repeat words.
 //!
 //! The parts: `script` says which script a character is in and romanizes
-//! a run of one; `devanagari` finds the schwas Hindi leaves out; `thai` builds CLDR's Thai-Latin from its rule source;
+//! a run of one; `devanagari` finds the schwas Hindi leaves out; `thai` builds CLDR's Thai-Latin from its rule source; `rtgs` reads Thai by sound;
 //! `memory` is a thread's bounded memory of what it has romanized, of
 //! runs here and of words in `script` (so that a long run, which is not
 //! kept, costs the segmenter and a lookup per word).
 
 mod devanagari;
+mod rtgs;
 mod script;
 mod thai;
 
@@ -187,12 +188,15 @@ pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options)
                 if spaced {
                     out.push(' ');
                 }
-                match script == Script::DEVANAGARI {
-                    true => match *schwas.get_or_insert_with(|| speech(options)) {
+                match script {
+                    Script::DEVANAGARI => match *schwas.get_or_insert_with(|| speech(options)) {
                         Some(speech) => romanize_hindi(chunk, speech, out),
                         None => romanize_run(script, chunk, out),
                     },
-                    false => romanize_run(script, chunk, out),
+                    Script::Thai if options.rules.has(Switch::NationalStandards) => {
+                        romanize_rtgs(chunk, out);
+                    }
+                    _ => romanize_run(script, chunk, out),
                 }
             }
             if spaced {
@@ -262,6 +266,20 @@ fn speech(options: &Options) -> Option<devanagari::Speech> {
         Some("ne") => Some(devanagari::Speech::Nepali),
         _ => Some(devanagari::Speech::Hindi),
     }
+}
+
+/// Appends `run`, Thai, in RTGS (`rtgs`), word by word, from this
+/// thread's memory of runs and words when it has them.
+fn romanize_rtgs(run: &str, out: &mut String) {
+    thread_local! {
+        static RUNS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
+        static WORDS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
+    }
+    RUNS.with(|runs| {
+        runs.remember(run, out, |out| {
+            script::each_word_in(&WORDS, run, out, rtgs::romanize_word);
+        });
+    });
 }
 
 /// Whether Han in `title` is read as Chinese: not in a title with kana, nor

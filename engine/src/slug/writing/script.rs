@@ -2,6 +2,8 @@
 //! romanized: by which CLDR transform, and whether it is first cut into
 //! words by ICU4X's word segmenter.
 
+use std::thread::LocalKey;
+
 use icu::segmenter::WordSegmenter;
 use icu::segmenter::options::WordBreakInvariantOptions;
 
@@ -143,9 +145,19 @@ fn each_word(run: &str, out: &mut String, write: impl Fn(&str, &mut String)) {
     thread_local! {
         static WORDS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
     }
+    each_word_in(&WORDS, run, out, write);
+}
+
+/// [`each_word`], remembering the words in `memory`.
+pub(super) fn each_word_in(
+    memory: &'static LocalKey<Memory>,
+    run: &str,
+    out: &mut String,
+    write: impl Fn(&str, &mut String),
+) {
     let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
     let mut start = 0;
-    WORDS.with(|words| {
+    memory.with(|words| {
         for end in segmenter.segment_str(run).skip(1) {
             if start > 0 {
                 out.push(' ');
