@@ -38,7 +38,7 @@ struct Standard {
 }
 
 /// The standards rules 5 write.
-const STANDARDS: [Standard; 18] = [
+const STANDARDS: [Standard; 20] = [
     Standard {
         file: "ko-rr.tsv",
         without_locale: false,
@@ -112,6 +112,16 @@ const STANDARDS: [Standard; 18] = [
     },
     Standard {
         file: "th-rtgs.tsv",
+        without_locale: true,
+        at_least: 0.9,
+    },
+    Standard {
+        file: "am-bgn.tsv",
+        without_locale: true,
+        at_least: 0.9,
+    },
+    Standard {
+        file: "lo.tsv",
         without_locale: true,
         at_least: 0.9,
     },
@@ -274,7 +284,7 @@ async fn the_standards_examples_have_the_standards_letters_in_both_modes() {
 #[tokio::test]
 async fn the_users_cases_get_their_standards_slugs_in_both_modes() {
     let (_redis, apps) = both_modes().await;
-    let cases: [(&str, Option<&str>, &str); 24] = [
+    let cases: [(&str, Option<&str>, &str); 27] = [
         ("독립문", None, "dongnimmun"),
         ("신라", None, "silla"),
         ("종로", None, "jongno"),
@@ -297,6 +307,10 @@ async fn the_users_cases_get_their_standards_slugs_in_both_modes() {
         ("الشَّام", Some("ar"), "ash-sham"),
         ("Привет, мир", None, "privet-mir"),
         ("สวัสดีครับ", None, "sawatdi-khrap"),
+        // One word, as Lao's dictionary (the segmenter's) has it.
+        ("ສະບາຍດີ", None, "sabaidi"),
+        ("የዜግነት", None, "yezegnet"),
+        ("የዜግነት", Some("am"), "yezegnet"),
         (
             "Erla\u{308}uterungsbroschu\u{308}re",
             Some("de"),

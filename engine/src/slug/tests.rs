@@ -631,6 +631,9 @@ fn the_one_pass_gives_what_every_stage_gives() {
         "Знам'янка і Мар’їне, Київ",
         "Подъездной ПЬЕСА Новый",
         "Я-люблю-Қазақстан",
+        "የዜግነት ክብር, ኢትዮጵያ'ዊ ፲፪ and Ａ",
+        "ሰላም።Москва",
+        "สวัสดีครับ ๒๕๖๗ ສະບາຍດີ",
         // Found by the fuzzer: apostrophes between syllables.
         "n\u{1b}`n\u{1b}d*z'솯'솯44솯d8솯dH\u{b}",
     ];

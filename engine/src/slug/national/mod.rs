@@ -6,6 +6,8 @@
 //!   between syllables; with or without a locale (Hangul is Korean's
 //!   alone);
 //! - `greek`: ELOT 743; with or without a locale;
+//! - `ethiopic`: Amharic by BGN/PCGN, with the sixth-order vowel only
+//!   where it is heard; with `am` or without a locale;
 //! - `arabic`: Arabic, Persian and Urdu words written with their vowel
 //!   marks, by BGN/PCGN; words without marks are read as before;
 //! - `cyrillic`: Russian, Ukrainian, Belarusian, Bulgarian, Serbian,
@@ -23,6 +25,7 @@
 
 mod arabic;
 mod cyrillic;
+mod ethiopic;
 mod greek;
 mod korean;
 
@@ -99,6 +102,8 @@ pub(super) fn read_word_at(
         Reader::Korean
     } else if greek::is_greek(c) {
         Reader::Greek
+    } else if ethiopic::is_ethiopic(c) {
+        Reader::Ethiopic
     } else if cyrillic::is_cyrillic(c) {
         Reader::Cyrillic(*cyrillic.get_or_insert_with(|| Language::shown_by(&title[at..])))
     } else if arabic::is_arabic(c) {
@@ -152,19 +157,21 @@ const MAX_WORD_BYTES: usize = 64;
 /// repeat their words, and a lookup costs a tenth of a reading.
 fn remember(reader: Reader, run: &str, out: &mut String) {
     thread_local! {
-        static WORDS: [Memory; 10] =
+        static WORDS: [Memory; 11] =
             std::array::from_fn(|_| Memory::new(MAX_WORDS, MAX_WORD_BYTES));
     }
     let slot = match reader {
         Reader::Korean => 0,
         Reader::Greek => 1,
-        Reader::Cyrillic(language) => 2 + language as usize,
+        Reader::Ethiopic => 2,
+        Reader::Cyrillic(language) => 3 + language as usize,
         Reader::Arabic(_) | Reader::LatinDj => unreachable!("not remembered"),
     };
     WORDS.with(|words| {
         words[slot].remember(run, out, |out| match reader {
             Reader::Korean => korean::romanize_word(run, out),
             Reader::Greek => greek::romanize_word(run, out),
+            Reader::Ethiopic => ethiopic::romanize_word(run, out),
             Reader::Cyrillic(language) => cyrillic::romanize_word(language, run, out),
             Reader::Arabic(_) | Reader::LatinDj => unreachable!("not remembered"),
         })
@@ -188,10 +195,11 @@ pub(super) fn stops_at(cp: u32) -> bool {
     cp <= 0x52F || (0x600..=0x6FF).contains(&cp)
 }
 
-/// Whether this stage reads `c`: Hangul, Greek, Cyrillic, Arabic.
+/// Whether this stage reads `c`: Hangul, Greek, Cyrillic, Arabic,
+/// Ethiopic.
 #[inline]
 fn reads(c: char) -> bool {
-    matches!(c, '\u{0370}'..='\u{052F}' | '\u{0600}'..='\u{06FF}' | '\u{1F00}'..='\u{1FFF}' | '\u{AC00}'..='\u{D7A3}')
+    matches!(c, '\u{0370}'..='\u{052F}' | '\u{0600}'..='\u{06FF}' | '\u{1200}'..='\u{137F}' | '\u{1F00}'..='\u{1FFF}' | '\u{AC00}'..='\u{D7A3}')
 }
 
 /// Whether composition (NFC) may change `c` or join it to the character
@@ -246,6 +254,10 @@ pub(super) fn join_written_dots<'t>(text: &str, romanized: Cow<'t, str>) -> Cow<
     Cow::Owned(joined)
 }
 
+/// Languages written in Ethiopic other than Amharic: Blin, Ge'ez,
+/// Tigrinya, Tigre, read as before rules 5 when they are the `locale`.
+const OTHER_ETHIOPIC: [&str; 4] = ["byn", "gez", "ti", "tig"];
+
 /// Languages written in Cyrillic whose CLDR transform reads their text
 /// when they are the `locale`, as before rules 5.
 const OTHER_CYRILLIC: [&str; 14] = [
@@ -263,6 +275,7 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
     // The language of the title's Cyrillic: the locale's, else found at
     // its first Cyrillic letter, from the letters of the whole title.
     let reads_cyrillic = !language.is_some_and(|tag| OTHER_CYRILLIC.contains(&tag));
+    let reads_ethiopic = !language.is_some_and(|tag| OTHER_ETHIOPIC.contains(&tag));
     let mut cyrillic = language.and_then(Language::of_tag);
     let latin_dj = language.is_some_and(|tag| Language::of_tag(tag) == Some(Language::Serbian));
     let mut arabic_script = None;
@@ -274,6 +287,8 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
             Some(Reader::Korean)
         } else if greek::is_greek(c) {
             Some(Reader::Greek)
+        } else if ethiopic::is_ethiopic(c) && reads_ethiopic {
+            Some(Reader::Ethiopic)
         } else if cyrillic::is_cyrillic(c) && reads_cyrillic {
             Some(Reader::Cyrillic(
                 *cyrillic.get_or_insert_with(|| Language::shown_by(text)),
@@ -305,7 +320,9 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
         out.push_str(&text[copied..at]);
         let run = &text[at..end];
         match reader {
-            Reader::Korean | Reader::Greek | Reader::Cyrillic(_) => remember(reader, run, out),
+            Reader::Korean | Reader::Greek | Reader::Ethiopic | Reader::Cyrillic(_) => {
+                remember(reader, run, out);
+            }
             Reader::Arabic(language) => {
                 let after = text[end..].trim_start_matches(|c: char| c.is_whitespace());
                 let next = &after[..run_end(after, 0, arabic::is_arabic)];
@@ -338,6 +355,7 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
 enum Reader {
     Korean,
     Greek,
+    Ethiopic,
     Cyrillic(Language),
     Arabic(arabic::Language),
     LatinDj,
@@ -349,6 +367,7 @@ impl Reader {
         match self {
             Reader::Korean => korean::is_syllable,
             Reader::Greek => greek::is_greek,
+            Reader::Ethiopic => ethiopic::is_ethiopic,
             Reader::Cyrillic(_) => cyrillic::is_cyrillic,
             Reader::Arabic(_) => arabic::is_arabic,
             Reader::LatinDj => |c| matches!(c, 'đ' | 'Đ'),

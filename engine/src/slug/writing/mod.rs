@@ -11,7 +11,8 @@
 //! - Thai, Lao, Khmer and Myanmar, written without spaces, cut into words
 //!   by ICU4X's word segmenter, each word a slug word: Thai romanized by
 //!   CLDR's Thai-Latin rules (by rules 5 in RTGS, `rtgs`), Myanmar by CLDR's `my-Latn-t-my`, Lao and
-//!   Khmer left to deunicode word by word;
+//!   Khmer left to deunicode word by word (by rules 5 Lao by the
+//!   Commission Nationale de Toponymie's letters, `lao`);
 //! - Han cut into words by the segmenter's dictionary, each word's pinyin
 //!   syllables written together (`北京大学` is `Beijing Daxue`), digits
 //!   beside them words of their own. Not in a title that has kana, nor with
@@ -30,12 +31,13 @@
 //! titles repeat words.
 //!
 //! The parts: `script` says which script a character is in and romanizes
-//! a run of one; `devanagari` finds the schwas Hindi leaves out; `thai` builds CLDR's Thai-Latin from its rule source; `rtgs` reads Thai by sound;
+//! a run of one; `devanagari` finds the schwas Hindi leaves out; `thai` builds CLDR's Thai-Latin from its rule source; `rtgs` reads Thai by sound; `lao` reads Lao;
 //! `memory` is a thread's bounded memory of what it has romanized, of
 //! runs here and of words in `script` (so that a long run, which is not
 //! kept, costs the segmenter and a lookup per word).
 
 mod devanagari;
+mod lao;
 mod rtgs;
 mod script;
 mod thai;
@@ -196,6 +198,9 @@ pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options)
                     Script::Thai if options.rules.has(Switch::NationalStandards) => {
                         romanize_rtgs(chunk, out);
                     }
+                    Script::Lao if options.rules.has(Switch::NationalStandards) => {
+                        romanize_lao(chunk, out);
+                    }
                     _ => romanize_run(script, chunk, out),
                 }
             }
@@ -278,6 +283,21 @@ fn romanize_rtgs(run: &str, out: &mut String) {
     RUNS.with(|runs| {
         runs.remember(run, out, |out| {
             script::each_word_in(&WORDS, run, out, rtgs::romanize_word);
+        });
+    });
+}
+
+/// Appends `run`, Lao, by the Commission's letters (`lao`), word by
+/// word, from this thread's memory of runs and words when it has them.
+fn romanize_lao(run: &str, out: &mut String) {
+    thread_local! {
+        static RUNS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
+        static WORDS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
+    }
+    RUNS.with(|runs| {
+        runs.remember(run, out, |out| {
+            let run = lao::sara_am(run);
+            script::each_word_in(&WORDS, &run, out, lao::romanize_word);
         });
     });
 }
