@@ -14,7 +14,7 @@
 //! - a consonant with a nasal sign (`ं`, `ँ`) or visarga keeps its vowel.
 //!
 //! Letters are written as these languages' readers write them in ASCII
-//! ([`romanize`]: `च` ch, `श` sh, `ड़` d, a place name's `-गाव` -gaon),
+//! ([`romanize`]: `च` ch, `श` sh, `ड़` d, a place name's `-गाव` -gaon, `-गढ` -garh, `-नगर` -nagar),
 //! not as ISO 15919 without its marks. Sanskrit (`locale: sa`) keeps CLDR's transform and every vowel.
 
 use std::borrow::Cow;
@@ -208,16 +208,26 @@ fn units(word: &str) -> Vec<Unit> {
 /// chh, `श ष` sh, `ड़` d, `ऋ ृ` ri, `ज्ञ` gy, long vowels as short ones,
 /// `ं` n (m before `प फ ब भ म`), `ः` h.
 pub(super) fn romanize(word: &str, speech: Speech, out: &mut String) {
-    // -गाव, -गांव (village) ends place names, written -gaon (Jalgaon,
-    // Goregaon).
-    if let Some(stem) = word
-        .strip_suffix("गाव")
-        .or_else(|| word.strip_suffix("गांव"))
-        && !stem.is_empty()
-    {
-        romanize(stem, speech, out);
-        out.push_str("gaon");
-        return;
+    // Place names end in a word of their own, written as such: -गाव,
+    // -गांव (village) -gaon (Jalgaon, Goregaon), -गढ़ and -गढ (fort,
+    // often spelled without the nukta) -garh (Ratangarh), -नगर (town)
+    // -nagar (Taranagar).
+    const ENDINGS: [(&str, &str); 5] = [
+        ("गाव", "gaon"),
+        ("गांव", "gaon"),
+        ("गढ़", "garh"),
+        ("गढ", "garh"),
+        ("नगर", "nagar"),
+    ];
+    for (ending, written) in ENDINGS {
+        if let Some(stem) = word.strip_suffix(ending)
+            && !stem.is_empty()
+            && !stem.ends_with(VIRAMA)
+        {
+            romanize(stem, speech, out);
+            out.push_str(written);
+            return;
+        }
     }
     let read = drop_schwas_as(word, speech);
     let mut chars = read.chars().peekable();
@@ -386,6 +396,8 @@ mod tests {
             ("ज्ञान", "gyan"),
             ("नमस्ते", "namaste"),
             ("जळगाव", "jalgaon"),
+            ("रतनगढ", "ratangarh"),
+            ("तारानगर", "taranagar"),
         ] {
             let mut out = String::new();
             romanize(word, Speech::Hindi, &mut out);
