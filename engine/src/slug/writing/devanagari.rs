@@ -11,7 +11,9 @@
 //!   consonant with a vowel loses its schwa (`आजकल` `aajkal`, `बचपन`
 //!   `bachpan`), never two in a row, nor before a cluster (`अवस्था`
 //!   `avastha`) or a vowel letter (`मुंबई` `mumbai`);
-//! - a consonant with a nasal sign (`ं`, `ँ`) or visarga keeps its vowel.
+//! - a consonant with a nasal sign (`ं`, `ँ`) or visarga keeps its vowel;
+//! - Nepali (`locale: ne`) keeps the vowel after a cluster and before
+//!   `-पुर`; Nepali and Marathi (`locale: mr`) write `व` as `w`.
 //!
 //! Letters are written as these languages' readers write them in ASCII
 //! ([`romanize`]: `च` ch, `श` sh, `ड़` d, a place name's `-गाव` -gaon, `-गढ` -garh, `-नगर` -nagar),
@@ -84,10 +86,13 @@ pub(super) fn drop_schwas(word: &str) -> Cow<'_, str> {
 /// How a language drops schwas.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Speech {
-    /// Hindi and Marathi: at a word's end and inside it.
+    /// Hindi: at a word's end and inside it.
     Hindi,
-    /// Nepali: at a word's end only (`सप्तरी` `saptari`, `भक्तपुर`
-    /// `bhaktapur`), and `व` is `w` (`रसुवा` `rasuwa`).
+    /// Marathi (`locale: mr`): as Hindi, and `व` is `w` (`वर्धा`
+    /// `wardha`).
+    Marathi,
+    /// Nepali (`locale: ne`): not after a cluster (`सप्तरी` `saptari`,
+    /// `भक्तपुर` `bhaktapur`), and `व` is `w` (`रसुवा` `rasuwa`).
     Nepali,
 }
 
@@ -111,14 +116,15 @@ fn drop_schwas_as(word: &str, speech: Speech) -> Cow<'_, str> {
         let keeps = units[last].clustered && matches!(units[last].consonant, 'य' | 'र' | 'व');
         dropped[last] = !keeps;
     }
-    let mut i = match speech {
-        Speech::Hindi => last,
-        Speech::Nepali => 0,
-    };
+    let mut i = last;
     while i > 1 {
         i -= 1;
         let unit = units[i];
         if unit.kind != Kind::Schwa || unit.marked || dropped[i + 1] {
+            continue;
+        }
+        // Nepali keeps the vowel after a cluster (`सप्तरी` `saptari`).
+        if speech == Speech::Nepali && unit.clustered {
             continue;
         }
         let next = units[i + 1];
@@ -211,15 +217,21 @@ pub(super) fn romanize(word: &str, speech: Speech, out: &mut String) {
     // Place names end in a word of their own, written as such: -गाव,
     // -गांव (village) -gaon (Jalgaon, Goregaon), -गढ़ and -गढ (fort,
     // often spelled without the nukta) -garh (Ratangarh), -नगर (town)
-    // -nagar (Taranagar).
-    const ENDINGS: [(&str, &str); 5] = [
+    // -nagar (Taranagar), -पुर, -पूर (town) -pur (Chandrapur, Nagpur).
+    const ENDINGS: [(&str, &str); 7] = [
         ("गाव", "gaon"),
         ("गांव", "gaon"),
         ("गढ़", "garh"),
         ("गढ", "garh"),
         ("नगर", "nagar"),
+        ("पुर", "pur"),
+        ("पूर", "pur"),
     ];
     for (ending, written) in ENDINGS {
+        // Nepali keeps the vowel before -पुर (`भक्तपुर` `bhaktapur`).
+        if speech == Speech::Nepali && written == "pur" {
+            continue;
+        }
         if let Some(stem) = word.strip_suffix(ending)
             && !stem.is_empty()
             && !stem.ends_with(VIRAMA)
@@ -246,8 +258,18 @@ pub(super) fn romanize(word: &str, speech: Speech, out: &mut String) {
                     continue;
                 }
             }
+            // `ङ्ग`, `ङ्क`: the `ङ` is the `n` of `ng`, `nk` (`ओखलढुङ्गा`
+            // `okhaldhunga`).
+            let before_velar = c == 'ङ' && chars.peek() == Some(&VIRAMA) && {
+                let mut ahead = chars.clone();
+                ahead.next();
+                ahead
+                    .peek()
+                    .is_some_and(|n| matches!(n, 'क' | 'ख' | 'ग' | 'घ'))
+            };
             match (c, speech) {
-                ('व', Speech::Nepali) => out.push('w'),
+                _ if before_velar => out.push('n'),
+                ('व', Speech::Nepali | Speech::Marathi) => out.push('w'),
                 _ => out.push_str(consonant(c, nukta)),
             }
             write_vowel(&mut chars, out);
@@ -398,9 +420,30 @@ mod tests {
             ("जळगाव", "jalgaon"),
             ("रतनगढ", "ratangarh"),
             ("तारानगर", "taranagar"),
+            ("चंद्रपूर", "chandrapur"),
+            ("गङ्गा", "ganga"),
         ] {
             let mut out = String::new();
             romanize(word, Speech::Hindi, &mut out);
+            assert_eq!(out, want, "{word}");
+        }
+    }
+
+    /// Marathi's and Nepali's place names (`tests/data/standards/mr.tsv`,
+    /// `ne.tsv`, which cite them).
+    #[test]
+    fn as_marathi_and_nepali_readers_write_it() {
+        for (word, speech, want) in [
+            ("वर्धा", Speech::Marathi, "wardha"),
+            ("भिवंडी", Speech::Marathi, "bhiwandi"),
+            ("नागपूर", Speech::Marathi, "nagpur"),
+            ("सप्तरी", Speech::Nepali, "saptari"),
+            ("भक्तपुर", Speech::Nepali, "bhaktapur"),
+            ("गोरखा", Speech::Nepali, "gorkha"),
+            ("ओखलढुङ्गा", Speech::Nepali, "okhaldhunga"),
+        ] {
+            let mut out = String::new();
+            romanize(word, speech, &mut out);
             assert_eq!(out, want, "{word}");
         }
     }

@@ -269,6 +269,7 @@ fn speech(options: &Options) -> Option<devanagari::Speech> {
     match options.locale.as_ref().map(|l| l.language()) {
         Some("sa") => None,
         Some("ne") => Some(devanagari::Speech::Nepali),
+        Some("mr") => Some(devanagari::Speech::Marathi),
         _ => Some(devanagari::Speech::Hindi),
     }
 }
@@ -343,10 +344,12 @@ fn romanize_hindi(run: &str, speech: devanagari::Speech, out: &mut String) {
     thread_local! {
         static HINDI: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
         static NEPALI: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
+        static MARATHI: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
     }
     let memory = match speech {
         devanagari::Speech::Hindi => &HINDI,
         devanagari::Speech::Nepali => &NEPALI,
+        devanagari::Speech::Marathi => &MARATHI,
     };
     memory.with(|runs| runs.remember(run, out, |out| devanagari::romanize(run, speech, out)));
 }
