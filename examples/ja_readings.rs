@@ -36,7 +36,7 @@ fn main() {
             let sorted = sorted(arg(1).expect("a compact file"));
             for title in &args[2..] {
                 let keys = japanese::keys_needed(title).len();
-                let read = japanese::read_to_string(title, |key| sorted.get(key));
+                let read = japanese::read_to_string(title, true, |key| sorted.get(key));
                 println!("{title}\t{read}\t({keys} keys)");
             }
         }
@@ -151,10 +151,10 @@ fn cost(path: &str) {
         black_box(japanese::keys_needed(t));
     });
     let by_sorted = median(&|t| {
-        black_box(japanese::read_to_string(t, |k| sorted.get(k)));
+        black_box(japanese::read_to_string(t, true, |k| sorted.get(k)));
     });
     let by_map = median(&|t| {
-        black_box(japanese::read_to_string(t, |k| map.get(k).cloned()));
+        black_box(japanese::read_to_string(t, true, |k| map.get(k).cloned()));
     });
     let key_counts: Vec<usize> = titles
         .iter()

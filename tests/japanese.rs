@@ -130,10 +130,13 @@ fn the_held_out_titles_agree_as_often_as_docs_figures_says() {
 
 /// Held-out titles (of 100) with the same letters as their usual
 /// romanization: 93 when first read, 95 after the development set added
-/// `日本` as `nihon`, auxiliaries joined to their verb and compounds split.
-const LETTERS_AGREE: usize = 95;
-/// Held-out titles with the same words too: 87 when first read, then 89.
-const WORDS_AGREE: usize = 89;
+/// `日本` as `nihon`, auxiliaries joined to their verb and compounds
+/// split, 97 with rules 5's counters and suffixes (`2024年` `2024-nen`,
+/// `誕生日` `tanjo-bi`).
+const LETTERS_AGREE: usize = 97;
+/// Held-out titles with the same words too: 87 when first read, then 89,
+/// then 90.
+const WORDS_AGREE: usize = 90;
 
 #[test]
 fn the_shipped_subset_reads_the_development_titles_as_the_full_dictionary_does() {

@@ -73,6 +73,10 @@ pub enum Switch {
     /// Armenian `և`, Thai `ำ`, Lao `ຳ ໜ ໝ` and Tibetan `ཷ ཹ` (NFKC would
     /// write `եւ`, `ํา`...).
     ScriptLettersKept,
+    /// Japanese read with IPADIC's suffix readings: a counter after
+    /// digits as a counter (`2024年` `2024-nen`, not `toshi`), a suffix
+    /// after a noun as a suffix (`中華街` `chuka-gai`, not `machi`).
+    JapaneseCounters,
 }
 
 /// One rule version: its number, what it says to a user choosing one,
@@ -122,6 +126,7 @@ pub const VERSIONS: [Version; 5] = [
             Switch::NationalStandards,
             Switch::TransformsKeepWords,
             Switch::ScriptLettersKept,
+            Switch::JapaneseCounters,
         ],
     },
 ];

@@ -14,7 +14,7 @@
 //! | `{p}meta:{v}` | hash | version `v`: see [`Meta`] |
 //! | `{p}t:{v}:{b}` | hash | bucket `b` (hex) of version `v`: field = code point offset, value = name |
 //! | `{p}t:{v}:L{l}:{b}` | hash | CLDR names of locale slot `l` (hex), bucket `b` of key numbers: field = offset, value = name; slot `l` + the number of locales holds the locale's names that read otherwise as written (rules 4's `ascii: false`) |
-//! | `{p}t:{v}:J{b}` | hash | Japanese readings, bucket `b` (hex) of written forms: field = written form, value = reading (see [`Readings`]); field `""` marks the bucket |
+//! | `{p}t:{v}:J{b}` | hash | Japanese readings, bucket `b` (hex) of written forms: field = written form, value = reading (see [`Readings`]); field `""` marks the bucket; a form after U+0001 is its reading as a counter, after U+0002 as a suffix |
 //!
 //! On a Redis Cluster, the `{ctl}` hash tag puts the four control keys in
 //! one slot, so the loader's switch script may touch both the lock and

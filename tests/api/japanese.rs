@@ -345,4 +345,58 @@ async fn both_modes_read_every_title_alike_with_the_full_dictionary() {
     for (k, (title, want)) in titles.iter().take(developed).enumerate() {
         assert_eq!(per_mode[0][k], json!(want), "{title}");
     }
+    counters_read_as_counters(&in_process, &on_redis).await;
+}
+
+/// Rules 5: after digits a counter reads as a counter, and a kanji after
+/// a kanji word as a suffix (`tests/data/standards/ja-counters.tsv`,
+/// JMdict's readings): at least 90% of the examples have their letters,
+/// alike in both modes; rules 4 read them as before (`2024-toshi`).
+async fn counters_read_as_counters(in_process: &App, on_redis: &App) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/standards/ja-counters.tsv");
+    let examples = tsv::read_examples(&path);
+    let texts: Vec<&str> = examples.iter().map(|e| e.fields[0].as_str()).collect();
+    let letters = |s: &str| -> String { s.chars().filter(char::is_ascii_alphanumeric).collect() };
+    let mut per_mode = Vec::new();
+    for app in [in_process, on_redis] {
+        let (status, body) = app
+            .post("/slugs", &json!({"titles": texts, "locale": "ja"}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        per_mode.push(body["slugs"].clone());
+    }
+    assert_eq!(per_mode[0], per_mode[1]);
+    let mut misses = Vec::new();
+    for (k, example) in examples.iter().enumerate() {
+        let got = per_mode[0][k].as_str().unwrap_or_default();
+        if letters(got) != letters(&example.fields[1]) {
+            misses.push(format!(
+                "{} -> {got} (want {})",
+                example.fields[0], example.fields[1]
+            ));
+        }
+    }
+    let agree = examples.len() - misses.len();
+    println!(
+        "counters: {agree} of {}; misses: {misses:?}",
+        examples.len()
+    );
+    assert!(
+        agree * 10 >= examples.len() * 9,
+        "{agree} of {}: {misses:?}",
+        examples.len()
+    );
+    for app in [in_process, on_redis] {
+        let (status, body) = app
+            .post(
+                "/slug",
+                &json!({"title": "2024年", "locale": "ja", "rules": 4}),
+            )
+            .await;
+        assert_eq!(
+            (status, &body["slug"]),
+            (200, &json!("2024-toshi")),
+            "{body}"
+        );
+    }
 }

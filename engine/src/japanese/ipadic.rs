@@ -14,7 +14,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use super::kind::Kind;
-use super::reading::Reading;
+use super::reading::{COUNTER_MARK, Reading, SUFFIX_MARK};
 use crate::lines::{BoundedLines, Line};
 
 /// Where Debian's `mecab-ipadic` package puts the CSV sources.
@@ -69,6 +69,18 @@ pub struct Entry {
     /// The reading, with `ハ`, `ヘ` read `ワ`, `エ` where the
     /// pronunciation column says so ([`spoken_particles`]).
     pub reading: String,
+    /// Whether it is a suffix (名詞,接尾), and which.
+    pub suffix: Option<Suffix>,
+}
+
+/// The suffixes (名詞,接尾) whose readings a table keeps besides a
+/// surface's cheapest ([`super::reading`]'s counters and suffixes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Suffix {
+    /// 名詞,接尾,一般: a suffix to a noun (`街` `ガイ`).
+    General,
+    /// Any other suffix: counters (助数詞), and the like (`時` `ジ`).
+    Other,
 }
 
 /// The dictionary reduced to one reading per surface, sorted by surface.
@@ -151,34 +163,82 @@ pub fn read_dir(dir: &Path) -> Result<Readings, IpadicError> {
     Ok(best.finish())
 }
 
-/// The lowest-cost entry of each surface seen so far.
+/// The lowest-cost entry of each surface seen so far, and of each
+/// surface as a counter and as a suffix.
 #[derive(Default)]
 pub struct Best {
     entries: u64,
     by_surface: HashMap<Box<str>, (i32, Reading)>,
+    /// Every suffix (名詞,接尾): what a surface reads after digits.
+    counters: HashMap<Box<str>, (i32, Reading)>,
+    /// 名詞,接尾,一般: what a surface reads after a noun.
+    suffixes: HashMap<Box<str>, (i32, Reading)>,
+}
+
+/// Keeps `reading` of cost `cost` for `surface` in `map` if it is the
+/// first or cheapest so far.
+fn keep_cheapest(
+    map: &mut HashMap<Box<str>, (i32, Reading)>,
+    surface: &str,
+    cost: i32,
+    reading: Reading,
+) {
+    match map.get_mut(surface) {
+        Some((kept, _)) if *kept <= cost => {}
+        Some(kept) => *kept = (cost, reading),
+        None => {
+            map.insert(surface.into(), (cost, reading));
+        }
+    }
 }
 
 impl Best {
-    /// Keeps `entry` if it is its surface's first or cheapest so far.
+    /// Keeps `entry` if it is its surface's first or cheapest so far, as
+    /// a word, and as a counter or suffix if it is one.
     pub fn add(&mut self, entry: Entry) {
         self.entries += 1;
         let reading = Reading::new(&entry.reading, entry.kind);
-        match self.by_surface.get_mut(entry.surface.as_str()) {
-            Some((cost, _)) if *cost <= entry.cost => {}
-            Some(kept) => *kept = (entry.cost, reading),
-            None => {
-                self.by_surface
-                    .insert(entry.surface.into_boxed_str(), (entry.cost, reading));
-            }
+        if entry.suffix.is_some() {
+            keep_cheapest(
+                &mut self.counters,
+                &entry.surface,
+                entry.cost,
+                reading.clone(),
+            );
         }
+        if entry.suffix == Some(Suffix::General) {
+            keep_cheapest(
+                &mut self.suffixes,
+                &entry.surface,
+                entry.cost,
+                reading.clone(),
+            );
+        }
+        keep_cheapest(&mut self.by_surface, &entry.surface, entry.cost, reading);
     }
 
-    /// The kept readings, sorted by surface.
+    /// The kept readings, sorted by surface: each surface's cheapest, and
+    /// under a marked form (`\u{1}` and the surface for a counter,
+    /// `\u{2}` for a suffix) its
+    /// cheapest as a counter and as a suffix where that reads otherwise.
     pub fn finish(self) -> Readings {
+        let mut marked = Vec::new();
+        for (mark, map) in [
+            (COUNTER_MARK, &self.counters),
+            (SUFFIX_MARK, &self.suffixes),
+        ] {
+            for (surface, (_, reading)) in map {
+                let plain = self.by_surface.get(surface).map(|(_, r)| &r.kana);
+                if plain != Some(&reading.kana) {
+                    marked.push((format!("{mark}{surface}").into_boxed_str(), reading.clone()));
+                }
+            }
+        }
         let mut kept: Vec<_> = self
             .by_surface
             .into_iter()
             .map(|(surface, (_, reading))| (surface, reading))
+            .chain(marked)
             .collect();
         kept.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         Readings {
@@ -230,8 +290,8 @@ pub fn parse_line(line: &str) -> Result<Entry, &'static str> {
         _,
         cost,
         pos1,
-        _,
-        _,
+        pos2,
+        pos3,
         _,
         _,
         _,
@@ -267,11 +327,17 @@ pub fn parse_line(line: &str) -> Result<Entry, &'static str> {
         ("日本", "ニホン") => i32::MIN,
         _ => cost,
     };
+    let suffix = match (pos1, pos2, pos3) {
+        ("名詞", "接尾", "一般") => Some(Suffix::General),
+        ("名詞", "接尾", _) => Some(Suffix::Other),
+        _ => None,
+    };
     Ok(Entry {
         surface: surface.to_owned(),
         cost,
         kind,
         reading: spoken_particles(reading, pronunciation),
+        suffix,
     })
 }
 
@@ -310,6 +376,7 @@ mod tests {
                 cost: 3865,
                 kind: Kind::Particle,
                 reading: "ワ".into(),
+                suffix: None,
             }
         );
         let entry = parse_line(
@@ -344,6 +411,26 @@ mod tests {
         let readings = best.finish();
         assert_eq!(readings.entries, 4);
         assert_eq!(readings.compact(), "へ\t*エ\n今日\tキョウ\n");
+    }
+
+    /// A suffix's reading is kept apart where the surface's cheapest reads
+    /// otherwise: `年` is `トシ` alone, `ネン` after digits; `街` `マチ`
+    /// alone, `ガイ` after a noun (IPADIC's own entries).
+    #[test]
+    fn counters_and_suffixes_keep_their_readings() {
+        let mut best = Best::default();
+        let lines = "年,1314,1314,7055,名詞,一般,*,*,*,*,年,トシ,トシ\n\
+                     年,1314,1314,8465,名詞,接尾,助数詞,*,*,*,年,ネン,ネン\n\
+                     年,1314,1314,9827,名詞,接尾,一般,*,*,*,年,ネン,ネン\n\
+                     街,1314,1314,5330,名詞,一般,*,*,*,*,街,マチ,マチ\n\
+                     街,1314,1314,7885,名詞,接尾,一般,*,*,*,街,ガイ,ガイ\n\
+                     周年,1314,1314,9126,名詞,接尾,助数詞,*,*,*,周年,シュウネン,シューネン\n";
+        let (euc, _, _) = encoding_rs::EUC_JP.encode(lines);
+        read_csv(Path::new("t.csv"), &euc[..], &mut best).unwrap();
+        assert_eq!(
+            best.finish().compact(),
+            "\u{1}年\tネン\n\u{1}街\tガイ\n\u{2}年\tネン\n\u{2}街\tガイ\n周年\tシュウネン\n年\tトシ\n街\tマチ\n"
+        );
     }
 
     #[test]

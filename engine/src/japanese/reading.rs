@@ -22,6 +22,8 @@
 //! An auxiliary verb is written together with the verb before it
 //! (`行き` `まし` `た`, `ikimashita`).
 
+use std::borrow::Cow;
+
 use icu::segmenter::WordSegmenter;
 use icu::segmenter::options::WordBreakInvariantOptions;
 
@@ -36,6 +38,20 @@ pub struct Reading {
     /// The kind of the entry it is from.
     pub kind: Kind,
 }
+
+/// The mark before a written form that asks for its reading as a counter,
+/// after digits (`\u{1}年` `ネン`): IPADIC's cheapest suffix (名詞,接尾)
+/// entry, kept where it reads otherwise than the form's cheapest.
+pub const COUNTER_MARK: char = '\u{1}';
+
+/// The mark before a written form that asks for its reading as a suffix
+/// to a noun (`\u{2}街` `ガイ`): IPADIC's cheapest 名詞,接尾,一般 entry,
+/// kept where it reads otherwise.
+pub const SUFFIX_MARK: char = '\u{2}';
+
+/// Longest counter looked up after digits, in characters (`ヶ月`,
+/// `周年`, `年生`).
+pub const MAX_COUNTER_CHARS: usize = 3;
 
 /// The mark [`Reading::encode_into`] puts before a particle's reading.
 const PARTICLE_MARK: char = '*';
@@ -147,36 +163,88 @@ pub fn read_part(text: &str) -> (&str, &str) {
     text.split_at(cut)
 }
 
-/// The written forms `title` may look up, each once, in the order met.
-pub fn keys_needed(title: &str) -> Vec<&str> {
-    let mut keys: Vec<&str> = Vec::new();
+/// The written forms `title` may look up, each once, in the order met:
+/// the words and the forms inside them, and the counter and suffix forms
+/// ([`COUNTER_MARK`], [`SUFFIX_MARK`]) of what follows digits and of a
+/// kanji after a kanji word.
+pub fn keys_needed<'t>(title: &'t str) -> Vec<Cow<'t, str>> {
+    let mut keys: Vec<Cow<'t, str>> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let mut add = |key| {
-        if seen.insert(key) {
+    let mut add = |key: Cow<'t, str>| {
+        if seen.insert(key.clone()) {
             keys.push(key);
         }
     };
-    for piece in pieces(title) {
+    let pieces = pieces(title);
+    for (n, piece) in pieces.iter().enumerate() {
         match piece {
             Piece::Other(_) => {}
             Piece::Word(word) => {
-                add(word);
+                add(Cow::Borrowed(word));
                 if !word.chars().all(is_kana) {
-                    substrings(word, MAX_KEY_CHARS, &mut add);
+                    substrings(word, MAX_KEY_CHARS, &mut |k| add(Cow::Borrowed(k)));
                 }
             }
             Piece::Kana { run, words } => {
-                words.into_iter().for_each(&mut add);
-                substrings(run, MAX_KANA_KEY_CHARS, &mut add);
+                words.iter().for_each(|w| add(Cow::Borrowed(w)));
+                substrings(run, MAX_KANA_KEY_CHARS, &mut |k| add(Cow::Borrowed(k)));
             }
+        }
+        let before = n.checked_sub(1).map(|b| &pieces[b]);
+        if after_digits(before) {
+            let rest = &title[offset(title, piece.text())..];
+            for form in counter_prefixes(rest) {
+                add(Cow::Owned(format!("{COUNTER_MARK}{form}")));
+                add(Cow::Borrowed(form));
+            }
+        }
+        if let Some(word) = suffix_word(before, piece) {
+            add(Cow::Owned(format!("{SUFFIX_MARK}{word}")));
         }
     }
     keys
 }
 
+/// Whether the piece before (if any) ends in a digit.
+fn after_digits(before: Option<&Piece<'_>>) -> bool {
+    matches!(before, Some(Piece::Other(text)) if text.ends_with(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c)))
+}
+
+/// The word of `piece` when it may read as a suffix to the word before:
+/// one kanji, right after a word with kanji.
+fn suffix_word<'t>(before: Option<&Piece<'t>>, piece: &Piece<'t>) -> Option<&'t str> {
+    match (before, piece) {
+        (Some(Piece::Word(noun)), Piece::Word(word))
+            if noun.chars().any(is_kanji)
+                && word.chars().count() == 1
+                && word.chars().all(is_kanji) =>
+        {
+            Some(word)
+        }
+        _ => None,
+    }
+}
+
+/// The byte at which `part`, a slice of `text`, starts in it.
+fn offset(text: &str, part: &str) -> usize {
+    part.as_ptr() as usize - text.as_ptr() as usize
+}
+
+/// The forms at the start of `rest` a counter may be: one to
+/// [`MAX_COUNTER_CHARS`] characters of kanji and kana, longest first.
+fn counter_prefixes(rest: &str) -> impl Iterator<Item = &str> {
+    let ends: Vec<usize> = rest
+        .char_indices()
+        .take_while(|&(_, c)| is_kanji(c) || is_kana(c))
+        .take(MAX_COUNTER_CHARS)
+        .map(|(i, c)| i + c.len_utf8())
+        .collect();
+    ends.into_iter().rev().map(move |end| &rest[..end])
+}
+
 /// Calls `add` on every substring of `text` of at most `max` characters
 /// but `text` itself.
-fn substrings<'t>(text: &'t str, max: usize, add: &mut impl FnMut(&'t str)) {
+fn substrings<'t>(text: &'t str, max: usize, add: &mut dyn FnMut(&'t str)) {
     let starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     for (n, &start) in starts.iter().enumerate() {
         for &end in starts[n + 1..].iter().chain([&text.len()]).take(max) {
@@ -188,10 +256,51 @@ fn substrings<'t>(text: &'t str, max: usize, add: &mut impl FnMut(&'t str)) {
 }
 
 /// `title` as words, looking written forms up with `lookup` (which is
-/// only asked for keys [`keys_needed`] lists).
-pub fn read<'t>(title: &'t str, lookup: impl Fn(&str) -> Option<Reading>) -> Vec<Word<'t>> {
+/// only asked for keys [`keys_needed`] lists). With `counters`, what
+/// follows digits is read as counters where the table has them, and a
+/// kanji after a kanji word as a suffix ([`COUNTER_MARK`],
+/// [`SUFFIX_MARK`]).
+pub fn read<'t>(
+    title: &'t str,
+    counters: bool,
+    lookup: impl Fn(&str) -> Option<Reading>,
+) -> Vec<Word<'t>> {
     let mut out = Words::default();
-    for piece in pieces(title) {
+    let pieces = pieces(title);
+    // The title is read up to this byte: a counter may take more than
+    // one piece (`3ヶ月`: `ヶ` + `月`).
+    let mut read_to = 0;
+    for (n, piece) in pieces.iter().enumerate() {
+        let start = offset(title, piece.text());
+        let end = start + piece.text().len();
+        if end <= read_to {
+            continue;
+        }
+        if start < read_to {
+            read_word(&title[read_to..end], &lookup, &mut out);
+            read_to = end;
+            continue;
+        }
+        let before = n.checked_sub(1).map(|b| &pieces[b]);
+        if counters && after_digits(before) {
+            let len = read_counter(&title[start..], &lookup, &mut out);
+            if len > 0 {
+                read_to = start + len;
+                if read_to < end {
+                    read_word(&title[read_to..end], &lookup, &mut out);
+                    read_to = end;
+                }
+                continue;
+            }
+        }
+        read_to = end;
+        if counters
+            && let Some(word) = suffix_word(before, piece)
+            && let Some(reading) = lookup(&format!("{SUFFIX_MARK}{word}"))
+        {
+            out.reading(&reading);
+            continue;
+        }
         match piece {
             Piece::Other(text) => out.other(text),
             Piece::Word(word) => read_word(word, &lookup, &mut out),
@@ -209,6 +318,25 @@ pub fn read<'t>(title: &'t str, lookup: impl Fn(&str) -> Option<Reading>) -> Vec
         }
     }
     out.words
+}
+
+/// Reads the counter at the start of `rest`, which follows digits: the
+/// longest form that the table reads as a counter, or has at all (`ヶ月`,
+/// which is only a counter); returns its length in bytes, 0 when there is
+/// none.
+fn read_counter(
+    rest: &str,
+    lookup: &impl Fn(&str) -> Option<Reading>,
+    out: &mut Words<'_>,
+) -> usize {
+    for form in counter_prefixes(rest) {
+        let reading = lookup(&format!("{COUNTER_MARK}{form}")).or_else(|| lookup(form));
+        if let Some(reading) = reading {
+            out.reading(&reading);
+            return form.len();
+        }
+    }
+    0
 }
 
 /// Appends a run of kana the segmenter cut into words the table does not
@@ -296,9 +424,13 @@ impl<'t> Words<'t> {
 /// `title` read ([`read`]) into one string: romanized words apart by a
 /// space, other text as it was, a space between it and a romanized word
 /// where it has none.
-pub fn read_to_string(title: &str, lookup: impl Fn(&str) -> Option<Reading>) -> String {
+pub fn read_to_string(
+    title: &str,
+    counters: bool,
+    lookup: impl Fn(&str) -> Option<Reading>,
+) -> String {
     let mut out = String::with_capacity(title.len());
-    for word in read(title, lookup) {
+    for word in read(title, counters, lookup) {
         let text = match &word {
             Word::Read(text) => text.as_str(),
             Word::Other(text) => text,
@@ -325,6 +457,16 @@ enum Piece<'t> {
     /// Words of kana alone that the segmenter found one after another,
     /// and the text of them all.
     Kana { run: &'t str, words: Vec<&'t str> },
+}
+
+impl<'t> Piece<'t> {
+    /// The piece's text.
+    fn text(&self) -> &'t str {
+        match self {
+            Piece::Other(text) | Piece::Word(text) => text,
+            Piece::Kana { run, .. } => run,
+        }
+    }
 }
 
 /// The segmenter's words of `title` as [`Piece`]s.
@@ -470,6 +612,14 @@ mod tests {
             ("空港", "クウコウ", Kind::Other),
             ("日本", "ニッポン", Kind::Other),
             ("日本語", "ニホンゴ", Kind::Other),
+            ("年", "トシ", Kind::Other),
+            ("\u{1}年", "ネン", Kind::Other),
+            ("ヶ月", "カゲツ", Kind::Other),
+            ("中華", "チュウカ", Kind::Other),
+            ("街", "マチ", Kind::Other),
+            ("\u{2}街", "ガイ", Kind::Other),
+            ("の", "ノ", Kind::Particle),
+            ("目標", "モクヒョウ", Kind::Other),
         ]
         .into_iter()
         .map(|(surface, kana, kind)| (surface, Reading::new(kana, kind)))
@@ -478,15 +628,37 @@ mod tests {
 
     /// Reads `title` as Redis would: only the keys it asks for first.
     fn by_keys(title: &str) -> String {
+        by_keys_with(title, false)
+    }
+
+    /// [`by_keys`], with counters and suffixes read or not.
+    fn by_keys_with(title: &str, counters: bool) -> String {
         let table = table();
-        let found: HashMap<&str, Reading> = keys_needed(title)
+        let found: HashMap<String, Reading> = keys_needed(title)
             .into_iter()
-            .filter_map(|key| table.get(key).map(|reading| (key, reading.clone())))
+            .filter_map(|key| {
+                table
+                    .get(&*key)
+                    .map(|reading| (key.into_owned(), reading.clone()))
+            })
             .collect();
-        let in_process = read_to_string(title, |key| table.get(key).cloned());
-        let fetched = read_to_string(title, |key| found.get(key).cloned());
+        let in_process = read_to_string(title, counters, |key| table.get(key).cloned());
+        let fetched = read_to_string(title, counters, |key| found.get(key).cloned());
         assert_eq!(in_process, fetched, "{title}");
         fetched
+    }
+
+    /// After digits a counter reads as a counter (JMdict's readings in
+    /// `tests/data/standards/ja-counters.tsv`), and a kanji after a kanji
+    /// word as a suffix; not without `counters` (rules before 5).
+    #[test]
+    fn counters_and_suffixes_read_as_such() {
+        assert_eq!(by_keys_with("2024年の目標", true), "2024 nen no mokuhyo");
+        assert_eq!(by_keys_with("3ヶ月", true), "3 kagetsu");
+        assert_eq!(by_keys_with("中華街", true), "chuka gai");
+        assert_eq!(by_keys_with("年の目標", true), "toshi no mokuhyo");
+        assert_eq!(by_keys_with("2024年の目標", false), "2024 toshi no mokuhyo");
+        assert_eq!(by_keys_with("中華街", false), "chuka machi");
     }
 
     #[test]
@@ -514,7 +686,7 @@ mod tests {
         .into_iter()
         .map(|(surface, kana, kind)| (surface, Reading::new(kana, kind)))
         .collect();
-        let read = |title| read_to_string(title, |key| table.get(key).cloned());
+        let read = |title| read_to_string(title, true, |key| table.get(key).cloned());
         assert_eq!(read("行きました"), "ikimashita");
         assert_eq!(read("田中です"), "tanaka desu");
     }
@@ -523,7 +695,7 @@ mod tests {
     fn other_text_is_left_for_the_engine() {
         assert_eq!(by_keys("iPhone 15は東京へ"), "iPhone 15 wa tokyo e");
         assert_eq!(by_keys("東京 2020"), "tokyo 2020");
-        let words = read("東京、鬱", |key| table().get(key).cloned());
+        let words = read("東京、鬱", true, |key| table().get(key).cloned());
         assert_eq!(
             words,
             [
@@ -557,7 +729,10 @@ mod tests {
         assert_eq!(keys_needed("ようこそ"), ["ようこそ"]);
         let keys = keys_needed("日本語");
         for key in ["日本語", "日", "日本", "本", "本語", "語"] {
-            assert!(keys.contains(&key), "{key} in {keys:?}");
+            assert!(
+                keys.contains(&std::borrow::Cow::Borrowed(key)),
+                "{key} in {keys:?}"
+            );
         }
         assert_eq!(keys.len(), 6);
         assert!(keys_needed("iPhone 15").is_empty());

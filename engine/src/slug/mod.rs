@@ -422,7 +422,12 @@ fn read_japanese<'t>(text: &'t str, options: &Options, names: &impl SymbolNames)
     if locale.is_none() && !names.has_readings() {
         return Cow::Borrowed(text);
     }
-    read_japanese_with(text, locale, names)
+    read_japanese_with(
+        text,
+        locale,
+        options.rules.has(Switch::JapaneseCounters),
+        names,
+    )
 }
 
 /// [`read_japanese`] where it may change the title.
@@ -431,13 +436,14 @@ fn read_japanese<'t>(text: &'t str, options: &Options, names: &impl SymbolNames)
 fn read_japanese_with<'t>(
     text: &'t str,
     japanese_locale: Option<&SlugLocale>,
+    counters: bool,
     names: &impl SymbolNames,
 ) -> Cow<'t, str> {
     let read = if names.has_readings() && japanese::is_japanese(text, japanese_locale.is_some()) {
         // Only the first bytes are read ([`japanese::MAX_READ_BYTES`]);
         // the Redis pipeline asks for the keys of the same part.
         let (head, tail) = japanese::read_part(text);
-        let mut read = japanese::read_to_string(head, |form| names.reading(form));
+        let mut read = japanese::read_to_string(head, counters, |form| names.reading(form));
         read.push_str(tail);
         Cow::Owned(read)
     } else {

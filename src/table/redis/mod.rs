@@ -35,6 +35,7 @@
 mod cache;
 mod watch;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, OnceLock, RwLock};
 use std::time::Duration;
@@ -99,8 +100,8 @@ fn wanted<T: AsRef<str>>(version: &LoadedVersion, titles: &[T], chain: &Chain) -
 /// up, each once: of the part of each that is read
 /// ([`japanese::read_part`]), and only those a table can hold (a longer
 /// form is in no bucket, and reads as missing in process too).
-fn forms_needed<'t>(titles: impl Iterator<Item = &'t str>) -> Vec<&'t str> {
-    let mut forms: Vec<&str> = titles
+fn forms_needed<'t>(titles: impl Iterator<Item = &'t str>) -> Vec<Cow<'t, str>> {
+    let mut forms: Vec<Cow<'t, str>> = titles
         .flat_map(|t| japanese::keys_needed(japanese::read_part(t).0))
         .filter(|form| form.len() <= japanese::ipadic::MAX_TABLE_BYTES)
         .collect();
@@ -376,7 +377,7 @@ impl RedisTable {
         &self,
         version: &LoadedVersion,
         wanted: &[NameKey],
-        forms: &[&str],
+        forms: &[Cow<'_, str>],
         from_replicas: bool,
     ) -> Result<Fetched, TableError> {
         let (v, meta) = (version.version, &version.meta);
@@ -402,7 +403,8 @@ impl RedisTable {
         }
         // Bucket key -> forms asked, after the bucket's mark.
         let mut by_form_bucket: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-        for &form in forms {
+        for form in forms {
+            let form = form.as_ref();
             let bucket = layout::reading_bucket_of(form, meta.readings.buckets);
             by_form_bucket
                 .entry(self.keys.reading_bucket(v, bucket))
