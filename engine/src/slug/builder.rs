@@ -300,6 +300,9 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         at: usize,
         watch: &mut NationalWatch,
     ) -> Result<Option<usize>, Unrewritten> {
+        if watch.read.capacity() == 0 {
+            watch.read = SPARE_READ.take();
+        }
         watch.read.clear();
         match national::read_word_at(title, at, &mut watch.cyrillic, &mut watch.read) {
             Some(AtWord::Read(end)) => {
@@ -532,6 +535,22 @@ struct NationalWatch {
     /// Before this byte, letters rules 5 leave as they were (Arabic
     /// without vowel marks).
     as_before: usize,
+}
+
+thread_local! {
+    /// The buffer [`NationalWatch::read`] had in this thread's last title:
+    /// a title that reads words by rules 5 takes it, and gives it back,
+    /// rather than allocating one of its own.
+    static SPARE_READ: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
+}
+
+impl Drop for NationalWatch {
+    fn drop(&mut self) {
+        // Kept only while small, as a word is.
+        if self.read.capacity() != 0 && self.read.capacity() <= 1024 {
+            SPARE_READ.set(std::mem::take(&mut self.read));
+        }
+    }
 }
 
 /// A title read as it is, without [`super::rewrite`], had what rules 2

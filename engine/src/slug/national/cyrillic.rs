@@ -81,18 +81,26 @@ impl Language {
         let mut found = Language::Russian;
         let mut rank = 0;
         let bytes = text.as_bytes();
-        for (at, &lead) in bytes.iter().enumerate() {
-            // Only Ѐ to Џ, ѐ to џ and U+0460 to U+052F tell languages
-            // apart; а to я, which every language has, are passed over
+        if !has_telling(bytes) {
+            return found;
+        }
+        let mut at = 0;
+        while let Some(&lead) = bytes.get(at) {
+            // Character by character: only Ѐ to Џ, ѐ to џ and U+0460 to
+            // U+052F tell languages apart (UTF-8 D0 80-8F and D1 90 to
+            // D4 BF); а to я, which every language has, are passed over
             // without decoding.
-            let next = bytes.get(at + 1).copied().unwrap_or(0);
-            let telling = match lead {
-                0xD0 => next < 0x90,
-                0xD1 => next >= 0x90,
-                0xD2..=0xD4 => true,
-                _ => false,
+            let len = match lead {
+                0..0x80 => 1,
+                0x80..0xE0 => 2,
+                0xE0..0xF0 => 3,
+                _ => 4,
             };
-            if !telling {
+            let next = bytes.get(at + 1).copied().unwrap_or(0);
+            at += len;
+            let pair = (u16::from(lead) << 8) | u16::from(next);
+            if len != 2 || !((0xD080..0xD090).contains(&pair) || (0xD190..=0xD4BF).contains(&pair))
+            {
                 continue;
             }
             let c = char::from_u32((u32::from(lead & 0x1F) << 6) | u32::from(next & 0x3F))
@@ -115,6 +123,31 @@ impl Language {
         // і and ө/ү together: Kazakh writes both.
         found
     }
+}
+
+/// Whether `bytes` may hold a letter that tells a language
+/// ([`Language::shown_by`]): a pair of bytes D0 80-8F or D1 90 to D4 BF.
+/// Every pair is looked at, 32 at a time without a branch between them,
+/// which the compiler turns into vector instructions: a Russian title
+/// costs a few instructions per 16 bytes.
+fn has_telling(bytes: &[u8]) -> bool {
+    let Some(last) = bytes.len().checked_sub(1) else {
+        return false;
+    };
+    let mut at = 0;
+    while at < last {
+        let end = (at + 32).min(last);
+        let mut any = false;
+        for (&lead, &next) in bytes[at..end].iter().zip(&bytes[at + 1..=end]) {
+            let pair = (u16::from(lead) << 8) | u16::from(next);
+            any |= (pair.wrapping_sub(0xD080) < 0x10) | (pair.wrapping_sub(0xD190) < 0x330);
+        }
+        if any {
+            return true;
+        }
+        at = end;
+    }
+    false
 }
 
 /// Whether `c` is a Cyrillic letter.

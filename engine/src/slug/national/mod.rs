@@ -115,11 +115,11 @@ pub(super) fn read_word_at(
     } else {
         return None;
     };
-    let end = run_end(title, at, reader.reads());
+    let (end, marked) = run_end_marked(title, at, reader.reads());
     let run = &title[at..end];
     // A combining mark inside the word: composition first, on the whole
     // title.
-    if run.contains(is_mark) {
+    if marked {
         return None;
     }
     remember(reader, run, out);
@@ -384,21 +384,33 @@ fn has_latin_dj(text: &str) -> bool {
 /// `at` of `text`, ends: marks on them and apostrophes between them are in
 /// it. Characters are decoded from the bytes directly (the text is UTF-8).
 fn run_end(text: &str, at: usize, belongs: impl Fn(char) -> bool) -> usize {
+    run_end_marked(text, at, belongs).0
+}
+
+/// [`run_end`], and whether the run has a combining mark.
+#[inline]
+fn run_end_marked(text: &str, at: usize, belongs: impl Fn(char) -> bool) -> (usize, bool) {
     let bytes = text.as_bytes();
     let mut end = at;
     let mut i = at;
+    let mut marked = false;
     while let Some((c, len)) = char_at(bytes, i) {
-        let inside = belongs(c)
-            || is_mark(c)
-            || (matches!(c, '\'' | '’' | 'ʼ')
-                && char_at(bytes, i + len).is_some_and(|(next, _)| belongs(next)));
+        let inside = if belongs(c) {
+            true
+        } else if is_mark(c) {
+            marked = true;
+            true
+        } else {
+            matches!(c, '\'' | '’' | 'ʼ')
+                && char_at(bytes, i + len).is_some_and(|(next, _)| belongs(next))
+        };
         if !inside {
             break;
         }
         i += len;
         end = i;
     }
-    end
+    (end, marked)
 }
 
 /// The character at byte `i` of the UTF-8 `bytes`, where one starts, and
