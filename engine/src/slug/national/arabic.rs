@@ -62,7 +62,13 @@ const DAGGER_ALEF: char = '\u{0670}';
 
 /// Whether `word` carries a vowel mark: then it is read here.
 pub(super) fn is_vocalized(word: &str) -> bool {
-    word.contains(|c| matches!(c, '\u{064B}'..='\u{0652}'))
+    word.contains(is_vowel_mark)
+}
+
+/// Whether `c` is one of the vowel marks (harakat) a vocalized word has.
+#[inline]
+pub(super) fn is_vowel_mark(c: char) -> bool {
+    matches!(c, '\u{064B}'..='\u{0652}')
 }
 
 /// A letter and its marks.

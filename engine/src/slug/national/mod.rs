@@ -70,6 +70,23 @@ fn first_of(text: &str, wanted: impl Fn(char) -> bool) -> bool {
     let bytes = text.as_bytes();
     let mut from = 0;
     while let Some(at) = find_byte(bytes, from, |b| LEADS[b as usize]) {
+        // Of three-byte characters, only these blocks hold what is looked
+        // for: U+1100-137F, 1AB0-1AFF, 1DC0-1DFF, 1F00-1FFF; U+2126-212B;
+        // Hangul syllables; U+F900-FAFF. Vietnamese, symbols and
+        // full-width forms are passed over without decoding.
+        let second = bytes.get(at + 1).copied().unwrap_or(0);
+        let maybe = match bytes[at] {
+            0xE1 => matches!(second, 0x84..=0x8D | 0xAA | 0xAB | 0xB7 | 0xBC..=0xBF),
+            0xE2 => second == 0x84,
+            0xEA => second >= 0xB0,
+            0xED => second <= 0x9E,
+            0xEF => matches!(second, 0xA4..=0xAB),
+            _ => true,
+        };
+        if !maybe {
+            from = at + 3;
+            continue;
+        }
         let c = text[at..]
             .chars()
             .next()
@@ -107,15 +124,16 @@ pub(super) fn read_word_at(
     } else if cyrillic::is_cyrillic(c) {
         Reader::Cyrillic(*cyrillic.get_or_insert_with(|| Language::shown_by(&title[at..])))
     } else if arabic::is_arabic(c) {
-        let end = run_end(title, at, arabic::is_arabic);
-        return match arabic::is_vocalized(&title[at..end]) {
+        let (end, vocalized) =
+            run_end_with(title, at, arabic::is_arabic, arabic::is_vowel_mark, false);
+        return match vocalized {
             true => None,
             false => Some(AtWord::AsBefore(end)),
         };
     } else {
         return None;
     };
-    let (end, marked) = run_end_marked(title, at, reader.reads());
+    let (end, marked) = run_end_with(title, at, reader.reads(), |_| true, true);
     let run = &title[at..end];
     // A combining mark inside the word: composition first, on the whole
     // title.
@@ -384,21 +402,34 @@ fn has_latin_dj(text: &str) -> bool {
 /// `at` of `text`, ends: marks on them and apostrophes between them are in
 /// it. Characters are decoded from the bytes directly (the text is UTF-8).
 fn run_end(text: &str, at: usize, belongs: impl Fn(char) -> bool) -> usize {
-    run_end_marked(text, at, belongs).0
+    run_end_with(text, at, belongs, |_| false, false).0
 }
 
-/// [`run_end`], and whether the run has a combining mark.
+/// [`run_end`], and whether the run has a character for which `wanted`
+/// holds, found in the same pass: among its combining marks (`in_marks`)
+/// or among its own characters (an Arabic word's vowel marks).
 #[inline]
-fn run_end_marked(text: &str, at: usize, belongs: impl Fn(char) -> bool) -> (usize, bool) {
+fn run_end_with(
+    text: &str,
+    at: usize,
+    belongs: impl Fn(char) -> bool,
+    wanted: impl Fn(char) -> bool,
+    in_marks: bool,
+) -> (usize, bool) {
     let bytes = text.as_bytes();
     let mut end = at;
     let mut i = at;
-    let mut marked = false;
+    let mut found = false;
     while let Some((c, len)) = char_at(bytes, i) {
         let inside = if belongs(c) {
+            if !in_marks {
+                found |= wanted(c);
+            }
             true
         } else if is_mark(c) {
-            marked = true;
+            if in_marks {
+                found |= wanted(c);
+            }
             true
         } else {
             matches!(c, '\'' | '’' | 'ʼ')
@@ -410,7 +441,7 @@ fn run_end_marked(text: &str, at: usize, belongs: impl Fn(char) -> bool) -> (usi
         i += len;
         end = i;
     }
-    (end, marked)
+    (end, found)
 }
 
 /// The character at byte `i` of the UTF-8 `bytes`, where one starts, and
