@@ -56,7 +56,8 @@ pub(super) fn may_apply(text: &str) -> bool {
 /// U+F000 to U+FFFF.
 #[inline]
 fn first_of(text: &str, wanted: impl Fn(char) -> bool) -> bool {
-    /// The lead bytes looked at, as a table.
+    /// The lead bytes looked at, as a table: a test the compiler makes a
+    /// load, not six comparisons.
     const LEADS: [bool; 256] = {
         let mut leads = [false; 256];
         let mut b = 0;
@@ -68,14 +69,7 @@ fn first_of(text: &str, wanted: impl Fn(char) -> bool) -> bool {
     };
     let bytes = text.as_bytes();
     let mut from = 0;
-    // A byte of 0xCC or more is looked for, a test the compiler makes one
-    // vector comparison per 16 bytes (ASCII and Latin-1 letters pass);
-    // the table then says whether its character may be one.
-    while let Some(at) = find_byte(bytes, from, |b| b >= 0xCC) {
-        if !LEADS[bytes[at] as usize] {
-            from = at + 1;
-            continue;
-        }
+    while let Some(at) = find_byte(bytes, from, |b| LEADS[b as usize]) {
         // Of three-byte characters, only these blocks hold what is looked
         // for: U+1100-137F, 1AB0-1AFF, 1DC0-1DFF, 1F00-1FFF; U+2126-212B;
         // Hangul syllables; U+F900-FAFF. Vietnamese, symbols and
