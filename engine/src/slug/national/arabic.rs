@@ -60,12 +60,8 @@ const SHADDA: char = '\u{0651}';
 const SUKUN: char = '\u{0652}';
 const DAGGER_ALEF: char = '\u{0670}';
 
-/// Whether `word` carries a vowel mark: then it is read here.
-pub(super) fn is_vocalized(word: &str) -> bool {
-    word.contains(is_vowel_mark)
-}
-
-/// Whether `c` is one of the vowel marks (harakat) a vocalized word has.
+/// Whether `c` is one of the vowel marks (harakat): a word that carries
+/// one is read here.
 #[inline]
 pub(super) fn is_vowel_mark(c: char) -> bool {
     matches!(c, '\u{064B}'..='\u{0652}')

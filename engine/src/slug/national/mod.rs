@@ -124,8 +124,7 @@ pub(super) fn read_word_at(
     } else if cyrillic::is_cyrillic(c) {
         Reader::Cyrillic(*cyrillic.get_or_insert_with(|| Language::shown_by(&title[at..])))
     } else if arabic::is_arabic(c) {
-        let (end, vocalized) =
-            run_end_with(title, at, arabic::is_arabic, arabic::is_vowel_mark, false);
+        let (end, vocalized) = arabic_run(title, at);
         return match vocalized {
             true => None,
             false => Some(AtWord::AsBefore(end)),
@@ -314,8 +313,8 @@ pub(super) fn romanize<'t>(text: &'t str, locale: Option<&SlugLocale>) -> Cow<'t
         } else if latin_dj && matches!(c, 'đ' | 'Đ') {
             Some(Reader::LatinDj)
         } else if arabic::is_arabic(c) {
-            let end = run_end(text, at, arabic::is_arabic);
-            match arabic::is_vocalized(&text[at..end]) {
+            let (end, vocalized) = arabic_run(text, at);
+            match vocalized {
                 true => Some(Reader::Arabic(*arabic_script.get_or_insert_with(|| {
                     language
                         .and_then(arabic::Language::of_tag)
@@ -403,6 +402,12 @@ fn has_latin_dj(text: &str) -> bool {
 /// it. Characters are decoded from the bytes directly (the text is UTF-8).
 fn run_end(text: &str, at: usize, belongs: impl Fn(char) -> bool) -> usize {
     run_end_with(text, at, belongs, |_| false, false).0
+}
+
+/// Where the run of Arabic script starting at byte `at` of `text` ends,
+/// and whether it has vowel marks (is read by [`Reader::Arabic`]).
+fn arabic_run(text: &str, at: usize) -> (usize, bool) {
+    run_end_with(text, at, arabic::is_arabic, arabic::is_vowel_mark, false)
 }
 
 /// [`run_end`], and whether the run has a character for which `wanted`

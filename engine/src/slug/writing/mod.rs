@@ -196,10 +196,10 @@ pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options)
                         None => romanize_run(script, chunk, out),
                     },
                     Script::Thai if options.rules.has(Switch::NationalStandards) => {
-                        romanize_rtgs(chunk, out);
+                        romanize_by_standard(ByStandard::Thai, chunk, out);
                     }
                     Script::Lao if options.rules.has(Switch::NationalStandards) => {
-                        romanize_lao(chunk, out);
+                        romanize_by_standard(ByStandard::Lao, chunk, out);
                     }
                     _ => romanize_run(script, chunk, out),
                 }
@@ -274,31 +274,36 @@ fn speech(options: &Options) -> Option<devanagari::Speech> {
     }
 }
 
-/// Appends `run`, Thai, in RTGS (`rtgs`), word by word, from this
-/// thread's memory of runs and words when it has them.
-fn romanize_rtgs(run: &str, out: &mut String) {
-    thread_local! {
-        static RUNS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
-        static WORDS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
-    }
-    RUNS.with(|runs| {
-        runs.remember(run, out, |out| {
-            script::each_word_in(&WORDS, run, out, rtgs::romanize_word);
-        });
-    });
+/// The scripts written without spaces whose national standard rules 5
+/// write ([`Switch::NationalStandards`]), word by word.
+#[derive(Clone, Copy)]
+enum ByStandard {
+    /// Thai in RTGS (`rtgs`).
+    Thai,
+    /// Lao by the Commission Nationale de Toponymie's letters (`lao`).
+    Lao,
 }
 
-/// Appends `run`, Lao, by the Commission's letters (`lao`), word by
-/// word, from this thread's memory of runs and words when it has them.
-fn romanize_lao(run: &str, out: &mut String) {
+/// Appends `run` as `standard` writes it, word by word, from this
+/// thread's memory of runs and of words (one of each per standard) when
+/// it has them.
+fn romanize_by_standard(standard: ByStandard, run: &str, out: &mut String) {
     thread_local! {
-        static RUNS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
-        static WORDS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
+        static RUNS: [Memory; 2] = std::array::from_fn(|_| Memory::new(MAX_RUNS, MAX_RUN_BYTES));
+        static WORDS: [Memory; 2] = std::array::from_fn(|_| Memory::new(MAX_RUNS, MAX_RUN_BYTES));
     }
+    let slot = standard as usize;
     RUNS.with(|runs| {
-        runs.remember(run, out, |out| {
-            let run = lao::sara_am(run);
-            script::each_word_in(&WORDS, &run, out, lao::romanize_word);
+        runs[slot].remember(run, out, |out| {
+            WORDS.with(|words| match standard {
+                ByStandard::Thai => {
+                    script::each_word_in(&words[slot], run, out, rtgs::romanize_word)
+                }
+                ByStandard::Lao => {
+                    let run = lao::sara_am(run);
+                    script::each_word_in(&words[slot], &run, out, lao::romanize_word);
+                }
+            });
         });
     });
 }
@@ -380,4 +385,37 @@ pub(super) fn is_script(c: char) -> bool {
 #[cfg(test)]
 pub(super) fn is_kana(c: char) -> bool {
     script::is_kana(c)
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    /// Reads 48,000 words of up to 12 characters drawn from `block` (a
+    /// seeded xorshift, so every run reads the same) with `read`, and
+    /// checks that each gives ASCII letters and digits only.
+    pub(in crate::slug::writing) fn reads_any_to_ascii(
+        block: std::ops::RangeInclusive<char>,
+        read: fn(&str, &mut String),
+    ) {
+        let chars: Vec<char> = block.collect();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for len in 1..=12 {
+            for _ in 0..4000 {
+                let word: String = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        chars[(seed % chars.len() as u64) as usize]
+                    })
+                    .collect();
+                let mut out = String::new();
+                read(&word, &mut out);
+                assert!(
+                    out.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()),
+                    "{word}: {out}"
+                );
+            }
+        }
+    }
 }

@@ -2,8 +2,6 @@
 //! romanized: by which CLDR transform, and whether it is first cut into
 //! words by ICU4X's word segmenter.
 
-use std::thread::LocalKey;
-
 use icu::segmenter::WordSegmenter;
 use icu::segmenter::options::WordBreakInvariantOptions;
 
@@ -145,28 +143,26 @@ fn each_word(run: &str, out: &mut String, write: impl Fn(&str, &mut String)) {
     thread_local! {
         static WORDS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
     }
-    each_word_in(&WORDS, run, out, write);
+    WORDS.with(|words| each_word_in(words, run, out, write));
 }
 
 /// [`each_word`], remembering the words in `memory`.
 pub(super) fn each_word_in(
-    memory: &'static LocalKey<Memory>,
+    words: &Memory,
     run: &str,
     out: &mut String,
     write: impl Fn(&str, &mut String),
 ) {
     let segmenter = WordSegmenter::new_dictionary(WordBreakInvariantOptions::default());
     let mut start = 0;
-    memory.with(|words| {
-        for end in segmenter.segment_str(run).skip(1) {
-            if start > 0 {
-                out.push(' ');
-            }
-            let word = &run[start..end];
-            words.remember(word, out, |out| write(word, out));
-            start = end;
+    for end in segmenter.segment_str(run).skip(1) {
+        if start > 0 {
+            out.push(' ');
         }
-    });
+        let word = &run[start..end];
+        words.remember(word, out, |out| write(word, out));
+        start = end;
+    }
 }
 
 /// The last end of a word the segmenter finds in `text` at or before
