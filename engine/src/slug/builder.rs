@@ -529,7 +529,7 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
 #[derive(Default)]
 struct NationalWatch {
     /// The language of the title's Cyrillic, once a Cyrillic letter is met.
-    cyrillic: Option<national::Language>,
+    cyrillic: national::CyrillicSeen,
     /// The word last read, before it is pushed.
     read: String,
     /// Before this byte, letters rules 5 leave as they were (Arabic
@@ -615,7 +615,8 @@ pub(super) fn build<const EXTRAS: bool>(
     // here, written before they are pushed.
     let mut reading = NationalWatch::default();
     // Where the case of what is written does not matter, rules 5 read
-    // Cyrillic letter by letter.
+    // Cyrillic letter by letter, and plain Greek words straight into the
+    // slug.
     let by_letter = options.lowercase && !options.decamelize;
     let bytes = title.as_bytes();
     let mut i = 0;
@@ -666,6 +667,16 @@ pub(super) fn build<const EXTRAS: bool>(
             // names no such character and no sequence starts there.
             let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
             if national_stops && cp >= 0x300 && i >= reading.as_before && national::stops_at(cp) {
+                if by_letter
+                    && let Some(end) = national::greek_word_at(title, i, cp, |text| {
+                        for &byte in text.as_bytes() {
+                            b.push_if_alnum(byte);
+                        }
+                    })
+                {
+                    i = end;
+                    continue;
+                }
                 if by_letter
                     && let Some(letters) =
                         national::cyrillic_letter_at(title, i, cp, &mut reading.cyrillic)

@@ -127,27 +127,33 @@ impl Language {
 
 /// Whether `bytes` may hold a letter that tells a language
 /// ([`Language::shown_by`]): a pair of bytes D0 80-8F or D1 90 to D4 BF.
-/// Every pair is looked at, 32 at a time without a branch between them,
+/// Every pair is looked at, 16 at a time without a branch between them,
 /// which the compiler turns into vector instructions: a Russian title
 /// costs a few instructions per 16 bytes.
 fn has_telling(bytes: &[u8]) -> bool {
+    /// Whether a lead byte and the byte after it start a telling letter.
+    #[inline(always)]
+    fn tells(lead: u8, next: u8) -> bool {
+        (lead == 0xD0) & (next < 0x90)
+            | (lead == 0xD1) & (next >= 0x90)
+            | (lead.wrapping_sub(0xD2) < 3)
+    }
     let Some(last) = bytes.len().checked_sub(1) else {
         return false;
     };
-    let mut at = 0;
-    while at < last {
-        let end = (at + 32).min(last);
+    let mut leads = bytes[..last].chunks_exact(16);
+    let mut nexts = bytes[1..].chunks_exact(16);
+    for (lead, next) in (&mut leads).zip(&mut nexts) {
         let mut any = false;
-        for (&lead, &next) in bytes[at..end].iter().zip(&bytes[at + 1..=end]) {
-            let pair = (u16::from(lead) << 8) | u16::from(next);
-            any |= (pair.wrapping_sub(0xD080) < 0x10) | (pair.wrapping_sub(0xD190) < 0x330);
+        for k in 0..16 {
+            any |= tells(lead[k], next[k]);
         }
         if any {
             return true;
         }
-        at = end;
     }
-    false
+    let rest = leads.remainder().iter().zip(nexts.remainder());
+    rest.fold(false, |any, (&lead, &next)| any | tells(lead, next))
 }
 
 /// Whether `c` is a Cyrillic letter.
@@ -310,7 +316,7 @@ fn contextual(language: Language, c: char) -> bool {
 /// whatever the letters around it, as up to four ASCII bytes in a word
 /// (0 bytes after them); 0 where the letters around it matter
 /// ([`contextual`]) or it writes more. Made at the language's first use.
-fn context_free(language: Language) -> &'static [u32; 0x130] {
+pub(super) fn context_free(language: Language) -> &'static [u32; 0x130] {
     static TABLES: [std::sync::OnceLock<[u32; 0x130]>; 8] =
         [const { std::sync::OnceLock::new() }; 8];
     TABLES[language as usize].get_or_init(|| {
@@ -338,14 +344,60 @@ fn context_free(language: Language) -> &'static [u32; 0x130] {
 /// (a two-byte character) at byte `at` of `title`, its neighbours read
 /// from the title's bytes as [`romanize_word`] reads them from its word:
 /// the words pass reads Cyrillic letter by letter this way where case
-/// does not matter.
+/// does not matter. `free` is the language's [`context_free`] table.
 #[inline]
-pub(super) fn letter_at(language: Language, title: &[u8], at: usize, cp: u32) -> Letters {
-    let word = context_free(language)[(cp - 0x400) as usize];
+pub(super) fn letter_at(
+    language: Language,
+    free: &[u32; 0x130],
+    title: &[u8],
+    at: usize,
+    cp: u32,
+) -> Letters {
+    let word = free[(cp - 0x400) as usize];
     if word != 0 {
         return Letters::Packed(word);
     }
+    if language == Language::Russian
+        && let Some(word) = russian_at_once(title, at, cp)
+    {
+        return Letters::Packed(word);
+    }
     Letters::Text(letter_in_context(language, title, at, cp))
+}
+
+/// What Russian writes for its contextual letters where the bytes next to
+/// them tell it at once, without [`letter_in_context`]: `е` is `ye` only
+/// after `ъ` or `ь`, so `e` after any other Cyrillic letter; `ы` is `i`
+/// only before a word's last `й`, `ь` is `y` only before `и`.
+#[inline]
+fn russian_at_once(title: &[u8], at: usize, cp: u32) -> Option<u32> {
+    // Whether the letter after is `lower` or `upper` (their UTF-8), where
+    // the byte after says at once: not past an apostrophe.
+    let next_is = |lower: [u8; 2], upper: [u8; 2]| match title.get(at + 2) {
+        None => Some(false),
+        Some(b'\'') => None,
+        Some(byte) if byte.is_ascii() => Some(false),
+        Some(0xD0..=0xD4) => Some(
+            title
+                .get(at + 2..at + 4)
+                .is_some_and(|n| n == lower || n == upper),
+        ),
+        Some(_) => None,
+    };
+    match cp {
+        // е, Е
+        0x435 | 0x415 => (at >= 2
+            && matches!(title[at - 2], 0xD0 | 0xD1)
+            && !matches!(title[at - 2..at], [0xD0, 0xAA | 0xAC] | [0xD1, 0x8A | 0x8C]))
+        .then_some(u32::from(b'e')),
+        // ы, Ы before anything but й, Й
+        0x44B | 0x42B => {
+            (next_is([0xD0, 0xB9], [0xD0, 0x99]) == Some(false)).then_some(u32::from(b'y'))
+        }
+        // ь, Ь before anything but и, И
+        0x44C | 0x42C => (next_is([0xD0, 0xB8], [0xD0, 0x98]) == Some(false)).then_some(0),
+        _ => None,
+    }
 }
 
 /// What [`letter_at`] gives: up to four bytes packed in a word (0 bytes

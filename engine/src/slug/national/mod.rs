@@ -111,7 +111,7 @@ fn first_of(text: &str, wanted: impl Fn(char) -> bool) -> bool {
 pub(super) fn read_word_at(
     title: &str,
     at: usize,
-    cyrillic: &mut Option<Language>,
+    cyrillic: &mut CyrillicSeen,
     out: &mut String,
 ) -> Option<AtWord> {
     let c = title[at..].chars().next()?;
@@ -122,7 +122,7 @@ pub(super) fn read_word_at(
     } else if ethiopic::is_ethiopic(c) {
         Reader::Ethiopic
     } else if cyrillic::is_cyrillic(c) {
-        Reader::Cyrillic(*cyrillic.get_or_insert_with(|| Language::shown_by(&title[at..])))
+        Reader::Cyrillic(cyrillic.language(title, at))
     } else if arabic::is_arabic(c) {
         let (end, vocalized) = arabic_run(title, at);
         return match vocalized {
@@ -153,13 +153,65 @@ pub(super) fn cyrillic_letter_at(
     title: &str,
     at: usize,
     cp: u32,
-    cyrillic: &mut Option<Language>,
+    cyrillic: &mut CyrillicSeen,
 ) -> Option<cyrillic::Letters> {
     if !(0x400..=0x52F).contains(&cp) {
         return None;
     }
-    let language = *cyrillic.get_or_insert_with(|| Language::shown_by(&title[at..]));
-    Some(cyrillic::letter_at(language, title.as_bytes(), at, cp))
+    let (language, free) = match cyrillic.free {
+        Some(free) => (cyrillic.language(title, at), free),
+        None => {
+            let language = cyrillic.language(title, at);
+            let free = cyrillic::context_free(language);
+            cyrillic.free = Some(free);
+            (language, free)
+        }
+    };
+    Some(cyrillic::letter_at(
+        language,
+        free,
+        title.as_bytes(),
+        at,
+        cp,
+    ))
+}
+
+/// What the words pass knows of a title's Cyrillic once it meets some:
+/// the language its letters show ([`Language::shown_by`]), and what that
+/// language writes for its letters whatever their neighbours.
+#[derive(Default)]
+pub(crate) struct CyrillicSeen {
+    language: Option<Language>,
+    free: Option<&'static [u32; 0x130]>,
+}
+
+impl CyrillicSeen {
+    /// The language of the title's Cyrillic, found from byte `at` of
+    /// `title` (its first Cyrillic) the first time.
+    #[inline]
+    fn language(&mut self, title: &str, at: usize) -> Language {
+        *self
+            .language
+            .get_or_insert_with(|| Language::shown_by(&title[at..]))
+    }
+}
+
+/// For the words pass, where case does not matter: when a word of
+/// monotonic Greek alone starts at byte `at` of `title` (`cp` its first
+/// letter), gives `push` what rules 5 write for it in lower case
+/// ([`greek::read_plain_word`]) and returns where it ends; `None` for
+/// other words, which are read whole.
+#[inline]
+pub(super) fn greek_word_at(
+    title: &str,
+    at: usize,
+    cp: u32,
+    push: impl FnMut(&'static str),
+) -> Option<usize> {
+    if !(0x386..=0x3CE).contains(&cp) {
+        return None;
+    }
+    greek::read_plain_word(title, at, push)
 }
 
 /// Most words each thread remembers for each way of reading them; past
