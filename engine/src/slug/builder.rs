@@ -275,7 +275,8 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
 
     /// Appends what rules 5 read for a word (`national::read_word_at`),
     /// as its ASCII would be read in the title: letters and digits kept in
-    /// their word, anything else separating.
+    /// their word ([`Builder::read_national`] leaves anything else to the
+    /// rewritten title).
     fn push_read(&mut self, text: &[u8]) {
         let mut rest = text;
         while !rest.is_empty() {
@@ -305,6 +306,18 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         }
         watch.read.clear();
         match national::read_word_at(title, at, &mut watch.cyrillic, &mut watch.read) {
+            // What a reader wrote besides letters and digits (an apostrophe
+            // or a comma deunicode writes for a letter no standard has)
+            // is read in the context of the rewritten title, as every
+            // stage in turn reads it.
+            Some(AtWord::Read(_))
+                if watch
+                    .read
+                    .bytes()
+                    .any(|byte| self.alnum[usize::from(byte)] == 0) =>
+            {
+                Err(Unrewritten)
+            }
             Some(AtWord::Read(end)) => {
                 self.push_read(watch.read.as_bytes());
                 Ok(Some(end))
@@ -683,6 +696,13 @@ pub(super) fn build<const EXTRAS: bool>(
                 {
                     match letters {
                         Letters::Packed(word) => b.push_letters(word),
+                        // As for a word read whole: what is not a letter or
+                        // digit is read in the rewritten title's context.
+                        Letters::Text(text)
+                            if text.bytes().any(|byte| b.alnum[usize::from(byte)] == 0) =>
+                        {
+                            return Err(Unrewritten);
+                        }
                         Letters::Text(text) => {
                             for &byte in text.as_bytes() {
                                 b.push_if_alnum(byte);

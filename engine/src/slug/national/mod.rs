@@ -134,9 +134,10 @@ pub(super) fn read_word_at(
     };
     let (end, marked) = run_end_with(title, at, reader.reads(), |_| true, true);
     let run = &title[at..end];
-    // A combining mark inside the word: composition first, on the whole
-    // title.
-    if marked {
+    // A combining mark inside the word, or polytonic Greek (three bytes
+    // each, some of which composition rewrites: U+1FEF is `), is read
+    // after composition, on the whole title.
+    if marked || (matches!(reader, Reader::Greek) && run.bytes().any(|b| b >= 0xE0)) {
         return None;
     }
     remember(reader, run, out);
