@@ -15,9 +15,12 @@ command and writes tests/data/rulesN/). From rules 3, which brought
 `ascii: false`, every option set is recorded a second time with
 `--unicode`. Rules 2 were recorded with the binary of 6813a6e, the main
 that shipped them; rules 3 with that of 4344608; rules 4 with that of
-8345b9d (a release build), the main before any change for rules 5. A record must never be made again
-by a later build: that would record the later build's slugs, not the
-release's.
+8345b9d (a release build), the main before any change for rules 5; rules 5
+with that of abd3ce7 (a release build), the main that ships them. From
+rules 5 on, the standards' own examples (tests/data/standards/) are
+recorded too, with the default options and each locale, and the locales
+of those standards. A record must never be made again by a later build:
+that would record the later build's slugs, not the release's.
 
 Each file is one option set: a first line `# flags: [...]` (the JSON list
 of `slugd slugify` flags it was made with), then `key<TAB>slug` a title,
@@ -54,6 +57,10 @@ SLUGD = os.path.abspath(os.environ.get("SLUGD", str(ROOT / "target" / "debug" / 
 
 # name -> flags of `slugd slugify`.
 LOCALES = "de fr es pt tr az uz kk ky ru uk be bg sr mk el ka hy he ar fa ur hi bn ta te ml gu pa th lo km my zh ja ko vi da nb sv fi pl cs hu ro hr is".split()
+# From rules 5 on, the locales whose standard rules 5 brought, too.
+STANDARDS = RULES is not None and int(RULES) >= 5
+if STANDARDS:
+    LOCALES += "mn mr ne sa am bs".split()
 OPTION_SETS = {
     "keep-case": ["--keep-case"],
     "separator-underscore": ["--separator", "_"],
@@ -140,6 +147,19 @@ def cldr_words():
     return out
 
 
+def standards_examples():
+    """From rules 5 on: the titles of the standards' own examples that the
+    tests hold rules 5 to (tests/data/standards/*.tsv, first column)."""
+    if not STANDARDS:
+        return []
+    titles = []
+    for path in sorted((ROOT / "tests" / "data" / "standards").glob("*.tsv")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                titles.append(line.split("\t")[0].strip())
+    return titles
+
+
 def every_character():
     """(code point, title) for every assigned character but Cc, Cs, Co."""
     chars = []
@@ -186,14 +206,18 @@ def records():
     ]
     words = cldr_words()
     sample = [w for ws in words.values() for w in ws[:40]]
+    standards = standards_examples()
     common = list(dict.fromkeys(corpus + EXTRA + sample))
-    every_word = list(dict.fromkeys(corpus + EXTRA + [w for ws in words.values() for w in ws]))
+    with_standards = list(dict.fromkeys(common + standards))
+    every_word = list(dict.fromkeys(corpus + EXTRA + [w for ws in words.values() for w in ws] + standards))
     yield "default.tsv", [], [(t, t) for t in every_word]
     yield "characters.tsv", [], every_character()
     if UNICODE:
         yield "unicode-characters.tsv", ["--unicode"], every_character()
     for name, flags in OPTION_SETS.items():
-        yield f"{name}.tsv", flags, [(t, t) for t in common]
+        # The standards' examples with the default options and each locale.
+        titles = with_standards if name.startswith("locale-") else common
+        yield f"{name}.tsv", flags, [(t, t) for t in titles]
 
 
 def main():
