@@ -275,7 +275,7 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
 
     /// Appends what rules 5 read for a word (`national::read_word_at`),
     /// as its ASCII would be read in the title: letters and digits kept in
-    /// their word ([`Builder::read_national`] leaves anything else to the
+    /// their word (`national::read_word_at` leaves anything else to the
     /// rewritten title).
     fn push_read(&mut self, text: &[u8]) {
         let mut rest = text;
@@ -306,18 +306,6 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         }
         watch.read.clear();
         match national::read_word_at(title, at, &mut watch.cyrillic, &mut watch.read) {
-            // What a reader wrote besides letters and digits (an apostrophe
-            // or a comma deunicode writes for a letter no standard has)
-            // is read in the context of the rewritten title, as every
-            // stage in turn reads it.
-            Some(AtWord::Read(_))
-                if watch
-                    .read
-                    .bytes()
-                    .any(|byte| self.alnum[usize::from(byte)] == 0) =>
-            {
-                Err(Unrewritten)
-            }
             Some(AtWord::Read(end)) => {
                 self.push_read(watch.read.as_bytes());
                 Ok(Some(end))

@@ -101,10 +101,11 @@ fn first_of(text: &str, wanted: impl Fn(char) -> bool) -> bool {
 
 /// For the words stage's watching pass (no `locale`, nothing rewritten):
 /// when a word this stage reads letter by letter starts at byte `at` of
-/// `title` (Greek, Cyrillic, Hangul), writes it to `out` as [`romanize`]
-/// would and returns where it ends, so the title is read in one pass;
-/// `None` when the title must be rewritten first (a combining mark, a
-/// vocalized Arabic word).
+/// `title` (Greek, Cyrillic, Hangul), writes it to `out` (empty) as
+/// [`romanize`] would and returns where it ends, so the title is read in
+/// one pass; `None` when the title must be rewritten first (a combining
+/// mark, a vocalized Arabic word, a reading with more than letters and
+/// digits).
 /// `cyrillic` keeps the language the title's Cyrillic shows, found at its
 /// first Cyrillic word (no Cyrillic comes before `at` then).
 #[inline]
@@ -141,6 +142,15 @@ pub(super) fn read_word_at(
         return None;
     }
     remember(reader, run, out);
+    // What a reader wrote besides letters and digits (an apostrophe or a
+    // comma deunicode writes for a letter no standard has) is read in the
+    // rewritten title's context, as every stage in turn reads it. Korean
+    // and Greek write letters alone.
+    if !matches!(reader, Reader::Korean | Reader::Greek)
+        && out.bytes().any(|b| !b.is_ascii_alphanumeric())
+    {
+        return None;
+    }
     Some(AtWord::Read(end))
 }
 
