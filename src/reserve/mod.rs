@@ -5,8 +5,8 @@
 //! - [`reserver`]: where a reservation is made: the title's base slug
 //!   (through [`crate::slugger`]), the stems that leave room for a suffix
 //!   under `max_length`, the reserved words, then one atomic step in Redis.
-//! - [`store`]: the Redis side: the one Lua script
-//!   (`reservations.lua`, which defines the key layout), run in one round
+//! - [`store`]: the Redis side: the library of Redis Functions
+//!   (`reservations.lua`, which defines the key layout), one call a round
 //!   trip, bounded by the response timeout, with `WAIT` for replicas if
 //!   asked.
 //! - [`names`]: the scope and the owner, checked once.
@@ -20,7 +20,7 @@
 //!
 //! Every key of scope `s` is `{p}r:{s}:<bucket>`, with `%` and `}` of the
 //! scope written `%25` and `%7D`, so the text in braces is a hash tag that
-//! puts the whole scope in one cluster slot (and one script can touch all
+//! puts the whole scope in one cluster slot (and one function can touch all
 //! of it atomically), and no two scopes share a key. The loader's keys are
 //! `{p}{ctl}:…`, `{p}meta:…` and `{p}t:…`; it never matches `{p}r:`, so
 //! `slugd load` never touches a reservation. Inside a scope, fields are

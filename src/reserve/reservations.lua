@@ -1,14 +1,19 @@
-#!lua
--- slugd's reservations: one script, three operations, each one atomic step
--- on one server or one cluster slot. Rust never computes a key of its own:
--- the key layout is defined here, once (see src/reserve/mod.rs).
+#!lua name=slugd_reservations_1
+-- slugd's reservations: a library of Redis Functions, three operations,
+-- each one atomic step on one server or one cluster slot. Rust never
+-- computes a key of its own: the key layout is defined here, once (see
+-- src/reserve/mod.rs). The library is loaded once per server (FUNCTION
+-- LOAD), and kept with the data (RDB, AOF); its helpers are made once at
+-- load, not at every call as a script's are. Its name and its functions'
+-- carry a number, raised whenever the library changes, so that two
+-- releases of slugd sharing one Redis each call their own.
 --
--- No KEYS: the script is sent with numkeys 0, to the node that holds the
--- scope's slot (see "Resharding" below for why the prefix is not a KEY).
--- ARGV[1]  the scope's key prefix, `{p}r:{<scope>}:` (its hash tag puts
+-- No KEYS: a function is called with numkeys 0, to the node that holds
+-- the scope's slot (see "Resharding" below for why the prefix is not a
+-- KEY). Its arguments:
+-- args[1]  the scope's key prefix, `{p}r:{<scope>}:` (its hash tag puts
 --          every key of the scope in one cluster slot)
--- ARGV[2]  the operation: reserve, lookup or release; its own arguments
---          follow (`argv` below is ARGV without the prefix)
+-- args[2..] the operation's own arguments (`argv` below, from argv[2])
 --
 -- A scope's data is spread over 65,536 hashes, `KEYS[1] .. <bucket>`, the
 -- bucket being the first 4 hex digits of the SHA-1 of the field (a hint,
@@ -31,10 +36,10 @@
 -- mistaken for another.
 --
 -- Every operation reads first and writes last; the writes are HSET/HDEL on
--- hashes only this script writes, so a script that fails fails before it
--- has written anything. The `#!lua` line (no allow-oom flag) makes Redis
--- refuse the whole script up front when it is out of memory, rather than a
--- write half-way.
+-- hashes only these functions write, so a call that fails fails before it
+-- has written anything. The functions that write have no allow-oom flag,
+-- so Redis refuses the whole call up front when it is out of memory,
+-- rather than a write half-way.
 --
 -- Resharding. While a cluster moves the scope's slot from node A to node
 -- B, the scope's keys are split between them, a few at a time, and no
@@ -54,11 +59,6 @@
 
 local MAX_PROBES = 10000
 
-local prefix = ARGV[1]
-local argv = {}
-for i = 2, #ARGV do argv[i - 1] = ARGV[i] end
-local op = argv[1]
-
 -- Raised by `read` when Redis refuses a key as not local (cluster only).
 local NOT_HERE = {}
 
@@ -76,7 +76,7 @@ end
 -- The answer when a read was refused: MOVED to the primary this node says
 -- holds the scope's slot, or TRYAGAIN when that is this node (the slot is
 -- migrating away, and some of its keys are elsewhere already).
-local function not_here()
+local function not_here(prefix)
   local slot = redis.call('CLUSTER', 'KEYSLOT', prefix)
   local me = redis.call('CLUSTER', 'MYID')
   for _, range in ipairs(redis.call('CLUSTER', 'SLOTS')) do
@@ -88,14 +88,9 @@ local function not_here()
   return redis.error_reply('TRYAGAIN the hash slot of this scope is moving to another node; ask again shortly')
 end
 
-local keys = {}
-local function key(field)
-  local k = keys[field]
-  if not k then
-    k = prefix .. string.sub(redis.sha1hex(field), 1, 4)
-    keys[field] = k
-  end
-  return k
+-- The key of `field`'s bucket in the scope `prefix`.
+local function key(prefix, field)
+  return prefix .. string.sub(redis.sha1hex(field), 1, 4)
 end
 
 -- The entries of an owner's record: {slug, base, rules} triples, oldest
@@ -140,17 +135,17 @@ local function format(list)
   return table.concat(parts, ' ')
 end
 
-local operations = {}
-
-function operations.reserve()
+-- argv: the call's arguments, argv[1] the scope's prefix.
+local function reserve(argv)
   -- argv: owner, base, separator, skips (",n,m," suffix numbers that are
   -- reserved words; 1 stands for the base itself), the rule version that
   -- made the base, K, then the stem for suffixes of 1..K digits ("" when
   -- none fits max_length). K = "*": no max_length, every stem is the base.
   -- Returns {held or new, slug, the rule version that made its base}.
+  local prefix = argv[1]
   local owner, base, sep, skips, rules, k = argv[2], argv[3], argv[4], argv[5], argv[6], argv[7]
   local ofield = '=' .. owner
-  local okey = key(ofield)
+  local okey = key(prefix, ofield)
   local record = read('HGET', okey, ofield)
   local list = {}
   if record then
@@ -171,10 +166,10 @@ function operations.reserve()
     return string.find(skips, ',' .. n .. ',', 1, true) ~= nil
   end
   local function free(slug)
-    return read('HEXISTS', key(slug), slug) == 0
+    return read('HEXISTS', key(prefix, slug), slug) == 0
   end
   local chosen, hint
-  local hkey, hfield = key(base), '#' .. base
+  local hkey, hfield = key(prefix, base), '#' .. base
   local seen = read('HMGET', hkey, base, hfield)
   if not skipped(1) and not seen[1] then
     chosen = base
@@ -202,20 +197,20 @@ function operations.reserve()
   end
   -- The writes, all at the end.
   if hint then redis.call('HSET', hint[1], hint[2], hint[3]) end
-  redis.call('HSET', key(chosen), chosen, owner)
+  redis.call('HSET', key(prefix, chosen), chosen, owner)
   list[#list + 1] = {chosen, base, rules}
   redis.call('HSET', okey, ofield, format(list))
   return {'new', chosen, rules}
 end
 
-function operations.lookup()
+local function lookup(argv)
   -- argv: slug. Returns {owner, current slug, the rule version that made
   -- the slug's base}, or {} when nobody holds it.
-  local slug = argv[2]
-  local owner = read('HGET', key(slug), slug)
+  local prefix, slug = argv[1], argv[2]
+  local owner = read('HGET', key(prefix, slug), slug)
   if not owner then return {} end
   local ofield = '=' .. owner
-  local list = entries(read('HGET', key(ofield), ofield) or '')
+  local list = entries(read('HGET', key(prefix, ofield), ofield) or '')
   local current, rules = slug, '1'
   if #list > 0 then current = list[#list][1] end
   for _, e in ipairs(list) do
@@ -224,16 +219,17 @@ function operations.lookup()
   return {owner, current, rules}
 end
 
-function operations.release()
+local function release(argv)
   -- argv: owner. Frees every slug of the owner; returns how many.
+  local prefix = argv[1]
   local ofield = '=' .. argv[2]
-  local okey = key(ofield)
+  local okey = key(prefix, ofield)
   local record = read('HGET', okey, ofield)
   if not record then return 0 end
   local list = entries(record)
   local freed = {}
   for _, e in ipairs(list) do
-    local skey = key(e[1])
+    local skey = key(prefix, e[1])
     if read('HGET', skey, e[1]) == argv[2] then freed[#freed + 1] = {skey, e[1]} end
   end
   for _, f in ipairs(freed) do redis.call('HDEL', f[1], f[2]) end
@@ -241,11 +237,19 @@ function operations.release()
   return #list
 end
 
-local operation = operations[op]
-if not operation then
-  return redis.error_reply('ERR unknown reservations operation ' .. tostring(op))
+-- `operation` run on a call's arguments: its answer, or, when a read was
+-- refused, MOVED or TRYAGAIN with nothing changed.
+local function called(operation)
+  return function(_, args)
+    local done, reply = pcall(operation, args)
+    if done then return reply end
+    if reply == NOT_HERE then return not_here(args[1]) end
+    error(reply)
+  end
 end
-local done, reply = pcall(operation)
-if done then return reply end
-if reply == NOT_HERE then return not_here() end
-error(reply)
+
+redis.register_function{function_name = 'slugd_reserve_1', callback = called(reserve)}
+redis.register_function{function_name = 'slugd_release_1', callback = called(release)}
+redis.register_function{
+  function_name = 'slugd_lookup_1', callback = called(lookup), flags = {'no-writes'}
+}

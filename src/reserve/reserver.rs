@@ -8,7 +8,7 @@
 //!    stem for suffixes of `d` digits is the title slugged with the limits
 //!    shortened by `separator + d` (ASCII, so as many characters as bytes
 //!    of the URI form). They are made for 1 and 2 digits at first (usually
-//!    the base itself, at no cost); the script asks for more when it gets
+//!    the base itself, at no cost); the function asks for more when it gets
 //!    there, and the reservation is asked again with them.
 //! 3. **Reserved words**: which suffix numbers would give a reserved word.
 //! 4. **Redis**: one atomic step ([`super::store`]) gives the owner's slug
@@ -31,7 +31,7 @@ use crate::slugger::Slugger;
 /// Suffixes have at most this many digits (up to 999,999,999).
 const MAX_DIGITS: usize = 9;
 
-/// Stems made before the script asks: for suffixes of 1 and 2 digits.
+/// Stems made before the function asks: for suffixes of 1 and 2 digits.
 const FIRST_DIGITS: usize = 2;
 
 /// Makes, looks up and releases reservations. Shared by every request.

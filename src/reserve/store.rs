@@ -1,17 +1,18 @@
-//! The reservations in Redis: the one Lua script (`reservations.lua`, which
-//! defines the key layout inside a scope), run as `EVALSHA` with the scope's
-//! key prefix as its first argument, or `EVAL` when the server does not have
-//! it cached yet (after a restart). One call is one round trip: on a
+//! The reservations in Redis: the library of Redis Functions
+//! (`reservations.lua`, which defines the key layout within a scope), each
+//! call an `FCALL` with the scope's key prefix as its first argument; the
+//! library is loaded into a node (`FUNCTION LOAD`) the first time that
+//! node says it does not have it. One call is one round trip: on a
 //! cluster, to the one node that holds the scope's slot; with
-//! [`WaitReplicas`], the script and a `WAIT` go in one pipeline. Every call
+//! [`WaitReplicas`], the call and a `WAIT` go in one pipeline. Every call
 //! is bounded by the response timeout (plus the `WAIT` time), so a Redis
 //! that is down or stalled gives a prompt error, never a hang. A call that
 //! meets a dead connection (Redis restarted) is sent once more on a new
-//! one, which the script's idempotence makes safe.
+//! one, which the functions' idempotence makes safe.
 //!
-//! While a cluster moves the scope's slot, the script declares no key and
-//! refuses to run on a node that does not have the whole scope (see
-//! `reservations.lua`): it answers `MOVED` (redis-rs follows it) or
+//! While a cluster moves the scope's slot, a call declares no key and the
+//! function refuses to run on a node that does not have the whole scope
+//! (see `reservations.lua`): it answers `MOVED` (redis-rs follows it) or
 //! `TRYAGAIN`, having changed nothing, and the call is sent again after a
 //! short pause until the slot has moved or the timeout is near.
 //!
@@ -20,7 +21,7 @@
 
 use std::time::{Duration, Instant};
 
-use redis::{ErrorKind, FromRedisValue, ServerErrorKind, Value};
+use redis::{ErrorKind, FromRedisValue, Value};
 
 use super::error::ReserveError;
 use super::names::{Owner, Scope};
@@ -28,10 +29,20 @@ use super::settings::WaitReplicas;
 use crate::metrics::RedisCalls;
 use crate::redis_conn::{Conn, RedisConfig, resend_once, slot_moving};
 
-/// The script, which defines the layout of a scope's keys.
-const SCRIPT: &str = include_str!("reservations.lua");
+/// The library of functions, which defines the layout of a scope's keys.
+const LIBRARY: &str = include_str!("reservations.lua");
 
-/// The pause before sending the script again while the scope's slot moves.
+/// The library's functions, by operation: their names carry the library's
+/// number (`#!lua name=slugd_reservations_1`).
+fn function(operation: &str) -> &'static str {
+    match operation {
+        "reserve" => "slugd_reserve_1",
+        "lookup" => "slugd_lookup_1",
+        _ => "slugd_release_1",
+    }
+}
+
+/// The pause before calling again while the scope's slot moves.
 const MOVING_PAUSE: Duration = Duration::from_millis(20);
 
 /// The key prefix of `scope` under `prefix`: `{p}r:{scope}:`, with `%` and
@@ -52,7 +63,7 @@ pub fn scope_key(prefix: &str, scope: &str) -> String {
     key
 }
 
-/// What the script answered a reservation.
+/// What the function answered a reservation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Reply {
     /// The owner already held a slug for this base: that slug, and the
@@ -88,7 +99,6 @@ pub(crate) struct RedisStore {
     /// Bounds every call.
     timeout: Duration,
     wait: Option<WaitReplicas>,
-    script: redis::Script,
     /// Round trips, for `GET /metrics`.
     calls: RedisCalls,
 }
@@ -115,7 +125,6 @@ impl RedisStore {
             prefix: prefix.to_owned(),
             timeout,
             wait,
-            script: redis::Script::new(SCRIPT),
             calls,
         })
     }
@@ -215,7 +224,8 @@ impl RedisStore {
         Ok(freed)
     }
 
-    /// Runs the script on `scope` with `args`, within the timeout (sent
+    /// Calls the function of `args[0]` on `scope` with the rest of `args`,
+    /// within the timeout (sent
     /// again, as above, after a dead connection or while the scope's slot
     /// moves); with
     /// `write` and [`WaitReplicas`], a `WAIT` in the same round trip, whose
@@ -232,8 +242,8 @@ impl RedisStore {
         let call = async {
             let mut resent = false;
             loop {
-                match self.send_script(&key, args, wait).await {
-                    // Safe: every operation of the script is idempotent. A
+                match self.call_function(&key, args, wait).await {
+                    // Safe: every operation is idempotent. A
                     // look-up only reads. A reservation that did run before
                     // the connection died (its answer lost) finds the
                     // owner's record holding a slug for this base and
@@ -243,15 +253,15 @@ impl RedisStore {
                     // would. After a restart of Redis the first copy was
                     // never sent at all (see `resend_once`).
                     Err(e) if !resent && resend_once(&e) => {
-                        tracing::info!(error = %e, "the connection to Redis was found dead; sending the reservation script again on a new one");
+                        tracing::info!(error = %e, "the connection to Redis was found dead; sending the reservation call again on a new one");
                         resent = true;
                     }
-                    // The scope's slot is moving: the script refused
+                    // The scope's slot is moving: the function refused
                     // before it read or wrote anything, so it is sent
                     // again, until the slot has moved or the timeout
                     // would leave no room for another try.
                     Err(e) if slot_moving(&e) && Instant::now() + 2 * MOVING_PAUSE < deadline => {
-                        tracing::debug!(error = %e, "the scope's hash slot is moving; sending the reservation script again");
+                        tracing::debug!(error = %e, "the scope's hash slot is moving; sending the reservation call again");
                         tokio::time::sleep(MOVING_PAUSE).await;
                     }
                     other => return other,
@@ -268,47 +278,66 @@ impl RedisStore {
         }
     }
 
-    /// The script by its hash, and by its text if Redis does not have it
-    /// cached (`NOSCRIPT`: first use since Redis started).
-    async fn send_script(
+    /// The operation's function, after loading the library into the
+    /// scope's node if that node does not have it yet (a Redis that never
+    /// had a slugd of this release, or a node new to a cluster).
+    async fn call_function(
         &self,
         key: &str,
         args: &[&str],
         wait: Option<WaitReplicas>,
     ) -> redis::RedisResult<(Value, Option<i64>)> {
-        match self.send(key, args, wait, true).await {
-            Err(e) if e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) => {
-                self.send(key, args, wait, false).await
+        match self.send(key, args, wait).await {
+            Err(e) if is_function_missing(&e) => {
+                self.load_library(key).await?;
+                self.send(key, args, wait).await
             }
             other => other,
         }
     }
 
-    /// One round trip: `EVALSHA` (or, `by_hash` false, `EVAL`), then the
-    /// `WAIT` if any.
+    /// `FUNCTION LOAD REPLACE` of the library on the node of `key`'s slot.
+    async fn load_library(&self, key: &str) -> redis::RedisResult<()> {
+        let load = redis::cmd("FUNCTION")
+            .arg("LOAD")
+            .arg("REPLACE")
+            .arg(LIBRARY)
+            .clone();
+        let loaded = self
+            .conn
+            .clone()
+            .per_node(vec![(key.to_owned(), load)], false)
+            .await;
+        match &loaded {
+            Err(e) if !matches!(e.kind(), ErrorKind::Server(_)) => self.calls.failed(),
+            _ => self.calls.answered(),
+        }
+        tracing::info!("loaded the reservations' functions into Redis");
+        loaded.map(drop)
+    }
+
+    /// One round trip: `FCALL` of the operation's function (`args[0]` the
+    /// operation), then the `WAIT` if any.
     async fn send(
         &self,
         key: &str,
         args: &[&str],
         wait: Option<WaitReplicas>,
-        by_hash: bool,
     ) -> redis::RedisResult<(Value, Option<i64>)> {
-        let (name, body) = match by_hash {
-            true => ("EVALSHA", self.script.get_hash()),
-            false => ("EVAL", SCRIPT),
-        };
+        let (operation, args) = args.split_first().unwrap_or((&"", &[]));
+        let name = function(operation);
         // Sized once: growing the command's buffers argument by argument
         // cost more than the rest of building it.
-        let bytes = name.len() + body.len() + 1 + key.len();
+        let bytes = "FCALL".len() + name.len() + 1 + key.len();
         let mut eval = redis::Cmd::with_capacity(
             4 + args.len(),
             bytes + args.iter().map(|a| a.len()).sum::<usize>(),
         );
-        eval.arg(name).arg(body);
-        // No KEYS: the prefix is the script's first argument, so that
-        // Redis never sends the script to a node holding part of a
-        // moving scope (see `reservations.lua`); it goes to the node of
-        // the prefix's slot.
+        eval.arg("FCALL").arg(name);
+        // No KEYS: the prefix is the function's first argument, so that
+        // Redis never sends the call to a node holding part of a moving
+        // scope (see `reservations.lua`); it goes to the node of the
+        // prefix's slot.
         eval.arg(0).arg(key).arg(args);
         let mut cmds = vec![(key.to_owned(), eval)];
         if let Some(wait) = wait {
@@ -318,7 +347,7 @@ impl RedisStore {
         }
         let values = self.conn.clone().per_node(cmds, false).await;
         match &values {
-            // NOSCRIPT and the like: Redis answered.
+            // A missing function and the like: Redis answered.
             Err(e) if !matches!(e.kind(), ErrorKind::Server(_)) => self.calls.failed(),
             _ => self.calls.answered(),
         }
@@ -330,6 +359,11 @@ impl RedisStore {
         };
         Ok((value, acked))
     }
+}
+
+/// Whether Redis refused a call because it does not have the function.
+fn is_function_missing(e: &redis::RedisError) -> bool {
+    matches!(e.kind(), ErrorKind::Server(_)) && e.to_string().contains("Function not found")
 }
 
 #[cfg(test)]

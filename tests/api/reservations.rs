@@ -12,15 +12,14 @@ use slugd::redis_conn::RedisConfig;
 use slugd::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
 
 use crate::fixtures::{
-    READER, RedisCluster, RedisServer, acl, info_number, load, load_settings, load_with,
-    slugd_command,
+    READER, RedisCluster, RedisServer, acl, load, load_settings, load_with, slugd_command,
 };
 use crate::helpers::{App, assert_says, path_segment};
 use crate::serve_process::ServeProcess;
 
 /// The ACL rules docs/reservations.md documents for a service that reads the table
 /// and makes reservations, for prefix `slugd:`, with password `service-pw`.
-const SERVICE: &str = "on >service-pw resetkeys %R~slugd:* ~slugd:r:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping +eval +evalsha +hget +hset +hexists +hdel +wait";
+const SERVICE: &str = "on >service-pw resetkeys %R~slugd:* ~slugd:r:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping +fcall +function|load +hget +hset +hexists +hdel +wait";
 
 /// Not a speed figure: a bound far above the 300 ms response timeout the
 /// tests use, which tells a prompt error from a hang.
@@ -463,28 +462,38 @@ async fn three_instances_and_48_clients_on_the_same_titles_never_share_a_slug() 
         assert_eq!(b["owner"], owner.as_str(), "{b}");
     }
     assert_eq!(check_consistent(&redis, "posts").await.len(), all.len());
-    // The script's first use on this fresh Redis: every EVALSHA Redis
-    // refused is a NOSCRIPT (the clients that asked before the first EVAL
-    // landed, and `slugd load`'s own scripts), none the script's own error,
-    // and the answers above are right with them.
+    // The functions' first use on this fresh Redis: the calls that came
+    // before the first FUNCTION LOAD landed were refused (the function not
+    // loaded yet), each loaded the library and was sent again, and the
+    // answers above are right with them.
     let commands: String = redis.query(redis::cmd("INFO").arg("commandstats")).await;
-    let errors: String = redis.query(redis::cmd("INFO").arg("errorstats")).await;
-    let evalsha = commands
-        .lines()
-        .find_map(|l| l.strip_prefix("cmdstat_evalsha:"))
-        .unwrap_or_default();
-    let failed_calls: u64 = evalsha
-        .split(',')
-        .find_map(|f| f.strip_prefix("failed_calls="))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or(0);
-    assert!(failed_calls > 0, "{commands}");
-    assert_eq!(
-        failed_calls,
-        info_number(&errors, "errorstat_NOSCRIPT:count="),
-        "{commands}\n{errors}"
+    let stat = |command: &str, field: &str| -> u64 {
+        commands
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("cmdstat_{command}:")))
+            .unwrap_or_default()
+            .split(',')
+            .find_map(|f| f.strip_prefix(&format!("{field}=")))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    let loads = stat("function|load", "calls");
+    assert!(
+        (1..=stat("fcall", "failed_calls").max(1)).contains(&loads),
+        "{commands}"
     );
-    eprintln!("{failed_calls} EVALSHA refused, each a NOSCRIPT");
+    let libraries: redis::Value = redis
+        .query(
+            redis::cmd("FUNCTION")
+                .arg("LIST")
+                .arg("LIBRARYNAME")
+                .arg("slugd_reservations_*"),
+        )
+        .await;
+    assert!(
+        matches!(&libraries, redis::Value::Array(l) if l.len() == 1),
+        "{libraries:?}"
+    );
 }
 
 #[tokio::test]
@@ -731,6 +740,11 @@ async fn sigkill_loses_no_acknowledged_reservation(redis: &mut RedisServer, app:
         acked.len()
     );
     check_consistent(redis, "posts").await;
+    // The functions came back with the data: the look-ups above ran them
+    // without loading them again.
+    let commands: String = redis.query(redis::cmd("INFO").arg("commandstats")).await;
+    assert!(commands.contains("cmdstat_fcall:"), "{commands}");
+    assert!(!commands.contains("cmdstat_function|load:"), "{commands}");
 }
 
 /// `GET` of `url` (a whole URL): status and JSON body.

@@ -80,7 +80,7 @@ pub enum Suite {
     /// Reservations on one fresh redis-server: wrk POST /reservations
     /// against POST /slug on the same slugd, in turns (req/s, p50, p99,
     /// CPU per request of slugd and redis-server, Redis's time per
-    /// script call); three instances contending for 20 titles in one
+    /// function or script call); three instances contending for 20 titles in one
     /// scope (latency, no slug handed out twice); the Redis memory of
     /// --held reservations in one scope. Targets (phases): throughput
     /// contention memory.

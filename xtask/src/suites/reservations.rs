@@ -9,8 +9,9 @@
 //!    the same Redis takes its turns too): req/s, p50, p99, errors, and
 //!    the CPU time per request of slugd (user, system, both) and of
 //!    redis-server (from /proc/<pid>/stat around each run); then Redis's
-//!    own time per script call (INFO commandstats) and its errorstats
-//!    (failed EVALSHAs are NOSCRIPT on the script's first use,
+//!    own time per function or script call (INFO commandstats: FCALL, and
+//!    EVALSHA for builds before the functions) and its errorstats (failed
+//!    calls on first use, before the library or script is loaded,
 //!    docs/reservations.md) and the slugs each scope holds.
 //! 2. `contention`: three instances of this build at once, each driven by
 //!    its own wrk (--contenders connections), all reserving the same 20
@@ -18,7 +19,7 @@
 //!    slugs held, their owners, and the slugs listed by two owners (there
 //!    must be none).
 //! 3. `memory`: --held reservations (1,000,000) in one scope, made by the
-//!    service's own Lua script (src/reserve/reservations.lua) through
+//!    service's own functions (src/reserve/reservations.lua) through
 //!    `redis-cli --pipe` (owners 1..N, the corpus titles' slugs from
 //!    `slugd slugify` as bases in turn, so most slugs carry a suffix; the
 //!    records as rules 1 wrote them): the sum of `MEMORY USAGE` of the
@@ -195,8 +196,12 @@ fn throughput(
     let stats = redis.cli(&["info", "commandstats"])?;
     for line in stats.lines().map(str::trim) {
         let Some((command, fields)) = line
-            .strip_prefix("cmdstat_evalsha:")
-            .map(|f| ("evalsha", f))
+            .strip_prefix("cmdstat_fcall:")
+            .map(|f| ("fcall", f))
+            .or_else(|| {
+                line.strip_prefix("cmdstat_evalsha:")
+                    .map(|f| ("evalsha", f))
+            })
             .or_else(|| line.strip_prefix("cmdstat_eval:").map(|f| ("eval", f)))
         else {
             continue;
@@ -334,7 +339,7 @@ fn memory(
     let script = settings.root.join("src/reserve/reservations.lua");
     let script = std::fs::read_to_string(&script)
         .with_context(|| format!("could not read {}", script.display()))?;
-    let sha = redis.cli(&["script", "load", &script])?.trim().to_owned();
+    redis.cli(&["function", "load", "replace", &script])?;
 
     let commands = work.join("reserve.resp");
     {
@@ -346,7 +351,16 @@ fn memory(
             // Rules 1: records as slugd wrote them before rule versions
             // (rules 2 add `!2`, two bytes, to each owner's record).
             let args = [
-                "EVALSHA", &sha, "0", key, "reserve", &owner, base, "-", ",", "1", "*",
+                "FCALL",
+                "slugd_reserve_1",
+                "0",
+                key,
+                &owner,
+                base,
+                "-",
+                ",",
+                "1",
+                "*",
             ];
             write!(out, "*{}\r\n", args.len())?;
             for arg in args {
