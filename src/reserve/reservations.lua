@@ -5,8 +5,9 @@
 -- src/reserve/mod.rs). The library is loaded once per server (FUNCTION
 -- LOAD), and kept with the data (RDB, AOF); its helpers are made once at
 -- load, not at every call as a script's are. Its name and its functions'
--- carry a number, raised whenever the library changes, so that two
--- releases of slugd sharing one Redis each call their own.
+-- carry a number, raised whenever its arguments, answers or stored data
+-- change, so that two releases of slugd sharing one Redis each call their
+-- own.
 --
 -- No KEYS: a function is called with numkeys 0, to the node that holds
 -- the scope's slot (see "Resharding" below for why the prefix is not a
@@ -35,9 +36,11 @@
 -- `=`, `#`, `/`, `:`, `!` and spaces never occur in a slug, so no field is
 -- mistaken for another.
 --
--- Every operation reads first and writes last; the writes are HSET/HDEL on
--- hashes only these functions write, so a call that fails fails before it
--- has written anything. The functions that write have no allow-oom flag,
+-- Every operation reads first and writes last; the writes are HSET, HSETNX
+-- and HDEL on hashes only these functions write, so a call that fails
+-- fails before it has written anything: a reservation's first write, the
+-- claim of a numbered slug, is an HSETNX that also reads, and every write
+-- after it is to a key read before it. The functions that write have no allow-oom flag,
 -- so Redis refuses the whole call up front when it is out of memory,
 -- rather than a write half-way.
 --
@@ -165,8 +168,10 @@ local function reserve(argv)
   local function skipped(n)
     return string.find(skips, ',' .. n .. ',', 1, true) ~= nil
   end
-  local function free(slug)
-    return read('HEXISTS', key(prefix, slug), slug) == 0
+  -- The claim: the slug is the owner's if nobody holds it. It is the
+  -- first write, so a read refused before it has written nothing.
+  local function claim(slug)
+    return read('HSETNX', key(prefix, slug), slug, owner) == 1
   end
   local chosen, hint
   local hkey, hfield = key(prefix, base), '#' .. base
@@ -185,7 +190,7 @@ local function reserve(argv)
           if stem == '' then return {'full', tostring(n)} end
         end
         local candidate = stem .. sep .. n
-        if free(candidate) then
+        if claim(candidate) then
           chosen = candidate
           break
         end
@@ -195,9 +200,12 @@ local function reserve(argv)
     if not chosen then return {'full', tostring(n)} end
     hint = {hkey, hfield, n}
   end
-  -- The writes, all at the end.
-  if hint then redis.call('HSET', hint[1], hint[2], hint[3]) end
-  redis.call('HSET', key(prefix, chosen), chosen, owner)
+  -- The other writes, all at the end (a numbered slug was claimed above).
+  if hint then
+    redis.call('HSET', hint[1], hint[2], hint[3])
+  else
+    redis.call('HSET', key(prefix, chosen), chosen, owner)
+  end
   list[#list + 1] = {chosen, base, rules}
   redis.call('HSET', okey, ofield, format(list))
   return {'new', chosen, rules}

@@ -19,7 +19,7 @@ use crate::serve_process::ServeProcess;
 
 /// The ACL rules docs/reservations.md documents for a service that reads the table
 /// and makes reservations, for prefix `slugd:`, with password `service-pw`.
-const SERVICE: &str = "on >service-pw resetkeys %R~slugd:* ~slugd:r:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping +fcall +function|load +hget +hset +hexists +hdel +wait";
+const SERVICE: &str = "on >service-pw resetkeys %R~slugd:* ~slugd:r:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping +fcall +function|load +hget +hset +hsetnx +hexists +hdel +wait";
 
 /// Not a speed figure: a bound far above the 300 ms response timeout the
 /// tests use, which tells a prompt error from a hang.
