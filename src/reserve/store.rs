@@ -32,15 +32,11 @@ use crate::redis_conn::{Conn, RedisConfig, resend_once, slot_moving};
 /// The library of functions, which defines the layout of a scope's keys.
 const LIBRARY: &str = include_str!("reservations.lua");
 
-/// The library's functions, by operation: their names carry the library's
-/// number (`#!lua name=slugd_reservations_1`).
-fn function(operation: &str) -> &'static str {
-    match operation {
-        "reserve" => "slugd_reserve_1",
-        "lookup" => "slugd_lookup_1",
-        _ => "slugd_release_1",
-    }
-}
+/// The library's functions: their names carry the library's number
+/// (`#!lua name=slugd_reservations_1`).
+const RESERVE: &str = "slugd_reserve_1";
+const LOOKUP: &str = "slugd_lookup_1";
+const RELEASE: &str = "slugd_release_1";
 
 /// The pause before calling again while the scope's slot moves.
 const MOVING_PAUSE: Duration = Duration::from_millis(20);
@@ -139,7 +135,7 @@ impl RedisStore {
     ) -> Result<Reply, ReserveError> {
         let rules = ask.rules.to_string();
         let mut args: Vec<&str> = vec![
-            "reserve",
+            RESERVE,
             owner.as_str(),
             ask.base,
             ask.separator,
@@ -190,7 +186,7 @@ impl RedisStore {
         scope: &Scope,
         slug: &str,
     ) -> Result<Option<(String, String, u64)>, ReserveError> {
-        let (value, _) = self.run(scope, &["lookup", slug], false).await?;
+        let (value, _) = self.run(scope, &[LOOKUP, slug], false).await?;
         let reply: Vec<String> = Vec::from_redis_value_ref(&value)
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
         match <[String; 3]>::try_from(reply) {
@@ -207,7 +203,7 @@ impl RedisStore {
 
     /// Frees every slug of `owner` in `scope`; how many it held.
     pub async fn release(&self, scope: &Scope, owner: &Owner) -> Result<u64, ReserveError> {
-        let (value, acked) = self.run(scope, &["release", owner.as_str()], true).await?;
+        let (value, acked) = self.run(scope, &[RELEASE, owner.as_str()], true).await?;
         let freed = u64::from_redis_value_ref(&value)
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
         if let (Some(wait), Some(acked)) = (self.wait, acked)
@@ -224,7 +220,7 @@ impl RedisStore {
         Ok(freed)
     }
 
-    /// Calls the function of `args[0]` on `scope` with the rest of `args`,
+    /// Calls the function `args[0]` on `scope` with the rest of `args`,
     /// within the timeout (sent
     /// again, as above, after a dead connection or while the scope's slot
     /// moves); with
@@ -316,16 +312,17 @@ impl RedisStore {
         loaded.map(drop)
     }
 
-    /// One round trip: `FCALL` of the operation's function (`args[0]` the
-    /// operation), then the `WAIT` if any.
+    /// One round trip: `FCALL` of the function `args[0]` with the rest of
+    /// `args`, then the `WAIT` if any.
     async fn send(
         &self,
         key: &str,
         args: &[&str],
         wait: Option<WaitReplicas>,
     ) -> redis::RedisResult<(Value, Option<i64>)> {
-        let (operation, args) = args.split_first().unwrap_or((&"", &[]));
-        let name = function(operation);
+        let (name, args) = args
+            .split_first()
+            .expect("every call names its function first");
         // Sized once: growing the command's buffers argument by argument
         // cost more than the rest of building it.
         let bytes = "FCALL".len() + name.len() + 1 + key.len();
