@@ -1,6 +1,7 @@
 //! The reservation endpoints: `POST /reservations` reserves a unique slug
 //! in a scope for an owner, `GET /reservations/{scope}/{slug}` says who
-//! holds a slug and the owner's current one, `DELETE
+//! holds a slug (held until when, or confirmed) and the owner's current
+//! one, `DELETE
 //! /reservations/{scope}/{owner}` frees every slug of an owner. They need
 //! Redis (a store every instance shares); in-process they answer 503
 //! `needs_redis`.
@@ -20,7 +21,7 @@ use super::state::AppState;
 use crate::auth::Permission;
 use crate::locale::LocaleError;
 use crate::options::{OptionError, Options, RawOptions};
-use crate::reserve::{NameError, Owner, Reservations, ReserveError, Scope};
+use crate::reserve::{MAX_HOLD_SECONDS, NameError, Owner, Reservations, ReserveError, Scope};
 
 /// The newest rule version's number, in the document's examples.
 const NEWEST: u64 = crate::rules::Rules::NEWEST.number();
@@ -48,6 +49,13 @@ struct ReserveBody {
     /// The title whose slug is reserved.
     #[schema(example = "Hello World")]
     title: String,
+    /// A hold of this many seconds (1 to 31,536,000), for a draft: the
+    /// slug is the owner's until then, and free after, unless the owner
+    /// asks again. Asking again with `hold_seconds` renews the hold from
+    /// now; without it, confirms it (a reservation for good). A confirmed
+    /// slug stays confirmed.
+    #[schema(example = 86400, minimum = 1, maximum = 31536000)]
+    hold_seconds: Option<u32>,
     /// Any option of `POST /slug` (`separator`, `max_length`, ...) may
     /// be given beside these fields.
     #[schema(value_type = Option<String>)]
@@ -71,6 +79,38 @@ struct Reserved {
     /// already, the version that made it then).
     #[schema(example = 2)]
     rules: u64,
+    /// `held` (until `held_until`) or `confirmed` (until the owner is
+    /// released).
+    state: SlugState,
+    /// When the hold lapses (RFC 3339, UTC); absent when confirmed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "2026-12-04T09:30:00.000Z")]
+    held_until: Option<String>,
+}
+
+/// Whether a slug is the owner's for a while or for good.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum SlugState {
+    /// A hold: the owner's until `held_until`, then free.
+    Held,
+    /// The owner's until the owner is released.
+    Confirmed,
+}
+
+/// The state and RFC 3339 lapse time of a slug whose hold lapses at
+/// `held_until` (Unix milliseconds; `None`: confirmed).
+fn state_of(held_until: Option<u64>) -> (SlugState, Option<String>) {
+    match held_until {
+        None => (SlugState::Confirmed, None),
+        Some(ms) => {
+            let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
+            (
+                SlugState::Held,
+                Some(humantime::format_rfc3339_millis(at).to_string()),
+            )
+        }
+    }
 }
 
 /// Who holds a slug.
@@ -84,6 +124,12 @@ struct Held {
     /// before rule versions existed).
     #[schema(example = 2)]
     rules: u64,
+    /// `held` (until `held_until`) or `confirmed`.
+    state: SlugState,
+    /// When the hold lapses (RFC 3339, UTC); absent when confirmed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "2026-12-04T09:30:00.000Z")]
+    held_until: Option<String>,
 }
 
 /// A checked `POST /reservations` body: `scope`, `owner`, `title` and any
@@ -93,6 +139,7 @@ struct ReservationRequest {
     owner: Owner,
     title: String,
     options: Options,
+    hold_seconds: Option<u32>,
 }
 
 impl ReservationRequest {
@@ -109,6 +156,17 @@ impl ReservationRequest {
         let scope = Scope::new(text("scope", "posts")?).map_err(name_error)?;
         let owner = Owner::new(text("owner", "42")?).map_err(name_error)?;
         let title = text("title", "Hello World")?;
+        let hold_seconds = match body.remove("hold_seconds") {
+            None | Some(Value::Null) => None,
+            Some(v) => match v.as_u64() {
+                Some(n @ 1..) if n <= u64::from(MAX_HOLD_SECONDS) => Some(n as u32),
+                _ => {
+                    return Err(ApiError::Invalid(format!(
+                        "hold_seconds must be a whole number of seconds from 1 to {MAX_HOLD_SECONDS} (365 days), not {v}; leave it out to reserve for good"
+                    )));
+                }
+            },
+        };
         let raw: RawOptions =
             serde_path_to_error::deserialize(Value::Object(body)).map_err(|e| {
                 ApiError::Invalid(match e.path().to_string() {
@@ -125,6 +183,7 @@ impl ReservationRequest {
             owner,
             title,
             options,
+            hold_seconds,
         })
     }
 }
@@ -173,22 +232,31 @@ fn reserve_error(e: ReserveError) -> ApiError {
     }
 }
 
-/// Reserves the first free slug of the title in the scope for the owner.
+/// Reserves the first free slug of the title in the scope for the owner:
+/// for good, or, with `hold_seconds`, held for a draft until it lapses;
+/// the owner renews a hold by asking again with `hold_seconds`, and
+/// confirms it by asking again without.
 #[utoipa::path(post, path = "/reservations", tag = "reservations",
     security(("bearer" = [])),
     request_body(content = ReserveBody, examples(
         ("first" = (value = json!({"scope": "posts", "owner": "42", "title": "Hello World"}))),
         ("second" = (value = json!({"scope": "posts", "owner": "43", "title": "Hello, World!"}))),
         ("retry" = (value = json!({"scope": "posts", "owner": "42", "title": "Hello World"}))),
+        ("hold_1_draft" = (value = json!({"scope": "posts", "owner": "77", "title": "Draft Title", "hold_seconds": 3600}))),
+        ("hold_2_autosave" = (value = json!({"scope": "posts", "owner": "77", "title": "Draft Title", "hold_seconds": 3600}))),
+        ("hold_3_publish" = (value = json!({"scope": "posts", "owner": "77", "title": "Draft Title"}))),
         ("needs_redis" = (value = json!({"scope": "posts", "owner": "42", "title": "Hello World"}))),
     )),
     responses(
         (status = 201, description = "A new slug was reserved", body = Reserved, examples(
-            ("first" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": NEWEST}))),
-            ("second" = (value = json!({"scope": "posts", "owner": "43", "slug": "hello-world-2", "rules": NEWEST}))),
+            ("first" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": NEWEST, "state": "confirmed"}))),
+            ("second" = (value = json!({"scope": "posts", "owner": "43", "slug": "hello-world-2", "rules": NEWEST, "state": "confirmed"}))),
+            ("hold_1_draft" = (value = json!({"scope": "posts", "owner": "77", "slug": "draft-title", "rules": NEWEST, "state": "held", "held_until": "2026-12-03T17:00:00.000Z"}))),
         )),
-        (status = 200, description = "The owner already holds the slug of this title: nothing new", body = Reserved, examples(
-            ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": NEWEST}))),
+        (status = 200, description = "The owner already holds the slug of this title: nothing new, or its hold renewed (with `hold_seconds`) or confirmed (without)", body = Reserved, examples(
+            ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": NEWEST, "state": "confirmed"}))),
+            ("hold_2_autosave" = (value = json!({"scope": "posts", "owner": "77", "slug": "draft-title", "rules": NEWEST, "state": "held", "held_until": "2026-12-03T17:00:05.000Z"}))),
+            ("hold_3_publish" = (value = json!({"scope": "posts", "owner": "77", "slug": "draft-title", "rules": NEWEST, "state": "confirmed"}))),
         )),
         (status = 400, description = "`malformed_json`", body = ErrorBody),
         (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
@@ -219,24 +287,30 @@ async fn reserve(
             &request.owner,
             &request.title,
             &request.options,
+            request.hold_seconds,
         )
         .await
         .map_err(reserve_error)?;
     state.metrics.reservation(made.new);
+    state.metrics.holds(made.hold, made.lapsed);
     let status = match made.new {
         true => StatusCode::CREATED,
         false => StatusCode::OK,
     };
+    let (held, held_until) = state_of(made.held_until);
     let body = Reserved {
         scope: request.scope.as_str().to_owned(),
         owner: request.owner.as_str().to_owned(),
         slug: made.slug,
         rules: made.rules,
+        state: held,
+        held_until,
     };
     Ok((status, Json(body)))
 }
 
-/// Who holds a slug in a scope, and the owner's current slug.
+/// Who holds a slug in a scope (held until when, or confirmed), and the
+/// owner's current slug.
 #[utoipa::path(get, path = "/reservations/{scope}/{key}", tag = "reservations",
     security(("bearer" = [])),
     params(
@@ -245,8 +319,8 @@ async fn reserve(
     ),
     responses(
         (status = 200, description = "The holder and its current slug", body = Held,
-            examples(("default" = (value = json!({"scope": "posts", "slug": "hello-world", "owner": "42", "current": "hello-world", "rules": NEWEST}))))),
-        (status = 404, description = "`not_reserved`: nobody holds the slug", body = ErrorBody),
+            examples(("default" = (value = json!({"scope": "posts", "slug": "hello-world", "owner": "42", "current": "hello-world", "rules": NEWEST, "state": "confirmed"}))))),
+        (status = 404, description = "`not_reserved`: nobody holds the slug, or its hold has lapsed", body = ErrorBody),
         (status = 422, description = "`invalid_request`: a bad scope", body = ErrorBody),
         (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
         (status = 403, description = "`forbidden`: the token may not do this, or not in this scope", body = ErrorBody),
@@ -275,12 +349,15 @@ async fn lookup(
                 scope.as_str()
             ))
         })?;
+    let (held, held_until) = state_of(holder.held_until);
     Ok(Json(Held {
         scope: scope.as_str().to_owned(),
         slug,
         owner: holder.owner,
         current: holder.current,
         rules: holder.rules,
+        state: held,
+        held_until,
     }))
 }
 

@@ -30,6 +30,7 @@
 //! | `slugd_table_version`, `slugd_table_locales` | gauge | |
 //! | `slugd_table_locale` | gauge | `locale` |
 //! | `slugd_reservations_total` | counter | `outcome` |
+//! | `slugd_reservation_holds_total` | counter | `event` |
 //! | `slugd_bench_runs_total` | counter | |
 //! | `slugd_http_connections_open`, `slugd_http_connections_max` | gauge | |
 //! | `slugd_http_connections_closed_total` | counter | `reason` |
@@ -59,6 +60,8 @@ struct Inner {
     handle: PrometheusHandle,
     made: Counter,
     returned: Counter,
+    /// Holds made, renewed, confirmed and seen lapsed.
+    holds: [Counter; 4],
     bench_runs: Counter,
     table_locales: Gauge,
     /// The locales `slugd_table_locale` has shown.
@@ -85,6 +88,13 @@ impl Metrics {
                 "slugd_reservations_total",
                 &[("outcome", "returned")],
             ),
+            holds: ["made", "renewed", "confirmed", "lapsed"].map(|event| {
+                counter(
+                    &recorder,
+                    "slugd_reservation_holds_total",
+                    &[("event", event)],
+                )
+            }),
             bench_runs: counter(&recorder, "slugd_bench_runs_total", &[]),
             table_locales: gauge(&recorder, "slugd_table_locales"),
             locales_shown: Mutex::default(),
@@ -158,6 +168,23 @@ impl Metrics {
             match new {
                 true => inner.made.increment(1),
                 false => inner.returned.increment(1),
+            }
+        }
+    }
+
+    /// What a reservation did to a hold, and how many lapsed holds it
+    /// found and freed.
+    pub fn holds(&self, event: Option<crate::reserve::HoldEvent>, lapsed: u64) {
+        use crate::reserve::HoldEvent;
+        if let Some(inner) = &self.inner {
+            match event {
+                Some(HoldEvent::Made) => inner.holds[0].increment(1),
+                Some(HoldEvent::Renewed) => inner.holds[1].increment(1),
+                Some(HoldEvent::Confirmed) => inner.holds[2].increment(1),
+                None => {}
+            }
+            if lapsed > 0 {
+                inner.holds[3].increment(lapsed);
             }
         }
     }
@@ -336,6 +363,10 @@ fn describe(recorder: &PrometheusRecorder) {
         (
             "slugd_reservations_total",
             "Reservations answered: outcome new (a slug newly taken) or returned (the owner's own).",
+        ),
+        (
+            "slugd_reservation_holds_total",
+            "Holds: event made, renewed, confirmed (made a reservation for good), or lapsed (a lapsed hold found and freed by a reservation; a hold that lapses is counted when it is found, not when it lapses).",
         ),
         ("slugd_bench_runs_total", "Runs of GET /bench."),
         (

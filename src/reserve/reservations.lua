@@ -1,4 +1,4 @@
-#!lua name=slugd_reservations_1
+#!lua name=slugd_reservations_2
 -- slugd's reservations: a library of Redis Functions, three operations,
 -- each one atomic step on one server or one cluster slot. Rust never
 -- computes a key of its own: the key layout is defined here, once (see
@@ -7,7 +7,8 @@
 -- load, not at every call as a script's are. Its name and its functions'
 -- carry a number, raised whenever its arguments, answers or stored data
 -- change, so that two releases of slugd sharing one Redis each call their
--- own.
+-- own. Library 2 added holds; it reads everything library 1 wrote as it
+-- is (a slug's owner, an owner's record), so nothing is migrated.
 --
 -- No KEYS: a function is called with numkeys 0, to the node that holds
 -- the scope's slot (see "Resharding" below for why the prefix is not a
@@ -21,7 +22,11 @@
 -- of its base's field). With at most about 128 short fields per bucket,
 -- every bucket stays a compact listpack (Redis's stock
 -- hash-max-listpack-entries and -value). Fields:
---   <slug>     -> owner           (slug characters only: [A-Za-z0-9._~-])
+--   <slug>     -> its owner, when confirmed (a reservation as library 1
+--                 made every one); for a hold, the byte 0xFF (which UTF-8
+--                 text, and so an owner, never has), the time it lapses
+--                 in Unix milliseconds, a space, the owner
+--                 (slug characters only: [A-Za-z0-9._~-] and letters)
 --   =<owner>   -> the owner's slugs, oldest first, current last, separated
 --                 by spaces; each `slug` when it is the base slug it was
 --                 reserved for, `slug/n` when that base is its first n
@@ -29,12 +34,23 @@
 --                 shorter for max_length); followed by `!r` when rule
 --                 version r (2 or later) made the base, none for rules 1,
 --                 so a record written with rules 1 is what slugd wrote
---                 before rule versions existed
+--                 before rule versions existed; then `@` when the slug
+--                 was a hold when last written (its field says until when,
+--                 and whether it is still the owner's)
 --   #<base>    -> the last suffix number handed out for base (a hint where
 --                 to start looking, so a popular title costs no long search),
 --                 in the bucket of <base>, so one HMGET reads both
--- `=`, `#`, `/`, `:`, `!` and spaces never occur in a slug, so no field is
--- mistaken for another.
+-- `=`, `#`, `/`, `:`, `!`, `@` and spaces never occur in a slug, so no
+-- field is mistaken for another.
+--
+-- Holds. A hold is the owner's until it lapses, then free: a lapsed hold
+-- counts as no owner at all, for a look-up and for a reservation, which
+-- takes the slug by overwriting its field. Nothing runs when a hold
+-- lapses: the time is read from the server (TIME) when a hold is judged,
+-- so lapsing is atomic with every operation by construction. The owner's
+-- record still lists a hold it has lost; its next reservation drops the
+-- entry (the slug's field is the truth), and frees its own lapsed holds
+-- of other bases. A confirmed slug is never overwritten.
 --
 -- Every operation reads first and writes last; the writes are HSET, HSETNX
 -- and HDEL on hashes only these functions write, so a call that fails
@@ -96,11 +112,39 @@ local function key(prefix, field)
   return prefix .. string.sub(redis.sha1hex(field), 1, 4)
 end
 
--- The entries of an owner's record: {slug, base, rules} triples, oldest
--- first.
+-- The server's time in Unix milliseconds.
+local function now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- A slug field's value: the owner, and the time the hold lapses (nil when
+-- confirmed, or when the field is absent).
+local function holder(value)
+  if value and string.byte(value, 1) == 255 then
+    local space = string.find(value, ' ', 2, true)
+    return string.sub(value, space + 1), tonumber(string.sub(value, 2, space - 1))
+  end
+  return value, nil
+end
+
+-- The value of a slug field for `owner`: a hold until `till`, or (nil)
+-- confirmed.
+local function value_of(owner, till)
+  if till then return '\255' .. string.format('%d', till) .. ' ' .. owner end
+  return owner
+end
+
+-- The entries of an owner's record: {slug, base, rules, hold} tuples,
+-- oldest first (hold: true when marked `@`).
 local function entries(record)
   local out = {}
   for entry in string.gmatch(record, '%S+') do
+    local hold = false
+    if string.sub(entry, -1) == '@' then
+      hold = true
+      entry = string.sub(entry, 1, -2)
+    end
     local rules = '1'
     local bang = string.find(entry, '!', 1, true)
     if bang then
@@ -111,11 +155,11 @@ local function entries(record)
     local colon = string.find(entry, ':', 1, true)
     if slash then
       local slug = string.sub(entry, 1, slash - 1)
-      out[#out + 1] = {slug, string.sub(slug, 1, tonumber(string.sub(entry, slash + 1))), rules}
+      out[#out + 1] = {slug, string.sub(slug, 1, tonumber(string.sub(entry, slash + 1))), rules, hold}
     elseif colon then
-      out[#out + 1] = {string.sub(entry, 1, colon - 1), string.sub(entry, colon + 1), rules}
+      out[#out + 1] = {string.sub(entry, 1, colon - 1), string.sub(entry, colon + 1), rules, hold}
     else
-      out[#out + 1] = {entry, entry, rules}
+      out[#out + 1] = {entry, entry, rules, hold}
     end
   end
   return out
@@ -133,6 +177,7 @@ local function format(list)
       part = e[1] .. ':' .. e[2]
     end
     if e[3] ~= '1' then part = part .. '!' .. e[3] end
+    if e[4] then part = part .. '@' end
     parts[i] = part
   end
   return table.concat(parts, ' ')
@@ -142,41 +187,126 @@ end
 local function reserve(argv)
   -- argv: owner, base, separator, skips (",n,m," suffix numbers that are
   -- reserved words; 1 stands for the base itself), the rule version that
-  -- made the base, K, then the stem for suffixes of 1..K digits ("" when
-  -- none fits max_length). K = "*": no max_length, every stem is the base.
-  -- Returns {held or new, slug, the rule version that made its base}.
+  -- made the base, the hold's length in seconds (0: no hold; a hold the
+  -- owner has for this base is confirmed), K, then the stem for suffixes
+  -- of 1..K digits ("" when none fits max_length). K = "*": no
+  -- max_length, every stem is the base.
+  -- Returns {held or new, slug, the rule version that made its base, the
+  -- time its hold lapses ("" when confirmed), what this did to a hold
+  -- (made, renewed, confirmed or ""), how many lapsed holds it freed}.
   local prefix = argv[1]
-  local owner, base, sep, skips, rules, k = argv[2], argv[3], argv[4], argv[5], argv[6], argv[7]
+  local owner, base, sep, skips, rules, k = argv[2], argv[3], argv[4], argv[5], argv[6], argv[8]
+  local hold = tonumber(argv[7]) or 0
   local ofield = '=' .. owner
   local okey = key(prefix, ofield)
   local record = read('HGET', okey, ofield)
   local list = {}
+  local time -- the server's time, read once when first needed
+  local function clock()
+    if not time then time = now() end
+    return time
+  end
+  -- The owner's lapsed holds of other bases, freed at the end: slug ->
+  -- its bucket.
+  local dropping = {}
+  local confirm -- {bucket, slug, value}: a hold of this base renewed or confirmed
+  local lapsed = 0
+  local dirty = false -- the record must be written
   if record then
     list = entries(record)
-    -- The owner asked for this base before: its slug, made current.
-    for i, e in ipairs(list) do
-      if e[2] == base then
-        if i ~= #list then
-          table.remove(list, i)
-          list[#list + 1] = e
-          redis.call('HSET', okey, ofield, format(list))
+    -- The owner's holds, judged by their slugs' fields: one lost to
+    -- another owner (or released) leaves the record; one lapsed, of
+    -- another base, is freed.
+    local kept = {}
+    for _, e in ipairs(list) do
+      if e[4] then
+        local skey = key(prefix, e[1])
+        local who, till = holder(read('HGET', skey, e[1]))
+        if who ~= owner then
+          dirty = true
+        elseif not till then
+          e[4] = false
+          dirty = true
+          kept[#kept + 1] = e
+        elseif till <= clock() and e[2] ~= base then
+          dropping[e[1]] = skey
+          lapsed = lapsed + 1
+          dirty = true
+        else
+          kept[#kept + 1] = e
         end
-        return {'held', e[1], e[3]}
+      else
+        kept[#kept + 1] = e
       end
     end
+    list = kept
   end
+  local function finish(reply)
+    if confirm then redis.call('HSET', confirm[1], confirm[2], confirm[3]) end
+    for slug, skey in pairs(dropping) do redis.call('HDEL', skey, slug) end
+    if dirty then
+      if #list > 0 then
+        redis.call('HSET', okey, ofield, format(list))
+      else
+        redis.call('HDEL', okey, ofield)
+      end
+    end
+    reply[6] = tostring(lapsed)
+    return reply
+  end
+  -- The owner asked for this base before: its slug, made current; a hold
+  -- renewed, or confirmed.
+  for i, e in ipairs(list) do
+    if e[2] == base then
+      local event, till = '', nil
+      if e[4] and hold > 0 then
+        event, till = 'renewed', clock() + hold * 1000
+      elseif e[4] then
+        event = 'confirmed'
+        e[4] = false
+        dirty = true
+      end
+      if event ~= '' then
+        confirm = {key(prefix, e[1]), e[1], value_of(owner, till)}
+      end
+      if i ~= #list then
+        table.remove(list, i)
+        list[#list + 1] = e
+        dirty = true
+      end
+      return finish({'held', e[1], e[3], till and string.format('%d', till) or '', event})
+    end
+  end
+  local till = nil
+  if hold > 0 then till = clock() + hold * 1000 end
+  local mine = value_of(owner, till)
   local function skipped(n)
     return string.find(skips, ',' .. n .. ',', 1, true) ~= nil
+  end
+  -- Whether `slug`'s field, as read, is free to take: absent, or a hold
+  -- that has lapsed (one of this owner's being freed already).
+  local function free(slug, value)
+    if not value or dropping[slug] then return true end
+    local _, lapse = holder(value)
+    if not lapse or lapse > clock() then return false end
+    lapsed = lapsed + 1
+    return true
   end
   -- The claim: the slug is the owner's if nobody holds it. It is the
   -- first write, so a read refused before it has written nothing.
   local function claim(slug)
-    return read('HSETNX', key(prefix, slug), slug, owner) == 1
+    local skey = key(prefix, slug)
+    if read('HSETNX', skey, slug, mine) == 1 then return true end
+    if free(slug, redis.call('HGET', skey, slug)) then
+      redis.call('HSET', skey, slug, mine)
+      return true
+    end
+    return false
   end
   local chosen, hint
   local hkey, hfield = key(prefix, base), '#' .. base
   local seen = read('HMGET', hkey, base, hfield)
-  if not skipped(1) and not seen[1] then
+  if not skipped(1) and free(base, seen[1]) then
     chosen = base
   else
     local n = (tonumber(seen[2]) or 1) + 1
@@ -186,7 +316,7 @@ local function reserve(argv)
         if k ~= '*' then
           local digits = string.len(tostring(n))
           if digits > tonumber(k) then return {'need', tostring(digits)} end
-          stem = argv[7 + digits]
+          stem = argv[8 + digits]
           if stem == '' then return {'full', tostring(n)} end
         end
         local candidate = stem .. sep .. n
@@ -204,27 +334,34 @@ local function reserve(argv)
   if hint then
     redis.call('HSET', hint[1], hint[2], hint[3])
   else
-    redis.call('HSET', key(prefix, chosen), chosen, owner)
+    redis.call('HSET', hkey, chosen, mine)
   end
-  list[#list + 1] = {chosen, base, rules}
-  redis.call('HSET', okey, ofield, format(list))
-  return {'new', chosen, rules}
+  -- The slug taken is not freed at the end, even if it was this owner's
+  -- lapsed hold of another base (whose entry has left the record).
+  dropping[chosen] = nil
+  list[#list + 1] = {chosen, base, rules, till ~= nil}
+  dirty = true
+  return finish({'new', chosen, rules, till and string.format('%d', till) or '', till and 'made' or ''})
 end
 
 local function lookup(argv)
   -- argv: slug. Returns {owner, current slug, the rule version that made
-  -- the slug's base}, or {} when nobody holds it.
+  -- the slug's base, the time its hold lapses ("" when confirmed)}, or {}
+  -- when nobody holds it (or its hold has lapsed). The current slug is
+  -- the owner's newest confirmed one, or, when it has none, the slug
+  -- looked up.
   local prefix, slug = argv[1], argv[2]
-  local owner = read('HGET', key(prefix, slug), slug)
+  local owner, till = holder(read('HGET', key(prefix, slug), slug))
   if not owner then return {} end
+  if till and till <= now() then return {} end
   local ofield = '=' .. owner
   local list = entries(read('HGET', key(prefix, ofield), ofield) or '')
   local current, rules = slug, '1'
-  if #list > 0 then current = list[#list][1] end
   for _, e in ipairs(list) do
+    if not e[4] then current = e[1] end
     if e[1] == slug then rules = e[3] end
   end
-  return {owner, current, rules}
+  return {owner, current, rules, till and string.format('%d', till) or ''}
 end
 
 local function release(argv)
@@ -238,7 +375,7 @@ local function release(argv)
   local freed = {}
   for _, e in ipairs(list) do
     local skey = key(prefix, e[1])
-    if read('HGET', skey, e[1]) == argv[2] then freed[#freed + 1] = {skey, e[1]} end
+    if holder(read('HGET', skey, e[1])) == argv[2] then freed[#freed + 1] = {skey, e[1]} end
   end
   for _, f in ipairs(freed) do redis.call('HDEL', f[1], f[2]) end
   redis.call('HDEL', okey, ofield)
@@ -256,8 +393,8 @@ local function called(operation)
   end
 end
 
-redis.register_function{function_name = 'slugd_reserve_1', callback = called(reserve)}
-redis.register_function{function_name = 'slugd_release_1', callback = called(release)}
+redis.register_function{function_name = 'slugd_reserve_2', callback = called(reserve)}
+redis.register_function{function_name = 'slugd_release_2', callback = called(release)}
 redis.register_function{
-  function_name = 'slugd_lookup_1', callback = called(lookup), flags = {'no-writes'}
+  function_name = 'slugd_lookup_2', callback = called(lookup), flags = {'no-writes'}
 }

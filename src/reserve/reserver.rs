@@ -22,7 +22,7 @@ use super::names::{Owner, Scope};
 use super::reserved::ReservedSlugs;
 use super::settings::ReservationSettings;
 use super::shape::{MAX_SLUG_BYTES, is_slug_shaped};
-use super::store::{Ask, RedisStore, Reply};
+use super::store::{Ask, HoldEvent, RedisStore, Reply, Slug};
 use crate::metrics::RedisCalls;
 use crate::options::Options;
 use crate::redis_conn::RedisConfig;
@@ -33,6 +33,9 @@ const MAX_DIGITS: usize = 9;
 
 /// Stems made before the function asks: for suffixes of 1 and 2 digits.
 const FIRST_DIGITS: usize = 2;
+
+/// The longest hold, in seconds: 365 days.
+pub const MAX_HOLD_SECONDS: u32 = 365 * 24 * 3600;
 
 /// Makes, looks up and releases reservations. Shared by every request.
 pub struct Reservations {
@@ -53,6 +56,28 @@ pub struct Reservation {
     /// The rule version that made it (for a slug held already, the one
     /// that made it when it was reserved).
     pub rules: u64,
+    /// When its hold lapses, in Unix milliseconds; `None`: confirmed, the
+    /// owner's until released.
+    pub held_until: Option<u64>,
+    /// What this request did to a hold: made one, renewed or confirmed
+    /// the owner's.
+    pub hold: Option<HoldEvent>,
+    /// How many lapsed holds this request freed (counted as they are
+    /// found, not as they lapse).
+    pub lapsed: u64,
+}
+
+impl Reservation {
+    fn from(made: Slug, new: bool) -> Self {
+        Reservation {
+            slug: made.slug,
+            new,
+            rules: made.rules,
+            held_until: made.held_until,
+            hold: made.hold,
+            lapsed: made.lapsed,
+        }
+    }
 }
 
 /// Who holds a slug.
@@ -65,6 +90,9 @@ pub struct Holder {
     /// The rule version that made the slug looked up (1 for every slug
     /// reserved before rule versions existed).
     pub rules: u64,
+    /// When the owner's hold of the slug lapses, in Unix milliseconds;
+    /// `None`: confirmed.
+    pub held_until: Option<u64>,
 }
 
 impl Reservations {
@@ -84,13 +112,17 @@ impl Reservations {
         })
     }
 
-    /// Reserves a slug of `title` for `owner` in `scope`.
+    /// Reserves a slug of `title` for `owner` in `scope`: with
+    /// `hold_seconds` (at most [`MAX_HOLD_SECONDS`]), a hold that lapses
+    /// then unless asked again (renewed) or confirmed (asked again
+    /// without `hold_seconds`).
     pub async fn reserve(
         &self,
         scope: &Scope,
         owner: &Owner,
         title: &str,
         options: &Options,
+        hold_seconds: Option<u32>,
     ) -> Result<Reservation, ReserveError> {
         let base = self.slug(title, options).await?;
         if base.len() > MAX_SLUG_BYTES {
@@ -115,6 +147,7 @@ impl Reservations {
                 rules: options.rules.number(),
                 separator,
                 skips: &skips,
+                hold_seconds: hold_seconds.unwrap_or(0).min(MAX_HOLD_SECONDS),
                 stems: stems.as_deref(),
             };
             let full = |tried: String| ReserveError::NoFreeSlug {
@@ -123,20 +156,8 @@ impl Reservations {
                 tried,
             };
             match self.store.reserve(scope, owner, &ask).await? {
-                Reply::Held(slug, rules) => {
-                    return Ok(Reservation {
-                        slug,
-                        new: false,
-                        rules,
-                    });
-                }
-                Reply::New(slug, rules) => {
-                    return Ok(Reservation {
-                        slug,
-                        new: true,
-                        rules,
-                    });
-                }
+                Reply::Held(made) => return Ok(Reservation::from(made, false)),
+                Reply::New(made) => return Ok(Reservation::from(made, true)),
                 Reply::Need(d) if d > digits && d <= MAX_DIGITS => digits = d,
                 Reply::Need(d) => return Err(full(format!("{d} digits"))),
                 Reply::Full(n) => return Err(full(n)),
@@ -231,10 +252,11 @@ impl Reservations {
         // in NFC, so a decomposed `café` finds the composed one.
         let slug = icu::normalizer::ComposingNormalizer::new_nfc().normalize(slug);
         let found = self.store.lookup(scope, &slug).await?;
-        Ok(found.map(|(owner, current, rules)| Holder {
+        Ok(found.map(|(owner, current, rules, held_until)| Holder {
             owner,
             current,
             rules,
+            held_until,
         }))
     }
 

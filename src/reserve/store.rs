@@ -33,10 +33,10 @@ use crate::redis_conn::{Conn, RedisConfig, resend_once, slot_moving};
 const LIBRARY: &str = include_str!("reservations.lua");
 
 /// The library's functions: their names carry the library's number
-/// (`#!lua name=slugd_reservations_1`).
-const RESERVE: &str = "slugd_reserve_1";
-const LOOKUP: &str = "slugd_lookup_1";
-const RELEASE: &str = "slugd_release_1";
+/// (`#!lua name=slugd_reservations_2`).
+const RESERVE: &str = "slugd_reserve_2";
+const LOOKUP: &str = "slugd_lookup_2";
+const RELEASE: &str = "slugd_release_2";
 
 /// The pause before calling again while the scope's slot moves.
 const MOVING_PAUSE: Duration = Duration::from_millis(20);
@@ -62,15 +62,40 @@ pub fn scope_key(prefix: &str, scope: &str) -> String {
 /// What the function answered a reservation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Reply {
-    /// The owner already held a slug for this base: that slug, and the
-    /// rule version that made the base when it was reserved.
-    Held(String, u64),
-    /// A new slug, now the owner's, and the rule version that made it.
-    New(String, u64),
+    /// The owner already held a slug for this base: that slug, as below.
+    Held(Slug),
+    /// A new slug, now the owner's.
+    New(Slug),
     /// The stems for suffixes of this many digits are needed.
     Need(usize),
     /// No slug fits: the suffix number it stopped at.
     Full(String),
+}
+
+/// A slug the function answered, with what it says of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Slug {
+    pub slug: String,
+    /// The rule version that made its base when it was reserved.
+    pub rules: u64,
+    /// When its hold lapses, in Unix milliseconds; `None`: confirmed.
+    pub held_until: Option<u64>,
+    /// What this call did to a hold.
+    pub hold: Option<HoldEvent>,
+    /// How many lapsed holds this call freed (the slug taken, or the
+    /// owner's own lapsed holds of other titles).
+    pub lapsed: u64,
+}
+
+/// What a reservation did to a hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HoldEvent {
+    /// A new slug, held.
+    Made,
+    /// The owner's hold, given a new lifetime.
+    Renewed,
+    /// The owner's hold, now a reservation for good.
+    Confirmed,
 }
 
 /// What a reservation sends: the base slug and the rule version that made
@@ -83,6 +108,9 @@ pub(crate) struct Ask<'a> {
     pub separator: &'a str,
     /// `,n,m,`: suffix numbers to skip (1: the base itself).
     pub skips: &'a str,
+    /// A hold of this many seconds (0: none; a hold of the owner's for
+    /// this base is confirmed).
+    pub hold_seconds: u32,
     /// `None`: no `max_length`, every stem is the base. Otherwise the stem
     /// for suffixes of 1, 2, ... digits (`""` when none fits).
     pub stems: Option<&'a [String]>,
@@ -134,6 +162,7 @@ impl RedisStore {
         ask: &Ask<'_>,
     ) -> Result<Reply, ReserveError> {
         let rules = ask.rules.to_string();
+        let hold = ask.hold_seconds.to_string();
         let mut args: Vec<&str> = vec![
             RESERVE,
             owner.as_str(),
@@ -141,6 +170,7 @@ impl RedisStore {
             ask.separator,
             ask.skips,
             &rules,
+            &hold,
         ];
         let count;
         match ask.stems {
@@ -154,23 +184,38 @@ impl RedisStore {
         let (value, acked) = self.run(scope, &args, true).await?;
         let reply: Vec<String> = Vec::from_redis_value_ref(&value)
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
-        let version = |r: &str| {
-            r.parse()
-                .map_err(|_| ReserveError::Damaged(format!("{reply:?}")))
+        let damaged = || ReserveError::Damaged(format!("{reply:?}"));
+        let slug = |slug: &String, rules: &str, until: &str, event: &str, lapsed: &str| {
+            Ok::<_, ReserveError>(Slug {
+                slug: slug.clone(),
+                rules: rules.parse().map_err(|_| damaged())?,
+                held_until: match until {
+                    "" => None,
+                    t => Some(t.parse().map_err(|_| damaged())?),
+                },
+                hold: match event {
+                    "" => None,
+                    "made" => Some(HoldEvent::Made),
+                    "renewed" => Some(HoldEvent::Renewed),
+                    "confirmed" => Some(HoldEvent::Confirmed),
+                    _ => return Err(damaged()),
+                },
+                lapsed: lapsed.parse().map_err(|_| damaged())?,
+            })
         };
         let reply = match reply.as_slice() {
-            [status, slug, r] if status == "held" => Reply::Held(slug.clone(), version(r)?),
-            [status, slug, r] if status == "new" => Reply::New(slug.clone(), version(r)?),
+            [status, s, r, t, e, l] if status == "held" => Reply::Held(slug(s, r, t, e, l)?),
+            [status, s, r, t, e, l] if status == "new" => Reply::New(slug(s, r, t, e, l)?),
             [status, d] if status == "need" => Reply::Need(d.parse().unwrap_or(usize::MAX)),
             [status, n] if status == "full" => Reply::Full(n.clone()),
-            _ => return Err(ReserveError::Damaged(format!("{reply:?}"))),
+            _ => return Err(damaged()),
         };
-        if let (Reply::Held(slug, _) | Reply::New(slug, _), Some(wait), Some(acked)) =
+        if let (Reply::Held(made) | Reply::New(made), Some(wait), Some(acked)) =
             (&reply, self.wait, acked)
             && acked < i64::from(wait.replicas)
         {
             return Err(ReserveError::NotReplicated {
-                slug: slug.clone(),
+                slug: made.slug.clone(),
                 acked,
                 wanted: wait.replicas,
                 timeout: wait.timeout,
@@ -179,26 +224,29 @@ impl RedisStore {
         Ok(reply)
     }
 
-    /// Who holds `slug` in `scope`, that owner's current slug, and the
-    /// rule version that made `slug`.
+    /// Who holds `slug` in `scope`: the owner, its current slug, the rule
+    /// version that made `slug`, and when its hold lapses (Unix
+    /// milliseconds; `None`: confirmed).
     pub async fn lookup(
         &self,
         scope: &Scope,
         slug: &str,
-    ) -> Result<Option<(String, String, u64)>, ReserveError> {
+    ) -> Result<Option<(String, String, u64, Option<u64>)>, ReserveError> {
         let (value, _) = self.run(scope, &[LOOKUP, slug], false).await?;
         let reply: Vec<String> = Vec::from_redis_value_ref(&value)
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
-        match <[String; 3]>::try_from(reply) {
-            Ok([owner, current, rules]) => match rules.parse() {
-                Ok(rules) => Ok(Some((owner, current, rules))),
-                Err(_) => Err(ReserveError::Damaged(format!(
-                    "{owner:?} {current:?} {rules:?}"
-                ))),
-            },
-            Err(reply) if reply.is_empty() => Ok(None),
-            Err(reply) => Err(ReserveError::Damaged(format!("{reply:?}"))),
+        if reply.is_empty() {
+            return Ok(None);
         }
+        let damaged = || ReserveError::Damaged(format!("{reply:?}"));
+        let [owner, current, rules, until] =
+            <[String; 4]>::try_from(reply.clone()).map_err(|_| damaged())?;
+        let rules = rules.parse().map_err(|_| damaged())?;
+        let until = match until.as_str() {
+            "" => None,
+            t => Some(t.parse().map_err(|_| damaged())?),
+        };
+        Ok(Some((owner, current, rules, until)))
     }
 
     /// Frees every slug of `owner` in `scope`; how many it held.

@@ -12,6 +12,7 @@ mod errors;
 mod fixtures;
 mod health;
 mod helpers;
+mod holds;
 mod home;
 mod instances;
 mod japanese;

@@ -196,7 +196,7 @@ fn families(text: &str) -> BTreeMap<String, (String, Vec<String>)> {
 
 /// The families README.md's Metrics section documents, with their types
 /// and labels: all of them on Redis once each has been counted.
-const DOCUMENTED: [(&str, &str, &[&str]); 15] = [
+const DOCUMENTED: [(&str, &str, &[&str]); 16] = [
     ("slugd_bench_runs_total", "counter", &[]),
     (
         "slugd_http_connections_closed_total",
@@ -216,6 +216,7 @@ const DOCUMENTED: [(&str, &str, &[&str]); 15] = [
     ("slugd_redis_failures_total", "counter", &["component"]),
     ("slugd_redis_round_trips_total", "counter", &["component"]),
     ("slugd_redis_up", "gauge", &[]),
+    ("slugd_reservation_holds_total", "counter", &["event"]),
     ("slugd_reservations_total", "counter", &["outcome"]),
     ("slugd_table_locale", "gauge", &["locale"]),
     ("slugd_table_locales", "gauge", &[]),

@@ -19,7 +19,7 @@ use crate::serve_process::ServeProcess;
 
 /// The ACL rules docs/reservations.md documents for a service that reads the table
 /// and makes reservations, for prefix `slugd:`, with password `service-pw`.
-const SERVICE: &str = "on >service-pw resetkeys %R~slugd:* ~slugd:r:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping +fcall +function|load +hget +hset +hsetnx +hexists +hdel +wait";
+const SERVICE: &str = "on >service-pw resetkeys %R~slugd:* ~slugd:r:* resetchannels &slugd:* -@all +get +hgetall +hmget +subscribe +ping +fcall +function|load +hget +hset +hsetnx +hexists +hdel +time +wait";
 
 /// Not a speed figure: a bound far above the 300 ms response timeout the
 /// tests use, which tells a prompt error from a hang.
@@ -73,51 +73,80 @@ impl App {
         b["slug"].as_str().unwrap().to_owned()
     }
 
-    async fn delete(&self, path: &str) -> (u16, Value) {
+    pub(crate) async fn delete(&self, path: &str) -> (u16, Value) {
         let r = self.client.delete(self.url(path)).send().await.unwrap();
         let status = r.status().as_u16();
         (status, r.json().await.unwrap_or(Value::Null))
     }
 }
 
+/// A slug field's value: its owner, and when its hold lapses (Unix
+/// milliseconds; `None`: confirmed).
+pub(crate) fn slug_holder(value: &[u8]) -> (String, Option<u64>) {
+    match value.split_first() {
+        Some((0xFF, rest)) => {
+            let text = std::str::from_utf8(rest).unwrap();
+            let (until, owner) = text.split_once(' ').unwrap();
+            (owner.to_owned(), Some(until.parse().unwrap()))
+        }
+        _ => (String::from_utf8(value.to_vec()).unwrap(), None),
+    }
+}
+
 /// Reads every key of `scope` and checks the two sides agree: every slug's
-/// owner lists it, every slug an owner lists is held by that owner. Returns
-/// slug -> owner.
+/// owner lists it, every slug an owner lists as confirmed is held by that
+/// owner, confirmed (a hold listed may have been lost to another owner
+/// after it lapsed: the owner's next reservation drops it). Returns slug
+/// -> owner.
 pub(crate) async fn check_consistent(redis: &RedisServer, scope: &str) -> BTreeMap<String, String> {
     let keys: Vec<String> = redis
         .query(redis::cmd("KEYS").arg(format!("slugd:r:{{{scope}}}:*")))
         .await;
     let mut slugs = BTreeMap::new();
-    let mut owners: HashMap<String, Vec<String>> = HashMap::new();
+    let mut owners: HashMap<String, Vec<(String, bool)>> = HashMap::new();
     for key in keys {
-        let fields: Vec<(String, String)> = redis.query(redis::cmd("HGETALL").arg(&key)).await;
+        let fields: Vec<(String, Vec<u8>)> = redis.query(redis::cmd("HGETALL").arg(&key)).await;
         for (field, value) in fields {
             if let Some(owner) = field.strip_prefix('=') {
-                let list = value
+                let list = String::from_utf8(value)
+                    .unwrap()
                     .split(' ')
-                    .map(|e| e.split([':', '/', '!']).next().unwrap().to_owned())
+                    .map(|e| {
+                        let slug = e.split([':', '/', '!', '@']).next().unwrap().to_owned();
+                        (slug, e.ends_with('@'))
+                    })
                     .collect();
                 owners.insert(owner.to_owned(), list);
             } else if !field.starts_with('#') {
-                slugs.insert(field, value);
+                slugs.insert(field, slug_holder(&value));
             }
         }
     }
-    for (slug, owner) in &slugs {
+    for (slug, (owner, _)) in &slugs {
         let list = owners
             .get(owner)
             .unwrap_or_else(|| panic!("{slug} held by {owner}, who has no record"));
         assert!(
-            list.contains(slug),
+            list.iter().any(|(s, _)| s == slug),
             "{owner}'s record {list:?} lacks {slug}"
         );
     }
     for (owner, list) in &owners {
-        for slug in list {
-            assert_eq!(slugs.get(slug), Some(owner), "{owner} lists {slug}");
+        for (slug, hold) in list {
+            let holder = slugs.get(slug).map(|(o, until)| (o, until.is_some()));
+            if !hold {
+                assert_eq!(
+                    holder,
+                    Some((owner, false)),
+                    "{owner} lists {slug} as confirmed"
+                );
+            }
         }
     }
     slugs
+        .into_iter()
+        .map(|(slug, (owner, _))| (slug, owner))
+        .collect()
 }
 
 #[tokio::test]
@@ -161,7 +190,7 @@ async fn a_new_title_gets_a_new_slug_and_the_old_one_stays_the_owners() {
         assert_eq!(s, 200, "{b}");
         assert_eq!(
             b,
-            json!({"scope": "posts", "slug": slug, "owner": "42", "current": "hello-moon", "rules": 5})
+            json!({"scope": "posts", "slug": slug, "owner": "42", "current": "hello-moon", "rules": 5, "state": "confirmed"})
         );
     }
     // The old slug is still the owner's: another owner gets the next one.
@@ -340,6 +369,26 @@ async fn bad_input_is_a_422_that_names_the_field() {
         (
             json!({"scope": "p", "owner": "1", "title": "x".repeat(600)}),
             "max_length",
+        ),
+        (
+            json!({"scope": "p", "owner": "1", "title": "t", "hold_seconds": 0}),
+            "hold_seconds must be a whole number of seconds from 1 to 31536000",
+        ),
+        (
+            json!({"scope": "p", "owner": "1", "title": "t", "hold_seconds": -5}),
+            "hold_seconds",
+        ),
+        (
+            json!({"scope": "p", "owner": "1", "title": "t", "hold_seconds": "60"}),
+            "hold_seconds",
+        ),
+        (
+            json!({"scope": "p", "owner": "1", "title": "t", "hold_seconds": 1.5}),
+            "hold_seconds",
+        ),
+        (
+            json!({"scope": "p", "owner": "1", "title": "t", "hold_seconds": 31536001}),
+            "hold_seconds",
         ),
     ];
     for (body, field) in cases {
@@ -998,6 +1047,13 @@ async fn the_documented_service_user_reserves_and_cannot_write_the_table() {
     );
     let (s, b) = app.get("/reservations/posts/i-heavy-heart-redis-2").await;
     assert_eq!(s, 200, "{b}");
+    // A hold reads the server's time (TIME) inside the function.
+    let (s, b) = app
+        .reserve_with("posts", "3", "I ❤ Redis", json!({"hold_seconds": 60}))
+        .await;
+    assert_eq!((s, &b["state"]), (201, &json!("held")), "{b}");
+    let (s, b) = app.get("/reservations/posts/i-heavy-heart-redis-3").await;
+    assert_eq!((s, &b["state"]), (200, &json!("held")), "{b}");
     assert_eq!(app.delete("/reservations/posts/2").await.0, 204);
     let denied: Vec<redis::Value> = redis.query(redis::cmd("ACL").arg("LOG")).await;
     assert!(denied.is_empty(), "ACL LOG: {denied:?}");
@@ -1203,7 +1259,7 @@ async fn reservations_keep_the_rule_version_that_made_them() {
     let (_, b) = app.get("/reservations/posts/before").await;
     assert_eq!(
         b,
-        json!({"scope": "posts", "slug": "before", "owner": "old", "current": "before", "rules": 1})
+        json!({"scope": "posts", "slug": "before", "owner": "old", "current": "before", "rules": 1, "state": "confirmed"})
     );
 }
 

@@ -352,7 +352,7 @@ fn memory(
             // (rules 2 add `!2`, two bytes, to each owner's record).
             let args = [
                 "FCALL",
-                "slugd_reserve_1",
+                "slugd_reserve_2",
                 "0",
                 key,
                 &owner,
@@ -360,6 +360,7 @@ fn memory(
                 "-",
                 ",",
                 "1",
+                "0",
                 "*",
             ];
             write!(out, "*{}\r\n", args.len())?;
