@@ -183,6 +183,88 @@ local function format(list)
   return table.concat(parts, ' ')
 end
 
+-- The state of one call, reset at its start (a function runs alone, so
+-- plain locals of the library serve, and no closure is made per call).
+local clock_ms  -- the server's time, read once when first needed
+local lapsed    -- how many lapsed holds the call freed
+local dropping  -- the owner's lapsed holds of other bases, freed at the end: slug -> bucket
+
+local function clock()
+  if not clock_ms then clock_ms = now() end
+  return clock_ms
+end
+
+-- Whether `slug`'s field, as read, is free to take: absent, or a hold
+-- that has lapsed (one of this owner's being freed already).
+local function free(slug, value)
+  if not value or (dropping and dropping[slug]) then return true end
+  if string.byte(value, 1) ~= 255 then return false end
+  local _, lapse = holder(value)
+  if lapse > clock() then return false end
+  lapsed = lapsed + 1
+  return true
+end
+
+-- The claim: `slug` is the owner's (`mine`) if nobody holds it. It is
+-- the first write, so a read refused before it has written nothing.
+local function claim(prefix, slug, mine)
+  local skey = key(prefix, slug)
+  if read('HSETNX', skey, slug, mine) == 1 then return true end
+  if free(slug, redis.call('HGET', skey, slug)) then
+    redis.call('HSET', skey, slug, mine)
+    return true
+  end
+  return false
+end
+
+-- The owner's record, as read, with its holds judged by their slugs'
+-- fields: one lost to another owner (or released) leaves it; one lapsed,
+-- of another base than `base`, is freed. Returns the entries, and whether
+-- the record must be written again.
+local function judged(prefix, owner, base, record)
+  local list = entries(record)
+  local dirty = false
+  local kept = {}
+  for _, e in ipairs(list) do
+    if e[4] then
+      local skey = key(prefix, e[1])
+      local who, till = holder(read('HGET', skey, e[1]))
+      if who ~= owner then
+        dirty = true
+      elseif not till then
+        e[4] = false
+        dirty = true
+        kept[#kept + 1] = e
+      elseif till <= clock() and e[2] ~= base then
+        dropping = dropping or {}
+        dropping[e[1]] = skey
+        lapsed = lapsed + 1
+        dirty = true
+      else
+        kept[#kept + 1] = e
+      end
+    else
+      kept[#kept + 1] = e
+    end
+  end
+  return kept, dirty
+end
+
+-- The writes a reservation ends with: the owner's lapsed holds freed,
+-- and the record (`text`, or none left) when it changed.
+local function finish(okey, ofield, text, reply)
+  if dropping then
+    for slug, skey in pairs(dropping) do redis.call('HDEL', skey, slug) end
+  end
+  if text == '' then
+    redis.call('HDEL', okey, ofield)
+  elseif text then
+    redis.call('HSET', okey, ofield, text)
+  end
+  if lapsed > 0 then reply[6] = string.format('%d', lapsed) end
+  return reply
+end
+
 -- argv: the call's arguments, argv[1] the scope's prefix.
 local function reserve(argv)
   -- argv: owner, base, separator, skips (",n,m," suffix numbers that are
@@ -194,157 +276,102 @@ local function reserve(argv)
   -- Returns {held or new, slug, the rule version that made its base, the
   -- time its hold lapses ("" when confirmed), what this did to a hold
   -- (made, renewed, confirmed or ""), how many lapsed holds it freed}.
+  clock_ms, lapsed, dropping = nil, 0, nil
   local prefix = argv[1]
   local owner, base, sep, skips, rules, k = argv[2], argv[3], argv[4], argv[5], argv[6], argv[8]
   local hold = tonumber(argv[7]) or 0
   local ofield = '=' .. owner
   local okey = key(prefix, ofield)
   local record = read('HGET', okey, ofield)
-  local list = {}
-  local time -- the server's time, read once when first needed
-  local function clock()
-    if not time then time = now() end
-    return time
-  end
-  -- The owner's lapsed holds of other bases, freed at the end: slug ->
-  -- its bucket.
-  local dropping = {}
-  local confirm -- {bucket, slug, value}: a hold of this base renewed or confirmed
-  local lapsed = 0
-  local dirty = false -- the record must be written
+  local list, dirty
   if record then
-    list = entries(record)
-    -- The owner's holds, judged by their slugs' fields: one lost to
-    -- another owner (or released) leaves the record; one lapsed, of
-    -- another base, is freed.
-    local kept = {}
-    for _, e in ipairs(list) do
-      if e[4] then
-        local skey = key(prefix, e[1])
-        local who, till = holder(read('HGET', skey, e[1]))
-        if who ~= owner then
-          dirty = true
-        elseif not till then
+    list, dirty = judged(prefix, owner, base, record)
+    -- The owner asked for this base before: its slug, made current; a
+    -- hold renewed, or confirmed.
+    for i, e in ipairs(list) do
+      if e[2] == base then
+        local event, till = '', nil
+        if e[4] and hold > 0 then
+          event, till = 'renewed', clock() + hold * 1000
+        elseif e[4] then
+          event = 'confirmed'
           e[4] = false
           dirty = true
-          kept[#kept + 1] = e
-        elseif till <= clock() and e[2] ~= base then
-          dropping[e[1]] = skey
-          lapsed = lapsed + 1
-          dirty = true
-        else
-          kept[#kept + 1] = e
         end
-      else
-        kept[#kept + 1] = e
+        if i ~= #list then
+          table.remove(list, i)
+          list[#list + 1] = e
+          dirty = true
+        end
+        local reply = {'held', e[1], e[3], '', event, '0'}
+        if event ~= '' then
+          redis.call('HSET', key(prefix, e[1]), e[1], value_of(owner, till))
+          if till then reply[4] = string.format('%d', till) end
+        end
+        return finish(okey, ofield, dirty and format(list), reply)
       end
-    end
-    list = kept
-  end
-  local function finish(reply)
-    if confirm then redis.call('HSET', confirm[1], confirm[2], confirm[3]) end
-    for slug, skey in pairs(dropping) do redis.call('HDEL', skey, slug) end
-    if dirty then
-      if #list > 0 then
-        redis.call('HSET', okey, ofield, format(list))
-      else
-        redis.call('HDEL', okey, ofield)
-      end
-    end
-    reply[6] = tostring(lapsed)
-    return reply
-  end
-  -- The owner asked for this base before: its slug, made current; a hold
-  -- renewed, or confirmed.
-  for i, e in ipairs(list) do
-    if e[2] == base then
-      local event, till = '', nil
-      if e[4] and hold > 0 then
-        event, till = 'renewed', clock() + hold * 1000
-      elseif e[4] then
-        event = 'confirmed'
-        e[4] = false
-        dirty = true
-      end
-      if event ~= '' then
-        confirm = {key(prefix, e[1]), e[1], value_of(owner, till)}
-      end
-      if i ~= #list then
-        table.remove(list, i)
-        list[#list + 1] = e
-        dirty = true
-      end
-      return finish({'held', e[1], e[3], till and string.format('%d', till) or '', event})
     end
   end
   local till = nil
   if hold > 0 then till = clock() + hold * 1000 end
   local mine = value_of(owner, till)
-  local function skipped(n)
-    return string.find(skips, ',' .. n .. ',', 1, true) ~= nil
-  end
-  -- Whether `slug`'s field, as read, is free to take: absent, or a hold
-  -- that has lapsed (one of this owner's being freed already).
-  local function free(slug, value)
-    if not value or dropping[slug] then return true end
-    local _, lapse = holder(value)
-    if not lapse or lapse > clock() then return false end
-    lapsed = lapsed + 1
-    return true
-  end
-  -- The claim: the slug is the owner's if nobody holds it. It is the
-  -- first write, so a read refused before it has written nothing.
-  local function claim(slug)
-    local skey = key(prefix, slug)
-    if read('HSETNX', skey, slug, mine) == 1 then return true end
-    if free(slug, redis.call('HGET', skey, slug)) then
-      redis.call('HSET', skey, slug, mine)
-      return true
-    end
-    return false
-  end
+  local none_skipped = skips == ','
   local chosen, hint
   local hkey, hfield = key(prefix, base), '#' .. base
   local seen = read('HMGET', hkey, base, hfield)
-  if not skipped(1) and free(base, seen[1]) then
+  if (none_skipped or not string.find(skips, ',1,', 1, true)) and free(base, seen[1]) then
     chosen = base
   else
     local n = (tonumber(seen[2]) or 1) + 1
     for _ = 1, MAX_PROBES do
-      if not skipped(n) then
+      local ns = string.format('%d', n)
+      if none_skipped or not string.find(skips, ',' .. ns .. ',', 1, true) then
         local stem = base
         if k ~= '*' then
-          local digits = string.len(tostring(n))
-          if digits > tonumber(k) then return {'need', tostring(digits)} end
+          local digits = string.len(ns)
+          if digits > tonumber(k) then return {'need', string.format('%d', digits)} end
           stem = argv[8 + digits]
-          if stem == '' then return {'full', tostring(n)} end
+          if stem == '' then return {'full', ns} end
         end
-        local candidate = stem .. sep .. n
-        if claim(candidate) then
+        local candidate = stem .. sep .. ns
+        if claim(prefix, candidate, mine) then
           chosen = candidate
+          hint = ns
           break
         end
       end
       n = n + 1
     end
-    if not chosen then return {'full', tostring(n)} end
-    hint = {hkey, hfield, n}
+    if not chosen then return {'full', string.format('%d', n)} end
   end
   -- The other writes, all at the end (a numbered slug was claimed above).
   if hint then
-    redis.call('HSET', hint[1], hint[2], hint[3])
+    redis.call('HSET', hkey, hfield, hint)
   else
     redis.call('HSET', hkey, chosen, mine)
   end
   -- The slug taken is not freed at the end, even if it was this owner's
   -- lapsed hold of another base (whose entry has left the record).
-  dropping[chosen] = nil
-  list[#list + 1] = {chosen, base, rules, till ~= nil}
-  dirty = true
-  return finish({'new', chosen, rules, till and string.format('%d', till) or '', till and 'made' or ''})
+  if dropping then dropping[chosen] = nil end
+  local entry = {chosen, base, rules, till ~= nil}
+  local text
+  if not record then
+    text = format({entry})
+  elseif dirty then
+    list[#list + 1] = entry
+    text = format(list)
+  else
+    text = record .. ' ' .. format({entry})
+  end
+  local reply = {'new', chosen, rules, '', '', '0'}
+  if till then
+    reply[4], reply[5] = string.format('%d', till), 'made'
+  end
+  return finish(okey, ofield, text, reply)
 end
 
 local function lookup(argv)
+  clock_ms = nil
   -- argv: slug. Returns {owner, current slug, the rule version that made
   -- the slug's base, the time its hold lapses ("" when confirmed)}, or {}
   -- when nobody holds it (or its hold has lapsed). The current slug is
