@@ -371,7 +371,6 @@ local function reserve(argv)
 end
 
 local function lookup(argv)
-  clock_ms = nil
   -- argv: slug. Returns {owner, current slug, the rule version that made
   -- the slug's base, the time its hold lapses ("" when confirmed)}, or {}
   -- when nobody holds it (or its hold has lapsed). The current slug is
@@ -392,21 +391,25 @@ local function lookup(argv)
 end
 
 local function release(argv)
-  -- argv: owner. Frees every slug of the owner; returns how many.
+  -- argv: owner. Frees every slug of the owner; returns how many it held
+  -- (a lapsed hold, freed too, is not counted: it was nobody's already).
   local prefix = argv[1]
   local ofield = '=' .. argv[2]
   local okey = key(prefix, ofield)
   local record = read('HGET', okey, ofield)
   if not record then return 0 end
-  local list = entries(record)
-  local freed = {}
-  for _, e in ipairs(list) do
+  local freed, held = {}, 0
+  for _, e in ipairs(entries(record)) do
     local skey = key(prefix, e[1])
-    if holder(read('HGET', skey, e[1])) == argv[2] then freed[#freed + 1] = {skey, e[1]} end
+    local who, till = holder(read('HGET', skey, e[1]))
+    if who == argv[2] then
+      freed[#freed + 1] = {skey, e[1]}
+      if not till or till > now() then held = held + 1 end
+    end
   end
   for _, f in ipairs(freed) do redis.call('HDEL', f[1], f[2]) end
   redis.call('HDEL', okey, ofield)
-  return #list
+  return held
 end
 
 -- `operation` run on a call's arguments: its answer, or, when a read was

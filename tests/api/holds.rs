@@ -93,6 +93,9 @@ async fn a_hold_lapses_by_itself_and_the_owners_confirmed_slugs_stay() {
     );
     // A hold is not the owner's current slug: its confirmed one is.
     assert_eq!(got["current"], "old-post", "{got}");
+    // Another draft, whose owner has nothing else.
+    let (s, lost) = app.hold("9", "Lost Draft", Some(1)).await;
+    assert_eq!((s, &lost["state"]), (201, &json!("held")), "{lost}");
     let (s, b2) = app.hold("2", "Hello World", None).await;
     assert_eq!((s, &b2["slug"]), (201, &json!("hello-world-2")), "{b2}");
 
@@ -106,6 +109,15 @@ async fn a_hold_lapses_by_itself_and_the_owners_confirmed_slugs_stay() {
         (201, &json!("hello-world"), &json!("confirmed")),
         "{b3}"
     );
+    sleep_past(held_until(&lost), Duration::from_millis(100)).await;
+    assert_eq!(
+        app.hold("10", "Lost Draft", None).await.1["slug"],
+        "lost-draft"
+    );
+    // The draft's owner holds nothing now: releasing it finds nothing.
+    let (s, b) = app.delete("/reservations/posts/9").await;
+    assert_eq!((s, &b["code"]), (404, &json!("not_reserved")), "{b}");
+    assert_eq!(app.holder("lost-draft").await.1["owner"], "10");
     // The first owner's confirmed slug is still its own, and current.
     let (s, got) = app.holder("old-post").await;
     assert_eq!(s, 200, "{got}");
@@ -124,6 +136,7 @@ async fn a_hold_lapses_by_itself_and_the_owners_confirmed_slugs_stay() {
     );
     let slugs = check_consistent(&redis, "posts").await;
     let want: BTreeMap<String, String> = [
+        ("lost-draft", "10"),
         ("old-post", "1"),
         ("hello-world", "3"),
         ("hello-world-2", "2"),
@@ -136,9 +149,9 @@ async fn a_hold_lapses_by_itself_and_the_owners_confirmed_slugs_stay() {
     let after = app.scrape().await;
     assert_eq!(
         moved(&before, &after, &format!("{HOLDS}{{event=\"made\"}}")),
-        1.0
+        2.0
     );
-    assert_eq!(holds(&after, "lapsed"), 1.0, "{after}");
+    assert_eq!(holds(&after, "lapsed"), 2.0, "{after}");
     assert_eq!(holds(&after, "confirmed"), 0.0, "{after}");
 }
 
