@@ -956,6 +956,20 @@ async fn on_a_cluster_each_scope_lives_on_one_node() {
     assert_eq!(app.reserve("99", "Title 1").await.1["slug"], "title-1-11");
     // But a title whose own slug it is gets it.
     assert_eq!(app.reserve("98", "Title 1 2").await.1["slug"], "title-1-2");
+    // Holds read the node's clock in the function; one is held, then
+    // confirmed, on the scope's node.
+    let (s, b) = app
+        .reserve_with("pages", "97", "Draft", json!({"hold_seconds": 60}))
+        .await;
+    assert_eq!((s, &b["state"]), (201, &json!("held")), "{b}");
+    let (_, b) = app.get("/reservations/pages/draft").await;
+    assert_eq!(
+        (&b["owner"], &b["state"]),
+        (&json!("97"), &json!("held")),
+        "{b}"
+    );
+    let (s, b) = app.reserve_with("pages", "97", "Draft", json!({})).await;
+    assert_eq!((s, &b["state"]), (200, &json!("confirmed")), "{b}");
 }
 
 #[tokio::test]
