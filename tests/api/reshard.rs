@@ -33,6 +33,15 @@ async fn reserve(app: &App, scope: &str, owner: &str, title: &str) -> (u16, Valu
     .await
 }
 
+/// A hold of `title`'s slug for a minute (it never lapses in the test).
+async fn hold(app: &App, scope: &str, owner: &str, title: &str) -> (u16, Value) {
+    app.post(
+        "/reservations",
+        &json!({ "scope": scope, "owner": owner, "title": title, "hold_seconds": 60 }),
+    )
+    .await
+}
+
 /// The index of the primary holding the keys of `slot`, and of another.
 async fn holder_and_other(cluster: &RedisCluster, slot: u16) -> (usize, usize) {
     let mut from = None;
@@ -105,9 +114,9 @@ async fn move_slot(cluster: &RedisCluster, slot: u16, from: usize, to: usize) ->
 }
 
 /// A client of `app` until `stop`: new owners reserving the titles in
-/// turn, each acknowledged one asked again and looked up. Every answer
-/// must be 2xx or 503, a retry must give the same slug and a look-up its
-/// owner.
+/// turn (every other one as a hold), each acknowledged one asked again
+/// (which confirms a hold) and looked up. Every answer must be 2xx or
+/// 503, a retry must give the same slug and a look-up its owner.
 async fn client(
     app: Arc<App>,
     scope: &'static str,
@@ -121,7 +130,10 @@ async fn client(
         let owner = format!("{name}-{n}");
         let title = TITLES[n % TITLES.len()];
         n += 1;
-        let (status, body) = reserve(&app, scope, &owner, title).await;
+        let (status, body) = match n % 2 {
+            0 => hold(&app, scope, &owner, title).await,
+            _ => reserve(&app, scope, &owner, title).await,
+        };
         answers += 1;
         assert!(matches!(status, 200 | 201 | 503), "{status} {body}");
         if status == 503 {
