@@ -261,7 +261,13 @@ local function finish(okey, ofield, text, reply)
   elseif text then
     redis.call('HSET', okey, ofield, text)
   end
-  if lapsed > 0 then reply[6] = string.format('%d', lapsed) end
+  -- Three fields when no hold was made, judged or freed (the usual
+  -- reply, cheaper to send and read); else all six.
+  if reply[4] ~= '' or reply[5] ~= '' or lapsed > 0 then
+    reply[6] = string.format('%d', lapsed)
+  else
+    reply[4], reply[5] = nil, nil
+  end
   return reply
 end
 
@@ -273,9 +279,10 @@ local function reserve(argv)
   -- owner has for this base is confirmed), K, then the stem for suffixes
   -- of 1..K digits ("" when none fits max_length). K = "*": no
   -- max_length, every stem is the base.
-  -- Returns {held or new, slug, the rule version that made its base, the
+  -- Returns {held or new, slug, the rule version that made its base},
+  -- followed, when a hold was made, renewed, confirmed or freed, by the
   -- time its hold lapses ("" when confirmed), what this did to a hold
-  -- (made, renewed, confirmed or ""), how many lapsed holds it freed}.
+  -- (made, renewed, confirmed or "") and how many lapsed holds it freed.
   clock_ms, lapsed, dropping = nil, 0, nil
   local prefix = argv[1]
   local owner, base, sep, skips, rules, k = argv[2], argv[3], argv[4], argv[5], argv[6], argv[8]
@@ -303,7 +310,7 @@ local function reserve(argv)
           list[#list + 1] = e
           dirty = true
         end
-        local reply = {'held', e[1], e[3], '', event, '0'}
+        local reply = {'held', e[1], e[3], '', event}
         if event ~= '' then
           redis.call('HSET', key(prefix, e[1]), e[1], value_of(owner, till))
           if till then reply[4] = string.format('%d', till) end
@@ -363,7 +370,7 @@ local function reserve(argv)
   else
     text = record .. ' ' .. format({entry})
   end
-  local reply = {'new', chosen, rules, '', '', '0'}
+  local reply = {'new', chosen, rules, '', ''}
   if till then
     reply[4], reply[5] = string.format('%d', till), 'made'
   end

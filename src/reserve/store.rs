@@ -204,6 +204,8 @@ impl RedisStore {
             })
         };
         let reply = match reply.as_slice() {
+            [status, s, r] if status == "held" => Reply::Held(slug(s, r, "", "", "0")?),
+            [status, s, r] if status == "new" => Reply::New(slug(s, r, "", "", "0")?),
             [status, s, r, t, e, l] if status == "held" => Reply::Held(slug(s, r, t, e, l)?),
             [status, s, r, t, e, l] if status == "new" => Reply::New(slug(s, r, t, e, l)?),
             [status, d] if status == "need" => Reply::Need(d.parse().unwrap_or(usize::MAX)),
