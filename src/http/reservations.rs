@@ -297,13 +297,13 @@ async fn reserve(
         true => StatusCode::CREATED,
         false => StatusCode::OK,
     };
-    let (held, held_until) = state_of(made.held_until);
+    let (slug_state, held_until) = state_of(made.held_until);
     let body = Reserved {
         scope: request.scope.as_str().to_owned(),
         owner: request.owner.as_str().to_owned(),
         slug: made.slug,
         rules: made.rules,
-        state: held,
+        state: slug_state,
         held_until,
     };
     Ok((status, Json(body)))
@@ -349,14 +349,14 @@ async fn lookup(
                 scope.as_str()
             ))
         })?;
-    let (held, held_until) = state_of(holder.held_until);
+    let (slug_state, held_until) = state_of(holder.held_until);
     Ok(Json(Held {
         scope: scope.as_str().to_owned(),
         slug,
         owner: holder.owner,
         current: holder.current,
         rules: holder.rules,
-        state: held,
+        state: slug_state,
         held_until,
     }))
 }

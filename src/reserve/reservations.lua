@@ -22,11 +22,11 @@
 -- of its base's field). With at most about 128 short fields per bucket,
 -- every bucket stays a compact listpack (Redis's stock
 -- hash-max-listpack-entries and -value). Fields:
---   <slug>     -> its owner, when confirmed (a reservation as library 1
+--   <slug>     (slug characters only: [A-Za-z0-9._~-] and letters)
+--              -> its owner, when confirmed (a reservation as library 1
 --                 made every one); for a hold, the byte 0xFF (which UTF-8
 --                 text, and so an owner, never has), the time it lapses
 --                 in Unix milliseconds, a space, the owner
---                 (slug characters only: [A-Za-z0-9._~-] and letters)
 --   =<owner>   -> the owner's slugs, oldest first, current last, separated
 --                 by spaces; each `slug` when it is the base slug it was
 --                 reserved for, `slug/n` when that base is its first n
@@ -400,6 +400,7 @@ end
 local function release(argv)
   -- argv: owner. Frees every slug of the owner; returns how many it held
   -- (a lapsed hold, freed too, is not counted: it was nobody's already).
+  clock_ms = nil
   local prefix = argv[1]
   local ofield = '=' .. argv[2]
   local okey = key(prefix, ofield)
@@ -411,7 +412,7 @@ local function release(argv)
     local who, till = holder(read('HGET', skey, e[1]))
     if who == argv[2] then
       freed[#freed + 1] = {skey, e[1]}
-      if not till or till > now() then held = held + 1 end
+      if not till or till > clock() then held = held + 1 end
     end
   end
   for _, f in ipairs(freed) do redis.call('HDEL', f[1], f[2]) end

@@ -189,10 +189,7 @@ impl RedisStore {
             Ok::<_, ReserveError>(Slug {
                 slug: slug.clone(),
                 rules: rules.parse().map_err(|_| damaged())?,
-                held_until: match until {
-                    "" => None,
-                    t => Some(t.parse().map_err(|_| damaged())?),
-                },
+                held_until: lapse_time(until).ok_or_else(damaged)?,
                 hold: match event {
                     "" => None,
                     "made" => Some(HoldEvent::Made),
@@ -237,18 +234,15 @@ impl RedisStore {
         let (value, _) = self.run(scope, &[LOOKUP, slug], false).await?;
         let reply: Vec<String> = Vec::from_redis_value_ref(&value)
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
-        if reply.is_empty() {
-            return Ok(None);
+        let damaged = |reply: &[String]| ReserveError::Damaged(format!("{reply:?}"));
+        match <[String; 4]>::try_from(reply) {
+            Ok([owner, current, rules, until]) => match (rules.parse(), lapse_time(&until)) {
+                (Ok(rules), Some(until)) => Ok(Some((owner, current, rules, until))),
+                _ => Err(damaged(&[owner, current, rules, until])),
+            },
+            Err(reply) if reply.is_empty() => Ok(None),
+            Err(reply) => Err(damaged(&reply)),
         }
-        let damaged = || ReserveError::Damaged(format!("{reply:?}"));
-        let [owner, current, rules, until] =
-            <[String; 4]>::try_from(reply.clone()).map_err(|_| damaged())?;
-        let rules = rules.parse().map_err(|_| damaged())?;
-        let until = match until.as_str() {
-            "" => None,
-            t => Some(t.parse().map_err(|_| damaged())?),
-        };
-        Ok(Some((owner, current, rules, until)))
     }
 
     /// Frees every slug of `owner` in `scope`; how many it held.
@@ -405,6 +399,15 @@ impl RedisStore {
             None => None,
         };
         Ok((value, acked))
+    }
+}
+
+/// A lapse time as the functions answer it: `""` (confirmed, `None`) or
+/// Unix milliseconds; `None` when it is neither.
+fn lapse_time(text: &str) -> Option<Option<u64>> {
+    match text {
+        "" => Some(None),
+        t => t.parse().ok().map(Some),
     }
 }
 

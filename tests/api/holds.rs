@@ -331,14 +331,13 @@ async fn holds_and_their_lapse_times_survive_a_sigkill_with_the_append_only_file
     assert_eq!(app.hold("3", "Published", None).await.0, 200);
     redis.kill();
     redis.restart_after_kill().await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    let (s, got) = loop {
-        let (s, got) = app.holder("long-draft").await;
-        if s != 503 || std::time::Instant::now() > deadline {
-            break (s, got);
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    app.wait_for(
+        "/reservations/posts/long-draft",
+        200,
+        Duration::from_secs(5),
+    )
+    .await;
+    let (s, got) = app.holder("long-draft").await;
     assert_eq!(s, 200, "{got}");
     assert_eq!(
         (&got["state"], &got["held_until"]),
