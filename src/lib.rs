@@ -43,7 +43,8 @@
 //!   cluster, which sends a batch as one pipeline per node.
 //! - [`reserve`]: unique slugs per scope shared by every instance: the
 //!   reservation pipeline (base slug, stems that leave room for a suffix,
-//!   reserved words) and its one atomic Lua script in Redis.
+//!   reserved words) and its library of Redis Functions, each call one
+//!   atomic step.
 //! - [`auth`]: the bearer tokens of `--auth-tokens` (the file, each
 //!   token's permissions and scopes, compared in constant time).
 //! - [`http`]: the router (with the OpenAPI document its routes carry),

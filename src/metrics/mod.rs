@@ -338,7 +338,7 @@ fn describe(recorder: &PrometheusRecorder) {
     let help: &[(&'static str, &'static str)] = &[
         (
             "slugd_redis_round_trips_total",
-            "Round trips to Redis: the table's reads and the reservations' script calls.",
+            "Round trips to Redis: the table's reads and the reservations' function calls.",
         ),
         (
             "slugd_redis_failures_total",

@@ -180,8 +180,8 @@ pub fn resend_once(e: &RedisError) -> bool {
 }
 
 /// Whether `e` says that a cluster is moving the hash slot asked for, or
-/// has just moved it: `TRYAGAIN` (a multi-key command, or the reservation
-/// script, found its keys split between two nodes), or `MOVED` or `ASK`
+/// has just moved it: `TRYAGAIN` (a multi-key command, or a reservation
+/// function, found its keys split between two nodes), or `MOVED` or `ASK`
 /// still there once redis-rs has used its own retries (which follow them
 /// at once, so the slot map is being read again by then). Redis refused
 /// the command before running it, so sending it again after a pause is

@@ -32,8 +32,8 @@ pub enum ReserveError {
         /// How long they were waited for.
         timeout: Duration,
     },
-    /// Redis answered something the script never returns.
-    #[error("Redis answered the reservation script unexpectedly: {0}")]
+    /// Redis answered something the functions never return.
+    #[error("Redis answered a reservation function unexpectedly: {0}")]
     Damaged(String),
     /// No free slug of the title: none fits `max_length`, or the search
     /// gave up (10,000 numbers in a row taken by other titles' own slugs).

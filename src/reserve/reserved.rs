@@ -94,7 +94,7 @@ impl ReservedSlugs {
         !self.words.is_empty() && self.words.contains(&fold_written(slug))
     }
 
-    /// The suffix numbers the script must skip, as `,n,m,`: 1 when `base`
+    /// The suffix numbers the function must skip, as `,n,m,`: 1 when `base`
     /// itself is reserved, and `n` when `stem(digits of n) + separator + n`
     /// is. `stem(d)` is the stem for suffixes of `d` digits (`None` when
     /// none of that width is known yet).

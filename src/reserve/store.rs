@@ -265,11 +265,10 @@ impl RedisStore {
     }
 
     /// Calls the function `args[0]` on `scope` with the rest of `args`,
-    /// within the timeout (sent
-    /// again, as above, after a dead connection or while the scope's slot
-    /// moves); with
-    /// `write` and [`WaitReplicas`], a `WAIT` in the same round trip, whose
-    /// count of replicas comes back too.
+    /// within the timeout (sent again, as above, after a dead connection
+    /// or while the scope's slot moves); with `write` and
+    /// [`WaitReplicas`], a `WAIT` in the same round trip, whose count of
+    /// replicas comes back too.
     async fn run(
         &self,
         scope: &Scope,
@@ -343,17 +342,21 @@ impl RedisStore {
             .arg("REPLACE")
             .arg(LIBRARY)
             .clone();
-        let loaded = self
-            .conn
-            .clone()
-            .per_node(vec![(key.to_owned(), load)], false)
-            .await;
-        match &loaded {
+        self.round_trip(vec![(key.to_owned(), load)]).await?;
+        tracing::info!("loaded the reservations' functions into Redis");
+        Ok(())
+    }
+
+    /// One round trip of `cmds` to their node, counted for `GET /metrics`:
+    /// answered (an error reply too, such as a missing function) or
+    /// failed (no answer).
+    async fn round_trip(&self, cmds: Vec<(String, redis::Cmd)>) -> redis::RedisResult<Vec<Value>> {
+        let values = self.conn.clone().per_node(cmds, false).await;
+        match &values {
             Err(e) if !matches!(e.kind(), ErrorKind::Server(_)) => self.calls.failed(),
             _ => self.calls.answered(),
         }
-        tracing::info!("loaded the reservations' functions into Redis");
-        loaded.map(drop)
+        values
     }
 
     /// One round trip: `FCALL` of the function `args[0]` with the rest of
@@ -370,29 +373,23 @@ impl RedisStore {
         // Sized once: growing the command's buffers argument by argument
         // cost more than the rest of building it.
         let bytes = "FCALL".len() + name.len() + 1 + key.len();
-        let mut eval = redis::Cmd::with_capacity(
+        let mut fcall = redis::Cmd::with_capacity(
             4 + args.len(),
             bytes + args.iter().map(|a| a.len()).sum::<usize>(),
         );
-        eval.arg("FCALL").arg(name);
+        fcall.arg("FCALL").arg(name);
         // No KEYS: the prefix is the function's first argument, so that
         // Redis never sends the call to a node holding part of a moving
         // scope (see `reservations.lua`); it goes to the node of the
         // prefix's slot.
-        eval.arg(0).arg(key).arg(args);
-        let mut cmds = vec![(key.to_owned(), eval)];
+        fcall.arg(0).arg(key).arg(args);
+        let mut cmds = vec![(key.to_owned(), fcall)];
         if let Some(wait) = wait {
             let ms = wait.timeout.as_millis().max(1) as u64;
             let cmd = redis::cmd("WAIT").arg(wait.replicas).arg(ms).clone();
             cmds.push((key.to_owned(), cmd));
         }
-        let values = self.conn.clone().per_node(cmds, false).await;
-        match &values {
-            // A missing function and the like: Redis answered.
-            Err(e) if !matches!(e.kind(), ErrorKind::Server(_)) => self.calls.failed(),
-            _ => self.calls.answered(),
-        }
-        let mut values = values?.into_iter();
+        let mut values = self.round_trip(cmds).await?.into_iter();
         let value = values.next().unwrap_or(Value::Nil);
         let acked = match values.next() {
             Some(v) => Some(i64::from_redis_value(v)?),

@@ -22,11 +22,11 @@ impl App {
     /// `POST /reservations` in scope `posts`, with `hold_seconds` when
     /// given.
     async fn hold(&self, owner: &str, title: &str, hold_seconds: Option<u64>) -> (u16, Value) {
-        let mut body = json!({"scope": "posts", "owner": owner, "title": title});
-        if let Some(hold) = hold_seconds {
-            body["hold_seconds"] = json!(hold);
-        }
-        self.post("/reservations", &body).await
+        let extra = match hold_seconds {
+            Some(hold) => json!({"hold_seconds": hold}),
+            None => json!({}),
+        };
+        self.reserve_with("posts", owner, title, extra).await
     }
 
     /// `GET /reservations/posts/{slug}`.

@@ -54,7 +54,7 @@ impl App {
         self.reserve_with("posts", owner, title, json!({})).await
     }
 
-    async fn reserve_with(
+    pub(crate) async fn reserve_with(
         &self,
         scope: &str,
         owner: &str,
