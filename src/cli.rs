@@ -315,17 +315,37 @@ struct ReservationArgs {
     reserved_slugs: Option<PathBuf>,
 
     /// Answer a reservation only once this many replicas have it (Redis's
-    /// WAIT), so that a failover to a replica loses no acknowledged
-    /// reservation. Fewer within --reservation-wait-ms gives a 503
-    /// not_replicated; the reservation stands, and the same request
-    /// answers it again. 0: answer when the primary has it.
+    /// WAIT), so that a crash-stop failover to a replica loses no
+    /// acknowledged reservation (a retry's too: it waits for the replicas
+    /// to have the first write). Fewer within --reservation-wait-ms gives
+    /// a 503 not_replicated; the reservation stands, and the same request
+    /// answers it again. 0: answer when the primary has it. A partition
+    /// can still lose acknowledged writes: see docs/reservations.md.
     #[arg(long, env = "SLUGD_RESERVATION_REPLICAS", default_value_t = 0)]
     reservation_replicas: u32,
 
-    /// With --reservation-replicas: how long to wait for the replicas, in
-    /// milliseconds, on top of --redis-timeout-ms.
+    /// With --reservation-replicas or --reservation-fsync: how long to
+    /// wait, in milliseconds, on top of --redis-timeout-ms.
     #[arg(long, env = "SLUGD_RESERVATION_WAIT_MS", default_value_t = 100)]
     reservation_wait_ms: u64,
+
+    /// Answer a reservation only once the primary's append-only file has
+    /// it on disk, and so has each replica counted by
+    /// --reservation-replicas (Redis's WAITAOF), so that a primary on
+    /// appendfsync everysec loses no acknowledged reservation when it
+    /// restarts, without appendfsync always for every write. Needs Redis
+    /// 7.2 or later (or Valkey) with appendonly yes: `serve` refuses to
+    /// start, saying why, on a Redis that cannot.
+    #[arg(long, env = "SLUGD_RESERVATION_FSYNC")]
+    reservation_fsync: bool,
+
+    /// With --reservation-replicas or --reservation-fsync: the most
+    /// connections to Redis that wait at once. WAIT holds the connection
+    /// it is sent on until the replicas answer, so each waiting
+    /// reservation has one to itself; more reservations than this at once
+    /// wait for one to be free (within the same timeout).
+    #[arg(long, env = "SLUGD_RESERVATION_WAIT_CONNECTIONS", default_value_t = WaitReplicas::CONNECTIONS)]
+    reservation_wait_connections: usize,
 }
 
 impl ReservationArgs {
@@ -334,11 +354,16 @@ impl ReservationArgs {
             Some(path) => ReservedSlugs::read(path).context("--reserved-slugs")?,
             None => ReservedSlugs::default(),
         };
-        let wait = match self.reservation_replicas {
-            0 => None,
-            replicas => Some(WaitReplicas {
+        if self.reservation_wait_connections == 0 {
+            anyhow::bail!("--reservation-wait-connections must be at least 1");
+        }
+        let wait = match (self.reservation_replicas, self.reservation_fsync) {
+            (0, false) => None,
+            (replicas, fsync) => Some(WaitReplicas {
                 replicas,
                 timeout: millis("--reservation-wait-ms", self.reservation_wait_ms)?,
+                fsync,
+                connections: self.reservation_wait_connections,
             }),
         };
         Ok(ReservationSettings {

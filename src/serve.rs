@@ -113,6 +113,12 @@ impl Service {
             )),
             None => None,
         };
+        if let Some(reservations) = &reservations {
+            reservations
+                .check_fsync()
+                .await
+                .map_err(OpenError::Reservations)?;
+        }
         let connection_metrics = metrics.connections(settings.limits.max_connections);
         let open_reservations = reservations.is_some() && !settings.tokens.enabled();
         let state = AppState::new(Shared {

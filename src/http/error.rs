@@ -75,7 +75,9 @@ pub enum ApiError {
         "reservations are unavailable: {0}; whether the reservation was made is unknown: ask again with the same request (it answers the same slug if it was)"
     )]
     ReservationsUnavailable(String),
-    /// 503: the reservation was made but not confirmed by enough replicas.
+    /// 503: the reservation was made but not confirmed by enough replicas
+    /// (or not yet on disk, with `--reservation-fsync`), or the primary
+    /// refused the write for want of replicas (`NOREPLICAS`).
     #[error("{0}")]
     NotReplicated(String),
     /// 503: the symbol table (Redis) cannot answer now.

@@ -224,7 +224,10 @@ fn reserve_error(e: ReserveError) -> ApiError {
         ReserveError::Unavailable(_) | ReserveError::Timeout(_) | ReserveError::Damaged(_) => {
             ApiError::ReservationsUnavailable(e.to_string())
         }
-        ReserveError::NotReplicated { .. } => ApiError::NotReplicated(e.to_string()),
+        ReserveError::NotReplicated { .. } | ReserveError::NoReplicas(_) => {
+            ApiError::NotReplicated(e.to_string())
+        }
+        ReserveError::NoFsync(_) => ApiError::ReservationsUnavailable(e.to_string()),
         ReserveError::NoFreeSlug { .. } => ApiError::NoFreeSlug(e.to_string()),
         ReserveError::EmptySlug(e) => ApiError::EmptySlug(e.to_string()),
         ReserveError::TooLong(_) => ApiError::Invalid(e.to_string()),

@@ -7,14 +7,18 @@
 //! - [`cluster`]: what a cluster adds: the slot map and one pipeline per
 //!   node.
 //! - [`reply`]: what a pipeline's replies mean, shared by both.
+//! - [`pool`]: connections lent to one call at a time, for commands that
+//!   block the connection they are sent on (`WAIT`).
 //!
-//! The arrows run one way: `conn` uses `cluster`, both use `config` and
-//! `reply`.
+//! The arrows run one way: `pool` uses `conn`, `conn` uses `cluster`, both
+//! use `config` and `reply`.
 
 pub mod cluster;
 pub mod config;
 pub mod conn;
+pub mod pool;
 mod reply;
 
 pub use self::config::{Endpoint, RedisConfig, RedisUrl};
 pub use self::conn::{Conn, resend_once, slot_moving};
+pub use self::pool::Pool;

@@ -17,11 +17,9 @@ pub enum ReserveError {
     #[error("Redis did not answer within {} ms", .0.as_millis())]
     Timeout(Duration),
     /// The reservation was made, but fewer replicas than asked confirmed it
-    /// in time.
-    #[error(
-        "{slug:?} is reserved on the primary, but only {acked} of the {wanted} replicas asked for confirmed it within {} ms; ask again (the same request answers the same slug) once the replicas catch up",
-        .timeout.as_millis()
-    )]
+    /// in time (or, with fsync, the primary's append-only file did not
+    /// have it on disk yet).
+    #[error("{}", not_replicated(slug, *acked, *wanted, *fsync, *timeout))]
     NotReplicated {
         /// The slug reserved (or what was released).
         slug: String,
@@ -29,9 +27,22 @@ pub enum ReserveError {
         acked: i64,
         /// How many were asked for.
         wanted: u32,
+        /// With `--reservation-fsync`: whether the primary's append-only
+        /// file had it on disk.
+        fsync: Option<bool>,
         /// How long they were waited for.
         timeout: Duration,
     },
+    /// The primary refused the write up front: fewer replicas are
+    /// connected than its `min-replicas-to-write` asks (`NOREPLICAS`).
+    #[error(
+        "Redis's primary refuses writes while fewer replicas than its min-replicas-to-write are connected and in step, so nothing was reserved; ask again once its replicas are back (Redis said: {0})"
+    )]
+    NoReplicas(String),
+    /// `--reservation-fsync` was asked of a Redis that cannot wait for its
+    /// append-only file.
+    #[error("{0}")]
+    NoFsync(String),
     /// Redis answered something the functions never return.
     #[error("Redis answered a reservation function unexpectedly: {0}")]
     Damaged(String),
@@ -66,8 +77,38 @@ impl ReserveError {
         if e.is_timeout() {
             return ReserveError::Timeout(timeout);
         }
+        if e.code() == Some("NOREPLICAS") {
+            return ReserveError::NoReplicas(e.to_string());
+        }
         ReserveError::Unavailable(e.to_string())
     }
+}
+
+fn not_replicated(
+    slug: &str,
+    acked: i64,
+    wanted: u32,
+    fsync: Option<bool>,
+    timeout: Duration,
+) -> String {
+    let ms = timeout.as_millis();
+    let missing = match (fsync, acked < i64::from(wanted)) {
+        (Some(false), true) => format!(
+            "neither the primary's append-only file had it on disk nor more than {acked} of the {wanted} replicas asked for within {ms} ms"
+        ),
+        (Some(false), false) => {
+            format!("the primary's append-only file did not have it on disk within {ms} ms")
+        }
+        (Some(true), _) => {
+            format!("only {acked} of the {wanted} replicas asked for had it on disk within {ms} ms")
+        }
+        (None, _) => {
+            format!("only {acked} of the {wanted} replicas asked for confirmed it within {ms} ms")
+        }
+    };
+    format!(
+        "{slug:?} is reserved on the primary, but {missing}; ask again (the same request answers the same slug) once the replicas catch up"
+    )
 }
 
 fn no_free_slug(base: &str, max_length: Option<usize>, tried: &str) -> String {

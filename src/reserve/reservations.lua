@@ -1,4 +1,4 @@
-#!lua name=slugd_reservations_2
+#!lua name=slugd_reservations_3
 -- slugd's reservations: a library of Redis Functions, three operations,
 -- each one atomic step on one server or one cluster slot. Rust never
 -- computes a key of its own: the key layout is defined here, once (see
@@ -9,6 +9,21 @@
 -- change, so that two releases of slugd sharing one Redis each call their
 -- own. Library 2 added holds; it reads everything library 1 wrote as it
 -- is (a slug's owner, an owner's record), so nothing is migrated.
+-- Library 3 stores and answers what library 2 does, and makes every
+-- reservation write (see "Replicas" below), so it has a number of its own:
+-- a Redis that has library 2 from an older slugd gets library 3 beside it.
+--
+-- Replicas. A client that asks for N replicas sends WAIT after the call,
+-- on the same connection; WAIT counts the replicas that have the
+-- replication stream up to that connection's last write. Since Redis 7.2
+-- (and in Valkey) that point moves only when a command of the connection
+-- reaches the stream, and a call that writes nothing leaves it where it
+-- was (0 on a new connection: any replica counts, even a stopped one). A
+-- retry finds its slug already the owner's and had nothing to write, so
+-- its WAIT said nothing of the first write, made on another connection.
+-- A reservation that would write nothing therefore writes the owner's
+-- record again as it is: the stream then has the call after the first
+-- write, and the WAIT counts replicas that have both.
 --
 -- No KEYS: a function is called with numkeys 0, to the node that holds
 -- the scope's slot (see "Resharding" below for why the prefix is not a
@@ -315,7 +330,13 @@ local function reserve(argv)
           redis.call('HSET', key(prefix, e[1]), e[1], value_of(owner, till))
           if till then reply[4] = string.format('%d', till) end
         end
-        return finish(okey, ofield, dirty and format(list), reply)
+        local text = dirty and format(list)
+        if event == '' and not text and not dropping then
+          -- Nothing changed: the record written again as it is (see
+          -- "Replicas" above).
+          text = record
+        end
+        return finish(okey, ofield, text, reply)
       end
     end
   end
@@ -431,8 +452,8 @@ local function called(operation)
   end
 end
 
-redis.register_function{function_name = 'slugd_reserve_2', callback = called(reserve)}
-redis.register_function{function_name = 'slugd_release_2', callback = called(release)}
+redis.register_function{function_name = 'slugd_reserve_3', callback = called(reserve)}
+redis.register_function{function_name = 'slugd_release_3', callback = called(release)}
 redis.register_function{
-  function_name = 'slugd_lookup_2', callback = called(lookup), flags = {'no-writes'}
+  function_name = 'slugd_lookup_3', callback = called(lookup), flags = {'no-writes'}
 }

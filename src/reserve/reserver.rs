@@ -112,6 +112,12 @@ impl Reservations {
         })
     }
 
+    /// With `--reservation-fsync`: refuses a Redis that cannot wait for
+    /// its append-only file, saying why (asked once, at start).
+    pub async fn check_fsync(&self) -> Result<(), ReserveError> {
+        self.store.check_fsync().await
+    }
+
     /// Reserves a slug of `title` for `owner` in `scope`: with
     /// `hold_seconds` (at most [`MAX_HOLD_SECONDS`]), a hold that lapses
     /// then unless asked again (renewed) or confirmed (asked again

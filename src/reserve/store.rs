@@ -4,7 +4,13 @@
 //! library is loaded into a node (`FUNCTION LOAD`) the first time that
 //! node says it does not have it. One call is one round trip: on a
 //! cluster, to the one node that holds the scope's slot; with
-//! [`WaitReplicas`], the call and a `WAIT` go in one pipeline. Every call
+//! [`WaitReplicas`], the call and a `WAIT` (or `WAITAOF`) go in one
+//! pipeline, on a connection of the call's own from a [`Pool`]: `WAIT`
+//! blocks the connection it is sent on, so on the shared one every
+//! reservation would wait behind the others' replicas. A reservation that
+//! finds its slug already made (a retry) writes the owner's record again
+//! as it is, so that its `WAIT` counts replicas up to a point past the
+//! first write (see `reservations.lua`). Every call
 //! is bounded by the response timeout (plus the `WAIT` time), so a Redis
 //! that is down or stalled gives a prompt error, never a hang. A call that
 //! meets a dead connection (Redis restarted) is sent once more on a new
@@ -17,7 +23,8 @@
 //! short pause until the slot has moved or the timeout is near.
 //!
 //! The connection is the service's kind ([`Conn::for_service`]): one
-//! multiplexed connection, reconnecting by itself, apart from the table's.
+//! multiplexed connection, reconnecting by itself, apart from the table's;
+//! calls that wait borrow from the pool instead.
 
 use std::time::{Duration, Instant};
 
@@ -27,16 +34,16 @@ use super::error::ReserveError;
 use super::names::{Owner, Scope};
 use super::settings::WaitReplicas;
 use crate::metrics::RedisCalls;
-use crate::redis_conn::{Conn, RedisConfig, resend_once, slot_moving};
+use crate::redis_conn::{Conn, Pool, RedisConfig, resend_once, slot_moving};
 
 /// The library of functions, which defines the layout of a scope's keys.
 const LIBRARY: &str = include_str!("reservations.lua");
 
 /// The library's functions: their names carry the library's number
-/// (`#!lua name=slugd_reservations_2`).
-const RESERVE: &str = "slugd_reserve_2";
-const LOOKUP: &str = "slugd_lookup_2";
-const RELEASE: &str = "slugd_release_2";
+/// (`#!lua name=slugd_reservations_3`).
+const RESERVE: &str = "slugd_reserve_3";
+const LOOKUP: &str = "slugd_lookup_3";
+const RELEASE: &str = "slugd_release_3";
 
 /// The pause before calling again while the scope's slot moves.
 const MOVING_PAUSE: Duration = Duration::from_millis(20);
@@ -123,8 +130,20 @@ pub(crate) struct RedisStore {
     /// Bounds every call.
     timeout: Duration,
     wait: Option<WaitReplicas>,
+    /// The connections of calls that wait (with `wait`).
+    waiting: Option<Pool>,
     /// Round trips, for `GET /metrics`.
     calls: RedisCalls,
+}
+
+/// What a `WAIT` or `WAITAOF` answered.
+#[derive(Debug, Clone, Copy)]
+struct Acked {
+    /// How many replicas have the write (on disk, with `WAITAOF`).
+    replicas: i64,
+    /// `WAITAOF`: whether the primary's append-only file has it on disk.
+    /// `WAIT`: always true (not asked).
+    local: bool,
 }
 
 impl RedisStore {
@@ -144,13 +163,46 @@ impl RedisStore {
         };
         let conn = Conn::for_service(&config)
             .map_err(|e| ReserveError::from_redis(e, config.response_timeout))?;
+        let waiting = wait.map(|w| Pool::new(&config, w.connections));
         Ok(RedisStore {
             conn,
             prefix: prefix.to_owned(),
             timeout,
             wait,
+            waiting,
             calls,
         })
+    }
+
+    /// With `fsync`: whether Redis can wait for its append-only file
+    /// (`WAITAOF` on a primary with `appendonly yes`), asked once at start
+    /// so that a server that cannot is refused with the reason, not at the
+    /// first reservation. `Ok` when Redis cannot be reached: the service
+    /// starts without Redis, and a reservation then says what is wrong.
+    pub async fn check_fsync(&self) -> Result<(), ReserveError> {
+        let Some(wait) = self.wait.filter(|w| w.fsync) else {
+            return Ok(());
+        };
+        // Nothing written on a new connection yet: Redis answers at once.
+        let cmd = redis::cmd("WAITAOF").arg(1).arg(0).arg(1).clone();
+        let mut conn = self.conn.clone();
+        let check = conn.per_node(vec![(self.prefix.clone(), cmd)], false);
+        match tokio::time::timeout(self.timeout, check).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) if matches!(e.kind(), ErrorKind::Server(_)) => {
+                Err(ReserveError::NoFsync(fsync_refused(&e.to_string(), wait)))
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "cannot ask Redis whether it can wait for its append-only file (--reservation-fsync); reservations will say so if it cannot");
+                Ok(())
+            }
+            Err(_) => {
+                tracing::warn!(
+                    "Redis did not answer whether it can wait for its append-only file (--reservation-fsync); reservations will say so if it cannot"
+                );
+                Ok(())
+            }
+        }
     }
 
     /// Reserves a slug of `ask.base` for `owner` in `scope`, in one atomic
@@ -211,12 +263,13 @@ impl RedisStore {
         };
         if let (Reply::Held(made) | Reply::New(made), Some(wait), Some(acked)) =
             (&reply, self.wait, acked)
-            && acked < i64::from(wait.replicas)
+            && (acked.replicas < i64::from(wait.replicas) || !acked.local)
         {
             return Err(ReserveError::NotReplicated {
                 slug: made.slug.clone(),
-                acked,
+                acked: acked.replicas,
                 wanted: wait.replicas,
+                fsync: wait.fsync.then_some(acked.local),
                 timeout: wait.timeout,
             });
         }
@@ -252,12 +305,13 @@ impl RedisStore {
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
         if let (Some(wait), Some(acked)) = (self.wait, acked)
             && freed > 0
-            && acked < i64::from(wait.replicas)
+            && (acked.replicas < i64::from(wait.replicas) || !acked.local)
         {
             return Err(ReserveError::NotReplicated {
                 slug: format!("the release of {freed} slugs"),
-                acked,
+                acked: acked.replicas,
                 wanted: wait.replicas,
+                fsync: wait.fsync.then_some(acked.local),
                 timeout: wait.timeout,
             });
         }
@@ -274,7 +328,7 @@ impl RedisStore {
         scope: &Scope,
         args: &[&str],
         write: bool,
-    ) -> Result<(Value, Option<i64>), ReserveError> {
+    ) -> Result<(Value, Option<Acked>), ReserveError> {
         let key = scope_key(&self.prefix, scope.as_str());
         let wait = self.wait.filter(|_| write);
         let deadline = Instant::now() + self.timeout;
@@ -325,7 +379,7 @@ impl RedisStore {
         key: &str,
         args: &[&str],
         wait: Option<WaitReplicas>,
-    ) -> redis::RedisResult<(Value, Option<i64>)> {
+    ) -> redis::RedisResult<(Value, Option<Acked>)> {
         match self.send(key, args, wait).await {
             Err(e) if is_function_missing(&e) => {
                 self.load_library(key).await?;
@@ -342,16 +396,33 @@ impl RedisStore {
             .arg("REPLACE")
             .arg(LIBRARY)
             .clone();
-        self.round_trip(vec![(key.to_owned(), load)]).await?;
+        self.round_trip(vec![(key.to_owned(), load)], false).await?;
         tracing::info!("loaded the reservations' functions into Redis");
         Ok(())
     }
 
     /// One round trip of `cmds` to their node, counted for `GET /metrics`:
     /// answered (an error reply too, such as a missing function) or
-    /// failed (no answer).
-    async fn round_trip(&self, cmds: Vec<(String, redis::Cmd)>) -> redis::RedisResult<Vec<Value>> {
-        let values = self.conn.clone().per_node(cmds, false).await;
+    /// failed (no answer). With `blocks` (the commands end with a `WAIT`),
+    /// on a connection of its own from the pool.
+    async fn round_trip(
+        &self,
+        cmds: Vec<(String, redis::Cmd)>,
+        blocks: bool,
+    ) -> redis::RedisResult<Vec<Value>> {
+        let values = match self.waiting.as_ref().filter(|_| blocks) {
+            Some(pool) => {
+                let mut lent = pool.lend().await?;
+                let values = lent.conn().per_node(cmds, false).await;
+                match &values {
+                    Err(e) if e.is_connection_dropped() => lent.dead(),
+                    Err(e) if !matches!(e.kind(), ErrorKind::Server(_)) => {}
+                    _ => lent.answered(),
+                }
+                values
+            }
+            None => self.conn.clone().per_node(cmds, false).await,
+        };
         match &values {
             Err(e) if !matches!(e.kind(), ErrorKind::Server(_)) => self.calls.failed(),
             _ => self.calls.answered(),
@@ -360,13 +431,13 @@ impl RedisStore {
     }
 
     /// One round trip: `FCALL` of the function `args[0]` with the rest of
-    /// `args`, then the `WAIT` if any.
+    /// `args`, then the `WAIT` (or `WAITAOF`) if any.
     async fn send(
         &self,
         key: &str,
         args: &[&str],
         wait: Option<WaitReplicas>,
-    ) -> redis::RedisResult<(Value, Option<i64>)> {
+    ) -> redis::RedisResult<(Value, Option<Acked>)> {
         let (name, args) = args
             .split_first()
             .expect("every call names its function first");
@@ -386,14 +457,31 @@ impl RedisStore {
         let mut cmds = vec![(key.to_owned(), fcall)];
         if let Some(wait) = wait {
             let ms = wait.timeout.as_millis().max(1) as u64;
-            let cmd = redis::cmd("WAIT").arg(wait.replicas).arg(ms).clone();
+            let cmd = match wait.fsync {
+                false => redis::cmd("WAIT").arg(wait.replicas).arg(ms).clone(),
+                true => redis::cmd("WAITAOF")
+                    .arg(1)
+                    .arg(wait.replicas)
+                    .arg(ms)
+                    .clone(),
+            };
             cmds.push((key.to_owned(), cmd));
         }
-        let mut values = self.round_trip(cmds).await?.into_iter();
+        let mut values = self.round_trip(cmds, wait.is_some()).await?.into_iter();
         let value = values.next().unwrap_or(Value::Nil);
-        let acked = match values.next() {
-            Some(v) => Some(i64::from_redis_value(v)?),
-            None => None,
+        let acked = match (values.next(), wait) {
+            (Some(v), Some(w)) if w.fsync => {
+                let (local, replicas) = <(i64, i64)>::from_redis_value(v)?;
+                Some(Acked {
+                    replicas,
+                    local: local >= 1,
+                })
+            }
+            (Some(v), _) => Some(Acked {
+                replicas: i64::from_redis_value(v)?,
+                local: true,
+            }),
+            (None, _) => None,
         };
         Ok((value, acked))
     }
@@ -406,6 +494,25 @@ fn lapse_time(text: &str) -> Option<Option<u64>> {
         "" => Some(None),
         t => t.parse().ok().map(Some),
     }
+}
+
+/// Why Redis refused `WAITAOF` (its error `said`), for an operator who
+/// asked for `--reservation-fsync`.
+fn fsync_refused(said: &str, wait: WaitReplicas) -> String {
+    let why = if said.to_ascii_lowercase().contains("unknown command") {
+        "this Redis has no WAITAOF, which came with Redis 7.2 (and is in every Valkey): upgrade it, or run without --reservation-fsync and use appendfsync always for durable writes"
+    } else if said.contains("appendonly") {
+        "its append-only file is off (appendonly no): turn it on (appendonly yes, with appendfsync everysec), or run without --reservation-fsync"
+    } else {
+        "Redis refused WAITAOF: give the service's user +waitaof, or run without --reservation-fsync"
+    };
+    let replicas = match wait.replicas {
+        0 => String::new(),
+        n => format!(" and on {n} replicas"),
+    };
+    format!(
+        "--reservation-fsync waits for each reservation to be on disk on the primary{replicas}, but {why} (Redis said: {said})"
+    )
 }
 
 /// Whether Redis refused a call because it does not have the function.

@@ -25,6 +25,10 @@ pub enum OpenError {
     /// The Redis table cannot be set up.
     #[error(transparent)]
     Redis(#[from] TableError),
+    /// Reservations cannot be made as configured (`--reservation-fsync`
+    /// on a Redis that cannot wait for its append-only file).
+    #[error(transparent)]
+    Reservations(crate::reserve::ReserveError),
 }
 
 /// Why the table cannot answer. Every variant means "try again later" to a

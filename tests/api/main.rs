@@ -25,6 +25,7 @@ mod operations;
 mod options;
 mod outage;
 mod properties;
+mod replicas;
 mod reservations;
 mod reshard;
 mod rules;

@@ -976,10 +976,7 @@ async fn on_a_cluster_each_scope_lives_on_one_node() {
 async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
     let (primary, replica) = RedisServer::with_replica().await;
     let wait = |replicas, ms| ReservationSettings {
-        wait: Some(WaitReplicas {
-            replicas,
-            timeout: Duration::from_millis(ms),
-        }),
+        wait: Some(WaitReplicas::replicas(replicas, Duration::from_millis(ms))),
         ..Default::default()
     };
     // A generous response timeout: this test is about what WAIT says, and

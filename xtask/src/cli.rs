@@ -122,6 +122,13 @@ pub enum Suite {
     /// its answers and latency, peak RSS and RSS 30 s after against idle,
     /// handshakes the kernel dropped. Targets: silent trickle idle.
     Flood,
+    /// What waiting for a replica costs: POST /reservations (wrk,
+    /// --connections, default 16) to an instance answering once the
+    /// primary has it and to one with --reservation-replicas 1, in turns,
+    /// the replica's link --delay-ms away each way through a delaying
+    /// proxy: req/s, p50, p99, errors, and the ratio of the two rates.
+    /// Targets: wait.
+    Replicas,
 }
 
 impl Suite {
@@ -141,6 +148,7 @@ impl Suite {
             Suite::RequestCost => "request-cost",
             Suite::Soak => "soak",
             Suite::Flood => "flood",
+            Suite::Replicas => "replicas",
         }
     }
 
@@ -157,7 +165,7 @@ impl Suite {
     /// One wrk run's length in seconds when --duration is not given.
     fn default_duration(self) -> u64 {
         match self {
-            Suite::Growth | Suite::Reservations => 5,
+            Suite::Growth | Suite::Reservations | Suite::Replicas => 5,
             Suite::Soak => 60,
             _ => 10,
         }
@@ -167,6 +175,7 @@ impl Suite {
     fn default_connections(self) -> u32 {
         match self {
             Suite::Soak => 200,
+            Suite::Replicas => 16,
             _ => 64,
         }
     }
@@ -225,8 +234,8 @@ pub struct BenchArgs {
     #[arg(long, env = "DURATION", value_name = "TIME")]
     pub duration: Option<String>,
 
-    /// wrk's connections (throughput, reservations, soak; growth's batch
-    /// runs). Default: 64, for soak 200.
+    /// wrk's connections (throughput, reservations, replicas, soak;
+    /// growth's batch runs). Default: 64, for replicas 16, for soak 200.
     #[arg(long, env = "CONNECTIONS", value_name = "N")]
     pub connections: Option<u32>,
 
@@ -300,6 +309,11 @@ pub struct BenchArgs {
     #[arg(long, env = "HOLD", default_value_t = 20, value_name = "SECONDS")]
     pub hold: u64,
 
+    /// replicas: how long the replica's link to its primary is, in
+    /// milliseconds each way.
+    #[arg(long, env = "DELAY_MS", default_value_t = 3, value_name = "MS")]
+    pub delay_ms: u64,
+
     /// flood: at most this many connections per client process (each needs
     /// an open file; the hard limit must allow this many and 64 more).
     #[arg(long, env = "PER_CLIENT", default_value_t = 8000, value_name = "N")]
@@ -348,6 +362,7 @@ pub struct Settings {
     pub flood: usize,
     pub hold_s: u64,
     pub per_client: usize,
+    pub delay_ms: u64,
     pub serve_args: Vec<String>,
     #[serde(skip)]
     pub out: PathBuf,
@@ -445,6 +460,7 @@ impl Settings {
             flood: args.flood,
             hold_s: args.hold,
             per_client: args.per_client,
+            delay_ms: args.delay_ms,
             serve_args: args
                 .serve_args
                 .map(|a| a.split_whitespace().map(str::to_owned).collect())

@@ -16,6 +16,7 @@
 //! services.rs  slugd, redis-server and a Redis Cluster on loopback: start,
 //!              readiness, memory and CPU time, restart, stop
 //! http.rs      a minimal HTTP/1.1 client for readiness, warm-up and probes
+//! proxy.rs     a TCP proxy that delays each direction (a replica's far link)
 //! wrk.rs       running wrk with a scripts/wrk/*.lua script and reading its summary
 //! rounds.rs    the order of the targets in each round (rotated)
 //! stats.rs     the median and the ratio: the only place either is computed
@@ -26,6 +27,7 @@
 mod builds;
 mod cli;
 mod http;
+mod proxy;
 mod report;
 mod rounds;
 mod services;

@@ -11,6 +11,7 @@ mod instances;
 mod japanese;
 mod locales;
 mod memory;
+mod replicas;
 mod request_cost;
 mod reservations;
 mod soak;
@@ -50,6 +51,7 @@ pub fn run(settings: &Settings) -> Result<()> {
         Suite::RequestCost => request_cost::run,
         Suite::Soak => soak::run,
         Suite::Flood => flood::run,
+        Suite::Replicas => replicas::run,
     };
     let builds: Builds = run(settings, work.path(), &mut report)
         .with_context(|| format!("the {} suite failed", settings.suite.name()))?;

@@ -352,7 +352,7 @@ fn memory(
             // (rules 2 add `!2`, two bytes, to each owner's record).
             let args = [
                 "FCALL",
-                "slugd_reserve_2",
+                "slugd_reserve_3",
                 "0",
                 key,
                 &owner,
