@@ -103,16 +103,33 @@ impl ProbeArgs {
 struct RedisArgs {
     /// Redis URL, redis://[user:password@]host:port[/db] (rediss:// for
     /// TLS). A replica's URL makes a service read from that replica. Without
-    /// it or --redis-cluster, `serve` and `slugify` use an in-process table.
-    #[arg(long, env = "REDIS_URL", conflicts_with = "redis_cluster")]
+    /// it, --redis-cluster or --redis-sentinel, `serve` and `slugify` use
+    /// an in-process table.
+    #[arg(long, env = "REDIS_URL", conflicts_with_all = ["redis_cluster", "redis_sentinel"])]
     redis_url: Option<String>,
 
     /// A Redis Cluster, by seed nodes: host:port[,host:port...], each node
     /// optionally as redis://[user:password@]host:port or rediss://... The
     /// table's buckets spread over the cluster's slots; a request asks each
     /// node it needs once, all in parallel.
-    #[arg(long, env = "REDIS_CLUSTER")]
+    #[arg(long, env = "REDIS_CLUSTER", conflicts_with = "redis_sentinel")]
     redis_cluster: Option<String>,
+
+    /// Redis Sentinel: the sentinels watching a primary and its replicas,
+    /// host:port[,host:port...], each optionally as
+    /// redis://[user:password@]host:port[/db] or rediss://... slugd asks
+    /// them for the primary of --redis-master-name and follows a failover
+    /// by itself: while there is no primary, requests that need Redis get
+    /// a prompt 503, and the new primary is used as soon as the sentinels
+    /// name it. The primary is reached with the scheme, user, password and
+    /// database of the sentinel's entry that named it.
+    #[arg(long, env = "REDIS_SENTINEL")]
+    redis_sentinel: Option<String>,
+
+    /// With --redis-sentinel: the name the sentinels monitor the primary
+    /// by (`sentinel monitor NAME ...` in their configuration).
+    #[arg(long, env = "REDIS_MASTER_NAME", default_value = "mymaster")]
+    redis_master_name: String,
 
     /// How long one connection attempt to Redis may take, in milliseconds.
     #[arg(long, env = "SLUGD_REDIS_CONNECT_TIMEOUT_MS", default_value_t = 500)]
@@ -550,11 +567,15 @@ impl RedisArgs {
                 "--read-from-replicas needs --redis-cluster; to read from the replica of one server, give its URL as --redis-url"
             );
         }
-        let endpoint = match (&self.redis_url, &self.redis_cluster) {
-            (Some(url), _) => Endpoint::Single(RedisUrl::parse(url).map_err(anyhow::Error::msg)?),
-            (None, Some(nodes)) => Endpoint::cluster(nodes, read_from_replicas)
+        let endpoint = match (&self.redis_url, &self.redis_cluster, &self.redis_sentinel) {
+            (Some(url), _, _) => {
+                Endpoint::Single(RedisUrl::parse(url).map_err(anyhow::Error::msg)?)
+            }
+            (None, Some(nodes), _) => Endpoint::cluster(nodes, read_from_replicas)
                 .map_err(|e| anyhow::anyhow!("--redis-cluster: {e}"))?,
-            (None, None) => return Ok(None),
+            (None, None, Some(sentinels)) => Endpoint::sentinel(sentinels, &self.redis_master_name)
+                .map_err(|e| anyhow::anyhow!("--redis-sentinel: {e}"))?,
+            (None, None, None) => return Ok(None),
         };
         let ca_cert = match &self.redis_ca_cert {
             Some(path) => Some(

@@ -1,9 +1,9 @@
-//! Where Redis is and how to reach it: one server by URL or a Redis Cluster
-//! by seed nodes (whose passwords never reach a log or an error), TLS for
-//! `rediss://` URLs (rustls, with the system's roots or a given CA), the
-//! connect and response timeouts, and the publish/subscribe connection for
-//! switch notices. The connections the service and the loader talk through
-//! are opened in [`super::conn`].
+//! Where Redis is and how to reach it: one server by URL, a Redis Cluster
+//! by seed nodes, or the primary Redis Sentinel names (passwords never reach
+//! a log or an error), TLS for
+//! `rediss://` URLs (rustls, with the system's roots or a given CA), and
+//! the connect and response timeouts. The connections the service and the
+//! loader talk through are opened in [`super::conn`].
 
 use std::fmt;
 use std::time::Duration;
@@ -104,7 +104,7 @@ impl fmt::Debug for RedisUrl {
     }
 }
 
-/// Where Redis is: one server, or a cluster.
+/// Where Redis is: one server, a cluster, or the primary sentinels name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {
     /// One server: a primary, or a replica to read from.
@@ -116,23 +116,21 @@ pub enum Endpoint {
         /// Send reads to replicas when the cluster has them.
         read_from_replicas: bool,
     },
+    /// The primary of a set monitored by Redis Sentinel, followed through
+    /// failovers.
+    Sentinel {
+        /// The sentinels, asked in turn.
+        sentinels: Vec<RedisUrl>,
+        /// The monitored set's name (`mymaster` by default).
+        name: String,
+    },
 }
 
 impl Endpoint {
     /// Parses a comma-separated list of seed nodes, each `host:port` or a
     /// `redis://[user:password@]host:port` or `rediss://...` URL.
     pub fn cluster(list: &str, read_from_replicas: bool) -> Result<Self, String> {
-        let nodes = list
-            .split(',')
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .map(|node| match node.contains("://") {
-                true => RedisUrl::parse(node),
-                false => RedisUrl::parse(&format!("redis://{node}")).map_err(|_| {
-                    format!("cluster node '{node}' is not host:port or a redis:// URL")
-                }),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let nodes = node_list(list, "cluster node")?;
         if nodes.is_empty() {
             return Err(
                 "the cluster needs at least one seed node, as host:port[,host:port...]".to_owned(),
@@ -143,6 +141,39 @@ impl Endpoint {
             read_from_replicas,
         })
     }
+
+    /// Parses a comma-separated list of sentinels, each `host:port` or a
+    /// `redis://[user:password@]host:port[/db]` or `rediss://...` URL, and
+    /// the name of the primary they monitor.
+    pub fn sentinel(list: &str, name: &str) -> Result<Self, String> {
+        let sentinels = node_list(list, "sentinel")?;
+        if sentinels.is_empty() {
+            return Err("give at least one sentinel, as host:port[,host:port...]".to_owned());
+        }
+        let name = name.trim();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(format!(
+                "the primary's name must be the one the sentinels monitor (sentinel monitor NAME ...), one word, not '{name}'"
+            ));
+        }
+        Ok(Endpoint::Sentinel {
+            sentinels,
+            name: name.to_owned(),
+        })
+    }
+}
+
+/// `host:port` or URLs, comma-separated; `what` names one in an error.
+fn node_list(list: &str, what: &str) -> Result<Vec<RedisUrl>, String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|node| match node.contains("://") {
+            true => RedisUrl::parse(node),
+            false => RedisUrl::parse(&format!("redis://{node}"))
+                .map_err(|_| format!("{what} '{node}' is not host:port or a redis:// URL")),
+        })
+        .collect()
 }
 
 impl fmt::Display for Endpoint {
@@ -162,6 +193,16 @@ impl fmt::Display for Endpoint {
                 }
                 if *read_from_replicas {
                     f.write_str(" (reading from replicas)")?;
+                }
+                Ok(())
+            }
+            Endpoint::Sentinel { sentinels, name } => {
+                write!(f, "primary '{name}' of sentinels ")?;
+                for (i, node) in sentinels.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    node.fmt(f)?;
                 }
                 Ok(())
             }
@@ -206,26 +247,6 @@ impl RedisConfig {
             Some(certs) => Client::build_with_tls(url.expose(), certs),
             None => Client::open(url.expose()),
         }
-    }
-
-    /// A publish/subscribe connection, for notices of new table versions.
-    /// On a cluster any node will do (a notice published on one reaches
-    /// all), so the seed nodes are tried in turn.
-    pub async fn pubsub(&self) -> redis::RedisResult<redis::aio::PubSub> {
-        let urls = match &self.endpoint {
-            Endpoint::Single(url) => std::slice::from_ref(url),
-            Endpoint::Cluster { nodes, .. } => nodes.as_slice(),
-        };
-        let mut last = None;
-        for url in urls {
-            let client = self.client(url)?;
-            match tokio::time::timeout(self.connect_timeout, client.get_async_pubsub()).await {
-                Ok(Ok(pubsub)) => return Ok(pubsub),
-                Ok(Err(e)) => last = Some(e),
-                Err(_) => last = Some(std::io::Error::from(std::io::ErrorKind::TimedOut).into()),
-            }
-        }
-        Err(last.expect("an endpoint has at least one node"))
     }
 }
 
@@ -337,6 +358,13 @@ mod tests {
             "cluster redis://127.0.0.1:7000,redis://app:***@127.0.0.1:7001,rediss://h:7002 (reading from replicas)"
         );
         assert!(Endpoint::cluster(" , ", false).is_err());
+        let e = Endpoint::sentinel("127.0.0.1:26379, redis://:s3cret@h:26380", "mymaster").unwrap();
+        assert_eq!(
+            e.to_string(),
+            "primary 'mymaster' of sentinels redis://127.0.0.1:26379,redis://:***@h:26380"
+        );
+        assert!(Endpoint::sentinel("", "mymaster").is_err());
+        assert!(Endpoint::sentinel("h:1", "my master").is_err());
         let err = Endpoint::cluster("127.0.0.1:7000,http://x:1", false).unwrap_err();
         assert!(err.contains("http://x:1"), "{err}");
     }

@@ -1,11 +1,13 @@
-//! The one connection type slugd talks to Redis through, over one server or
-//! a cluster. Single-key commands and scripts go through it as through any
+//! The one connection type slugd talks to Redis through, over one server, a
+//! cluster, or the primary sentinels name. Single-key commands and scripts
+//! go through it as through any
 //! redis-rs connection ([`ConnectionLike`]); the one operation a cluster
 //! changes, a batch of commands on many keys, has its own method:
 //! [`Conn::per_node`]. The service opens it with [`Conn::for_service`], the
 //! loader with [`Conn::for_loader`]. [`resend_once`] says which failures
 //! of the service's connection are worth one more try, [`slot_moving`]
-//! which mean a cluster is moving the slot asked for.
+//! which mean a cluster is moving the slot asked for. [`pubsub`] opens the
+//! connection for the loader's switch notices.
 
 use std::time::Duration;
 
@@ -20,6 +22,7 @@ use redis::{
 use super::cluster::{Cluster, Node};
 use super::config::{Endpoint, RedisConfig};
 use super::reply::errors_to_err;
+use super::sentinel::Sentinel;
 
 /// A connection to one server or to a cluster. Cheap to clone: clones share
 /// the underlying connections.
@@ -32,6 +35,9 @@ pub enum Conn {
     Plain(MultiplexedConnection),
     /// A Redis Cluster.
     Cluster(Cluster),
+    /// The primary sentinels name, found again after a failover (the
+    /// service).
+    Sentinel(Sentinel),
 }
 
 impl Conn {
@@ -62,6 +68,9 @@ impl Conn {
                 nodes,
                 *read_from_replicas,
             )?)),
+            Endpoint::Sentinel { sentinels, name } => {
+                Ok(Conn::Sentinel(Sentinel::new(config, sentinels, name)))
+            }
         }
     }
 
@@ -88,6 +97,10 @@ impl Conn {
                 cluster.connect().await?;
                 Ok(Conn::Cluster(cluster))
             }
+            // The primary named now; a loader that loses it stops.
+            Endpoint::Sentinel { sentinels, name } => Ok(Conn::Plain(
+                Sentinel::new(config, sentinels, name).open().await?,
+            )),
         }
     }
 
@@ -175,8 +188,38 @@ impl Conn {
 /// Redis is still down, the new attempt is refused promptly and that is
 /// the answer. A timeout is not resent (a stalled Redis answers no sooner
 /// for being asked twice), nor is any error Redis answered.
+///
+/// With sentinels, a primary demoted by a failover refuses a write with
+/// `READONLY` before running it; the connection then forgets it (see
+/// [`Sentinel`]), and one more try reaches the new primary.
 pub fn resend_once(e: &RedisError) -> bool {
-    e.is_connection_dropped()
+    e.is_connection_dropped() || matches!(e.kind(), ErrorKind::Server(ServerErrorKind::ReadOnly))
+}
+
+/// A publish/subscribe connection, for notices of new table versions. On
+/// a cluster any node will do (a notice published on one reaches all), so
+/// the seed nodes are tried in turn; with sentinels, the primary they name
+/// now.
+pub async fn pubsub(config: &RedisConfig) -> RedisResult<redis::aio::PubSub> {
+    let primary;
+    let urls = match &config.endpoint {
+        Endpoint::Single(url) => std::slice::from_ref(url),
+        Endpoint::Cluster { nodes, .. } => nodes.as_slice(),
+        Endpoint::Sentinel { sentinels, name } => {
+            primary = Sentinel::new(config, sentinels, name).primary_url().await?;
+            std::slice::from_ref(&primary)
+        }
+    };
+    let mut last = None;
+    for url in urls {
+        let client = config.client(url)?;
+        match tokio::time::timeout(config.connect_timeout, client.get_async_pubsub()).await {
+            Ok(Ok(pubsub)) => return Ok(pubsub),
+            Ok(Err(e)) => last = Some(e),
+            Err(_) => last = Some(std::io::Error::from(std::io::ErrorKind::TimedOut).into()),
+        }
+    }
+    Err(last.expect("an endpoint has at least one node"))
 }
 
 /// Whether `e` says that a cluster is moving the hash slot asked for, or
@@ -204,6 +247,12 @@ impl ConnectionLike for Conn {
                 let mut conn = cluster.connection().await?;
                 conn.req_packed_command(cmd).await
             }),
+            Conn::Sentinel(sentinel) => Box::pin(async move {
+                let mut conn = sentinel.connection().await?;
+                let reply = conn.req_packed_command(cmd).await;
+                sentinel.after(reply.as_ref().map(std::slice::from_ref));
+                reply
+            }),
         }
     }
 
@@ -220,6 +269,12 @@ impl ConnectionLike for Conn {
                 let mut conn = cluster.connection().await?;
                 conn.req_packed_commands(pipeline, offset, count).await
             }),
+            Conn::Sentinel(sentinel) => Box::pin(async move {
+                let mut conn = sentinel.connection().await?;
+                let replies = conn.req_packed_commands(pipeline, offset, count).await;
+                sentinel.after(replies.as_deref());
+                replies
+            }),
         }
     }
 
@@ -227,7 +282,7 @@ impl ConnectionLike for Conn {
         match self {
             Conn::Managed(c) => c.get_db(),
             Conn::Plain(c) => c.get_db(),
-            Conn::Cluster(_) => 0,
+            Conn::Cluster(_) | Conn::Sentinel(_) => 0,
         }
     }
 }

@@ -6,19 +6,22 @@
 //!   talk through, over one server or a cluster, and how each opens it.
 //! - [`cluster`]: what a cluster adds: the slot map and one pipeline per
 //!   node.
+//! - [`sentinel`]: the primary Redis Sentinel names, found again after a
+//!   failover.
 //! - [`reply`]: what a pipeline's replies mean, shared by both.
 //! - [`pool`]: connections lent to one call at a time, for commands that
 //!   block the connection they are sent on (`WAIT`).
 //!
-//! The arrows run one way: `pool` uses `conn`, `conn` uses `cluster`, both
-//! use `config` and `reply`.
+//! The arrows run one way: `pool` uses `conn`, `conn` uses `cluster` and
+//! `sentinel`, all use `config`; `conn` and `cluster` use `reply`.
 
 pub mod cluster;
 pub mod config;
 pub mod conn;
 pub mod pool;
 mod reply;
+pub mod sentinel;
 
 pub use self::config::{Endpoint, RedisConfig, RedisUrl};
-pub use self::conn::{Conn, resend_once, slot_moving};
+pub use self::conn::{Conn, pubsub, resend_once, slot_moving};
 pub use self::pool::Pool;

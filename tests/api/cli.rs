@@ -113,6 +113,15 @@ fn help_documents_every_setting() {
         "REDIS_URL",
         "--redis-cluster",
         "REDIS_CLUSTER",
+        "--redis-sentinel",
+        "REDIS_SENTINEL",
+        "--redis-master-name",
+        "REDIS_MASTER_NAME",
+        "mymaster",
+        "--reservation-replicas",
+        "--reservation-fsync",
+        "SLUGD_RESERVATION_FSYNC",
+        "--reservation-wait-connections",
         "--read-from-replicas",
         "SLUGD_READ_FROM_REPLICAS",
         "--data",
@@ -199,6 +208,42 @@ fn redis_settings_that_cannot_work_are_refused_with_a_reason() {
         (
             &["load", "--redis-cluster", " , "][..],
             "at least one seed node",
+        ),
+        (
+            &[
+                "load",
+                "--redis-sentinel",
+                "127.0.0.1:1",
+                "--redis-cluster",
+                "127.0.0.1:2",
+            ][..],
+            "cannot be used with",
+        ),
+        (
+            &["load", "--redis-sentinel", " , "][..],
+            "at least one sentinel",
+        ),
+        (
+            &[
+                "load",
+                "--redis-sentinel",
+                "127.0.0.1:1",
+                "--redis-master-name",
+                "my master",
+            ][..],
+            "the sentinels monitor",
+        ),
+        (
+            &[
+                "serve",
+                "--redis-url",
+                "redis://127.0.0.1:1",
+                "--reservation-replicas",
+                "1",
+                "--reservation-wait-connections",
+                "0",
+            ][..],
+            "--reservation-wait-connections must be at least 1",
         ),
         (
             &["load", "--redis-cluster", "127.0.0.1:7000,http://h:1"][..],

@@ -58,6 +58,7 @@ pub fn slugd_command() -> Command {
     command
         .env_remove("REDIS_URL")
         .env_remove("REDIS_CLUSTER")
+        .env_remove("REDIS_SENTINEL")
         .env("SLUGD_DATA", data_file())
         .env("SLUGD_CLDR", shipped_cldr_dir());
     command

@@ -30,6 +30,7 @@ mod reservations;
 mod reshard;
 mod rules;
 mod security;
+mod sentinel;
 mod serve_process;
 mod slug;
 mod standards;

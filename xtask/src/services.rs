@@ -189,7 +189,10 @@ impl Backend {
     /// Sets the environment slugd reads its backend from, and nothing else
     /// of the caller's REDIS_URL or REDIS_CLUSTER.
     pub fn apply(&self, command: &mut Command) {
-        command.env_remove("REDIS_URL").env_remove("REDIS_CLUSTER");
+        command
+            .env_remove("REDIS_URL")
+            .env_remove("REDIS_CLUSTER")
+            .env_remove("REDIS_SENTINEL");
         match self {
             Backend::InProcess => {}
             Backend::Redis(url) => {

@@ -87,7 +87,7 @@ impl RedisTable {
             let mut told = false;
             loop {
                 let subscribed = async {
-                    let mut pubsub = config.pubsub().await?;
+                    let mut pubsub = crate::redis_conn::pubsub(&config).await?;
                     pubsub.subscribe(&channel).await?;
                     Ok::<_, redis::RedisError>(pubsub)
                 };

@@ -1,0 +1,237 @@
+//! Redis Sentinel (`--redis-sentinel`): a primary, its replica and three
+//! sentinels of the test's own; the table loaded through the sentinels by
+//! `slugd load`, then served and reservations made while the primary is
+//! killed. The service follows the failover by itself, with prompt 503s
+//! while there is no primary, and loses no acknowledged reservation.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use slugd::redis_conn::{Endpoint, RedisConfig};
+use slugd::reserve::{ReservationSettings, WaitReplicas};
+
+use crate::fixtures::{RedisServer, free_port, slugd_command};
+use crate::helpers::App;
+
+/// How long a request may take while there is no primary.
+const PROMPT: Duration = Duration::from_secs(3);
+
+/// One sentinel: `redis-server CONF --sentinel` on a free loopback port,
+/// its configuration (which it rewrites) in a directory of its own.
+struct SentinelProcess {
+    child: Child,
+    port: u16,
+    dir: tempfile::TempDir,
+}
+
+impl SentinelProcess {
+    fn start(primary: u16) -> SentinelProcess {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let conf: PathBuf = dir.path().join("sentinel.conf");
+        std::fs::write(
+            &conf,
+            format!(
+                "port {port}\nbind 127.0.0.1\ndir {dir}\nlogfile {dir}/sentinel.log\n\
+                 sentinel monitor mymaster 127.0.0.1 {primary} 2\n\
+                 sentinel down-after-milliseconds mymaster 1000\n\
+                 sentinel failover-timeout mymaster 3000\n",
+                dir = dir.path().display()
+            ),
+        )
+        .unwrap();
+        let child = Command::new("redis-server")
+            .arg(&conf)
+            .arg("--sentinel")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server runs as a sentinel: apt-get install redis-server");
+        SentinelProcess { child, port, dir }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("sentinel.log")).unwrap_or_default()
+    }
+}
+
+impl Drop for SentinelProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A primary with a replica, watched by three sentinels that all know
+/// the replica and each other.
+async fn watched() -> (RedisServer, RedisServer, Vec<SentinelProcess>) {
+    let (primary, replica) = RedisServer::with_replica().await;
+    let sentinels: Vec<_> = (0..3)
+        .map(|_| SentinelProcess::start(primary.port))
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    for sentinel in &sentinels {
+        loop {
+            let client =
+                redis::Client::open(format!("redis://127.0.0.1:{}", sentinel.port)).unwrap();
+            let known = async {
+                let mut c = client.get_multiplexed_async_connection().await.ok()?;
+                let fields: Vec<String> = redis::cmd("SENTINEL")
+                    .arg("master")
+                    .arg("mymaster")
+                    .query_async(&mut c)
+                    .await
+                    .ok()?;
+                let field = |name: &str| {
+                    let i = fields.iter().position(|f| f == name)?;
+                    fields.get(i + 1).cloned()
+                };
+                Some((field("num-slaves")?, field("num-other-sentinels")?))
+            };
+            if known.await == Some(("1".to_owned(), "2".to_owned())) {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the sentinel on {} did not learn the replica and the other sentinels:\n{}",
+                sentinel.port,
+                sentinel.log()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    (primary, replica, sentinels)
+}
+
+fn seeds(sentinels: &[SentinelProcess]) -> String {
+    sentinels
+        .iter()
+        .map(|s| format!("127.0.0.1:{}", s.port))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[tokio::test]
+async fn the_service_follows_a_failover_and_loses_no_acknowledged_reservation() {
+    let (mut primary, replica, sentinels) = watched().await;
+    let seeds = seeds(&sentinels);
+    // The loader goes through the sentinels too.
+    let out = slugd_command()
+        .args(["--log", "warn", "load", "--redis-sentinel", &seeds])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "slugd load --redis-sentinel failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let config = RedisConfig {
+        endpoint: Endpoint::sentinel(&seeds, "mymaster").unwrap(),
+        ..primary.config()
+    };
+    let app = Arc::new(
+        App::builder()
+            .redis_config(config)
+            // Every symbol read from Redis: the table's reads follow too.
+            .name_cache(0)
+            .reservations(ReservationSettings {
+                wait: Some(WaitReplicas::replicas(1, Duration::from_millis(500))),
+                ..Default::default()
+            })
+            .spawn()
+            .await,
+    );
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+
+    // Clients reserve, each answer timed; the primary is killed meanwhile.
+    let stop = Arc::new(AtomicBool::new(false));
+    let clients: Vec<_> = (0..4)
+        .map(|client| {
+            let (app, stop) = (app.clone(), stop.clone());
+            tokio::spawn(async move {
+                let mut acknowledged = Vec::new();
+                let mut slowest_refusal = Duration::ZERO;
+                let mut i = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    let owner = format!("{client}-{i}");
+                    let started = Instant::now();
+                    let (s, b) = app
+                        .post(
+                            "/reservations",
+                            &json!({"scope": "posts", "owner": owner, "title": format!("Post {}", i % 5)}),
+                        )
+                        .await;
+                    match s {
+                        200 | 201 => {
+                            let slug = b["slug"].as_str().unwrap().to_owned();
+                            acknowledged.push((owner, slug, Instant::now()));
+                        }
+                        503 => {
+                            slowest_refusal = slowest_refusal.max(started.elapsed());
+                            tokio::time::sleep(Duration::from_millis(20)).await;
+                        }
+                        _ => panic!("{s} {b}"),
+                    }
+                    i += 1;
+                }
+                (acknowledged, slowest_refusal)
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let killed = Instant::now();
+    primary.kill();
+
+    // Served again within seconds, with no restart.
+    let deadline = killed + Duration::from_secs(20);
+    loop {
+        let (s, b) = app.post("/slug", &json!({"title": "I ❤ Redis"})).await;
+        if s == 200 {
+            assert_eq!(b["slug"], "i-heavy-heart-redis");
+            break;
+        }
+        assert_eq!(s, 503, "{b}");
+        assert!(
+            Instant::now() < deadline,
+            "no primary served the table 20 s after the kill:\n{}",
+            sentinels[0].log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let recovered = killed.elapsed();
+    // Reservations go on for a while on the new primary.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut acknowledged = Vec::new();
+    let mut slowest_refusal = Duration::ZERO;
+    for client in clients {
+        let (acks, slowest) = client.await.unwrap();
+        acknowledged.extend(acks);
+        slowest_refusal = slowest_refusal.max(slowest);
+    }
+    assert!(
+        slowest_refusal < PROMPT,
+        "a refusal took {slowest_refusal:?} while there was no primary"
+    );
+    let after = acknowledged
+        .iter()
+        .filter(|(_, _, at)| *at > killed)
+        .count();
+    assert!(
+        after > 0,
+        "no reservation was acknowledged after the failover ({recovered:?} to recover)"
+    );
+    // Every acknowledged reservation is on the new primary (the replica
+    // that was).
+    let role: Vec<redis::Value> = replica.query(&mut redis::cmd("ROLE")).await;
+    assert_eq!(role[0], redis::Value::BulkString(b"master".to_vec()));
+    for (owner, slug, _) in &acknowledged {
+        let (s, b) = app.get(&format!("/reservations/posts/{slug}")).await;
+        assert_eq!((s, &b["owner"]), (200, &json!(owner)), "{slug}: {b}");
+    }
+}
