@@ -126,8 +126,10 @@ pub enum Suite {
     /// --connections, default 16) to an instance answering once the
     /// primary has it and to one with --reservation-replicas 1, in turns,
     /// the replica's link --delay-ms away each way through a delaying
-    /// proxy: req/s, p50, p99, errors, and the ratio of the two rates.
-    /// Targets: wait.
+    /// proxy: req/s, p50, p99, errors, and the ratio of the two rates;
+    /// then a primary watched by three sentinels killed under
+    /// reservations: how long until the sentinels name the replica and
+    /// until reservations are answered again. Targets: wait sentinel.
     Replicas,
 }
 

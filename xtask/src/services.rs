@@ -183,6 +183,9 @@ pub enum Backend {
     Redis(String),
     /// A Redis Cluster's seed list, host:port,host:port...
     Cluster(String),
+    /// Redis Sentinel: the sentinels, host:port,host:port..., watching
+    /// the primary `mymaster`.
+    Sentinel(String),
 }
 
 impl Backend {
@@ -200,6 +203,9 @@ impl Backend {
             }
             Backend::Cluster(seeds) => {
                 command.env("REDIS_CLUSTER", seeds);
+            }
+            Backend::Sentinel(seeds) => {
+                command.env("REDIS_SENTINEL", seeds);
             }
         }
     }

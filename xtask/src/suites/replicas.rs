@@ -8,7 +8,14 @@
 //! (scripts/wrk/reserve.lua, a new owner each request, a scope of its own
 //! each run) for --rounds rounds: req/s, p50, p99 and errors (a 503
 //! not_replicated is one), and the ratio of the waiting instance's rate to
-//! the other's. Targets: wait.
+//! the other's. Then Sentinel: for each round a primary, a replica and
+//! three sentinels (`redis-server --sentinel`, down-after 1 s), the table
+//! loaded through them, one instance of this build with
+//! `--redis-sentinel` and `--reservation-replicas 1`; the primary is
+//! killed (SIGKILL) and a client reserves every 10 ms on a new connection:
+//! how long until the sentinels name the replica, and until a
+//! reservation is answered 2xx again, with no restart. Targets: wait
+//! sentinel.
 
 use std::path::Path;
 use std::process::Command;
@@ -19,19 +26,31 @@ use anyhow::{Result, bail};
 
 use crate::builds::Builds;
 use crate::cli::Settings;
+use crate::http::Client;
 use crate::proxy::DelayProxy;
+use crate::report::Build;
 use crate::report::Report;
 use crate::rounds::rotated;
-use crate::services::{Process, Ready, Redis, Server, free_port};
+use crate::services::{Backend, Process, Ready, Redis, Server, free_port};
 use crate::tools::need;
 use crate::wrk;
 
-const TARGETS: [&str; 1] = ["wait"];
+const TARGETS: [&str; 2] = ["wait", "sentinel"];
 
 pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Builds> {
     need("wrk", "wrk")?;
-    settings.chosen(&TARGETS, &TARGETS)?;
+    let targets = settings.chosen(&TARGETS, &TARGETS)?;
     let builds = Builds::slugd(settings, work)?;
+    if targets.contains(&"wait") {
+        wait(settings, &builds, work, report)?;
+    }
+    if targets.contains(&"sentinel") {
+        sentinel(settings, &builds, work, report)?;
+    }
+    Ok(builds)
+}
+
+fn wait(settings: &Settings, builds: &Builds, work: &Path, report: &mut Report) -> Result<()> {
     let primary = Redis::start("primary", work)?;
     crate::services::load(&builds.now, &primary.backend(), &[])?;
     let delay = Duration::from_millis(settings.delay_ms);
@@ -105,7 +124,166 @@ pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Buil
         }
     }
     report.compare("req_per_s", "replicas_one", "replicas_none");
-    Ok(builds)
+    Ok(())
+}
+
+fn sentinel(settings: &Settings, builds: &Builds, work: &Path, report: &mut Report) -> Result<()> {
+    eprintln!(
+        "xtask: sentinel, {} rounds: the primary killed under reservations",
+        settings.rounds
+    );
+    for round in 1..=settings.rounds {
+        let mut primary = Redis::start(&format!("sentinel-primary-{round}"), work)?;
+        let replica_port = free_port()?;
+        let replica_dir = work.join(format!("sentinel-replica-{round}"));
+        std::fs::create_dir_all(&replica_dir)?;
+        let _replica = Process::start(
+            &format!("sentinel-replica-{round}"),
+            Command::new("redis-server")
+                .args(["--bind", "127.0.0.1", "--port", &replica_port.to_string()])
+                .args(["--save", "", "--appendonly", "no"])
+                .args(["--replicaof", "127.0.0.1", &primary.port.to_string()])
+                .arg("--dir")
+                .arg(&replica_dir),
+            work,
+        )?;
+        wait_in_sync(&primary)?;
+        let mut sentinels = Vec::new();
+        for k in 1..=3 {
+            sentinels.push(start_sentinel(
+                &format!("sentinel-{round}-{k}"),
+                primary.port,
+                work,
+            )?);
+        }
+        for (_, port) in &sentinels {
+            wait_known(*port)?;
+        }
+        let seeds = sentinels
+            .iter()
+            .map(|(_, port)| format!("127.0.0.1:{port}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let backend = Backend::Sentinel(seeds);
+        crate::services::load(&builds.now, &backend, &[])?;
+        let mut server = Server::slugd(
+            &format!("slugd-sentinel-{round}"),
+            &builds.now,
+            &backend,
+            &["--reservation-replicas", "1"],
+            work,
+        )?;
+        server.wait_ready(Ready::Readyz)?;
+        let mut n = 0;
+        let mut reserve = || {
+            n += 1;
+            let body = format!(r#"{{"scope": "s{round}", "owner": "o{n}", "title": "Post {n}"}}"#);
+            Client::connect_within(server.port, Duration::from_secs(2))
+                .and_then(|mut c| c.request("POST", "/reservations", Some(&body)))
+                .ok()
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !matches!(reserve(), Some(200 | 201)) {
+            if Instant::now() > deadline {
+                bail!("no reservation was acknowledged before the kill");
+            }
+            sleep(Duration::from_millis(50));
+        }
+        primary.process.kill();
+        let killed = Instant::now();
+        let mut named = None;
+        let mut refused = 0;
+        let served = loop {
+            if matches!(reserve(), Some(200 | 201)) {
+                break killed.elapsed();
+            }
+            refused += 1;
+            if named.is_none() && names(sentinels[0].1)? == Some(replica_port) {
+                named = Some(killed.elapsed());
+            }
+            if killed.elapsed() > Duration::from_secs(60) {
+                bail!("no reservation was acknowledged within 60 s of the kill");
+            }
+            sleep(Duration::from_millis(10));
+        };
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let named = named.unwrap_or(served);
+        eprintln!(
+            "  round {round} sentinels named the replica after {:.0} ms; reservations 2xx again after {:.0} ms ({refused} refused meanwhile)",
+            ms(named),
+            ms(served)
+        );
+        report.record("sentinel", "named_after", "ms", Build::Now, ms(named));
+        report.record("sentinel", "served_after", "ms", Build::Now, ms(served));
+        report.record("sentinel", "refused", "answers", Build::Now, refused as f64);
+    }
+    Ok(())
+}
+
+/// `redis-server CONF --sentinel` watching `primary` as `mymaster`
+/// (down-after 1 s, failover timeout 3 s), its configuration in a
+/// directory of its own (a sentinel rewrites it); the process and port.
+fn start_sentinel(name: &str, primary: u16, work: &Path) -> Result<(Process, u16)> {
+    let port = free_port()?;
+    let dir = work.join(name);
+    std::fs::create_dir_all(&dir)?;
+    let conf = dir.join("sentinel.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "port {port}\nbind 127.0.0.1\ndir {}\n\
+             sentinel monitor mymaster 127.0.0.1 {primary} 2\n\
+             sentinel down-after-milliseconds mymaster 1000\n\
+             sentinel failover-timeout mymaster 3000\n",
+            dir.display()
+        ),
+    )?;
+    let process = Process::start(
+        name,
+        Command::new("redis-server").arg(&conf).arg("--sentinel"),
+        work,
+    )?;
+    Ok((process, port))
+}
+
+/// Waits until the sentinel on `port` knows the replica and the two
+/// other sentinels.
+fn wait_known(port: u16) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let fields = crate::tools::output(
+            Command::new("redis-cli")
+                .args(["-p", &port.to_string()])
+                .args(["sentinel", "master", "mymaster"]),
+        )
+        .unwrap_or_default();
+        let lines: Vec<&str> = fields.lines().map(str::trim).collect();
+        let field = |name: &str| {
+            lines
+                .iter()
+                .position(|l| *l == name)
+                .and_then(|i| lines.get(i + 1).copied())
+        };
+        if field("num-slaves") == Some("1") && field("num-other-sentinels") == Some("2") {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!(
+                "the sentinel on port {port} did not learn the replica and the others:\n{fields}"
+            );
+        }
+        sleep(Duration::from_millis(50));
+    }
+}
+
+/// The port of the primary the sentinel on `port` names now.
+fn names(port: u16) -> Result<Option<u16>> {
+    let out = crate::tools::output(
+        Command::new("redis-cli")
+            .args(["-p", &port.to_string()])
+            .args(["sentinel", "get-master-addr-by-name", "mymaster"]),
+    )?;
+    Ok(out.lines().nth(1).and_then(|p| p.trim().parse().ok()))
 }
 
 /// Waits until the primary lists its replica online (through the proxy).
