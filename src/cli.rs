@@ -371,8 +371,9 @@ impl ReservationArgs {
             Some(path) => ReservedSlugs::read(path).context("--reserved-slugs")?,
             None => ReservedSlugs::default(),
         };
-        if self.reservation_wait_connections == 0 {
-            anyhow::bail!("--reservation-wait-connections must be at least 1");
+        let max = crate::redis_conn::pool::MAX_SIZE;
+        if !(1..=max).contains(&self.reservation_wait_connections) {
+            anyhow::bail!("--reservation-wait-connections must be from 1 to {max}");
         }
         let wait = match (self.reservation_replicas, self.reservation_fsync) {
             (0, false) => None,

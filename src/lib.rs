@@ -38,9 +38,11 @@
 //!   reader reads.
 //! - [`load`]: the loader job as named steps (lock, version, stream,
 //!   meta, switch, announce, clean up); its lock is a guard type.
-//! - [`redis_conn`]: Redis URLs and cluster seed lists (passwords hidden),
-//!   timeouts, TLS, and the one connection type over a server or a
-//!   cluster, which sends a batch as one pipeline per node.
+//! - [`redis_conn`]: Redis URLs, cluster seed lists and sentinels
+//!   (passwords hidden), timeouts, TLS, and the one connection type over a
+//!   server, a cluster (a batch as one pipeline per node) or the primary
+//!   sentinels name (followed through a failover); the pool of connections
+//!   for calls that wait for replicas.
 //! - [`reserve`]: unique slugs per scope shared by every instance: the
 //!   reservation pipeline (base slug, stems that leave room for a suffix,
 //!   reserved words) and its library of Redis Functions, each call one

@@ -117,7 +117,7 @@ impl Service {
             reservations
                 .check_fsync()
                 .await
-                .map_err(OpenError::Reservations)?;
+                .map_err(|e| OpenError::Reservations(e.to_string()))?;
         }
         let connection_metrics = metrics.connections(settings.limits.max_connections);
         let open_reservations = reservations.is_some() && !settings.tokens.enabled();

@@ -24,8 +24,8 @@ use super::config::{Endpoint, RedisConfig};
 use super::reply::errors_to_err;
 use super::sentinel::Sentinel;
 
-/// A connection to one server or to a cluster. Cheap to clone: clones share
-/// the underlying connections.
+/// A connection to one server, a cluster, or the primary sentinels name.
+/// Cheap to clone: clones share the underlying connections.
 #[derive(Clone)]
 pub enum Conn {
     /// One server, reconnecting by itself (the service).
@@ -248,9 +248,9 @@ impl ConnectionLike for Conn {
                 conn.req_packed_command(cmd).await
             }),
             Conn::Sentinel(sentinel) => Box::pin(async move {
-                let mut conn = sentinel.connection().await?;
-                let reply = conn.req_packed_command(cmd).await;
-                sentinel.after(reply.as_ref().map(std::slice::from_ref));
+                let mut primary = sentinel.connection().await?;
+                let reply = primary.conn.req_packed_command(cmd).await;
+                sentinel.after(&primary, reply.as_ref().map(std::slice::from_ref));
                 reply
             }),
         }
@@ -270,9 +270,12 @@ impl ConnectionLike for Conn {
                 conn.req_packed_commands(pipeline, offset, count).await
             }),
             Conn::Sentinel(sentinel) => Box::pin(async move {
-                let mut conn = sentinel.connection().await?;
-                let replies = conn.req_packed_commands(pipeline, offset, count).await;
-                sentinel.after(replies.as_deref());
+                let mut primary = sentinel.connection().await?;
+                let replies = primary
+                    .conn
+                    .req_packed_commands(pipeline, offset, count)
+                    .await;
+                sentinel.after(&primary, replies.as_deref());
                 replies
             }),
         }

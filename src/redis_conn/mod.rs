@@ -1,9 +1,10 @@
 //! How slugd reaches Redis.
 //!
-//! - [`config`]: URLs and cluster seed lists (passwords hidden), TLS, the
-//!   timeouts, and the publish/subscribe connection.
+//! - [`config`]: URLs, cluster seed lists and sentinels (passwords hidden),
+//!   TLS and the timeouts.
 //! - [`conn`]: the one connection type both the service and the loader
-//!   talk through, over one server or a cluster, and how each opens it.
+//!   talk through, over one server, a cluster or the primary sentinels
+//!   name, how each opens it, and the publish/subscribe connection.
 //! - [`cluster`]: what a cluster adds: the slot map and one pipeline per
 //!   node.
 //! - [`sentinel`]: the primary Redis Sentinel names, found again after a
@@ -12,8 +13,9 @@
 //! - [`pool`]: connections lent to one call at a time, for commands that
 //!   block the connection they are sent on (`WAIT`).
 //!
-//! The arrows run one way: `pool` uses `conn`, `conn` uses `cluster` and
-//! `sentinel`, all use `config`; `conn` and `cluster` use `reply`.
+//! The arrows run one way: `pool` uses `conn` and `sentinel`, `conn` uses
+//! `cluster` and `sentinel`, all use `config`; `conn` and `cluster` use
+//! `reply`.
 
 pub mod cluster;
 pub mod config;

@@ -7,7 +7,8 @@
 //!
 //! The pool is bounded: at most `size` connections, opened when first
 //! needed (the loader's kind, [`Conn::for_loader`], which fails rather
-//! than reconnects), kept while they work. A call waits for a free one
+//! than reconnects; with sentinels, to the primary the shared connection
+//! found, with no look-up of their own), kept while they work. A call waits for a free one
 //! within its own timeout. A connection whose call failed without an
 //! answer from Redis, or was given up (a timeout dropped the call), is
 //! closed rather than given back, since a reply may still be on its way;
@@ -21,13 +22,27 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 
 use super::config::RedisConfig;
 use super::conn::Conn;
+use super::sentinel::Sentinel;
+
+/// The most connections a pool may hold.
+pub const MAX_SIZE: usize = 4096;
 
 /// A bounded pool of connections, each lent to one call at a time.
 pub struct Pool {
-    config: RedisConfig,
+    /// Where new connections go.
+    opener: Opener,
+    /// The connections not lent now, the last given back first.
     idle: Mutex<Vec<Conn>>,
-    /// One permit a connection: idle or lent.
+    /// One permit a connection, idle or lent: the bound.
     permits: Semaphore,
+}
+
+/// How the pool opens a connection.
+enum Opener {
+    /// As the loader does, to `config`'s Redis.
+    Config(RedisConfig),
+    /// To the primary the shared connection's sentinels found.
+    Sentinel(Sentinel),
 }
 
 /// A connection lent by [`Pool::lend`]; it goes back to the pool when
@@ -40,13 +55,18 @@ pub struct Lent<'a> {
 }
 
 impl Pool {
-    /// A pool of at most `size` connections to `config`'s Redis. Opens
+    /// A pool of at most `size` (up to [`MAX_SIZE`]) connections to the
+    /// Redis of `shared` (the service's connection) and `config`. Opens
     /// nothing yet.
-    pub fn new(config: &RedisConfig, size: usize) -> Self {
+    pub fn new(shared: &Conn, config: &RedisConfig, size: usize) -> Self {
+        let opener = match shared {
+            Conn::Sentinel(sentinel) => Opener::Sentinel(sentinel.clone()),
+            _ => Opener::Config(config.clone()),
+        };
         Pool {
-            config: config.clone(),
-            idle: Mutex::new(Vec::with_capacity(size)),
-            permits: Semaphore::new(size.max(1)),
+            opener,
+            idle: Mutex::new(Vec::new()),
+            permits: Semaphore::new(size.clamp(1, MAX_SIZE)),
         }
     }
 
@@ -59,9 +79,10 @@ impl Pool {
             .await
             .expect("the pool's semaphore is never closed");
         let idle = self.idle.lock().expect("the pool's lock").pop();
-        let conn = match idle {
-            Some(conn) => conn,
-            None => Conn::for_loader(&self.config).await?,
+        let conn = match (idle, &self.opener) {
+            (Some(conn), _) => conn,
+            (None, Opener::Config(config)) => Conn::for_loader(config).await?,
+            (None, Opener::Sentinel(sentinel)) => Conn::Plain(sentinel.open().await?),
         };
         Ok(Lent {
             pool: self,
@@ -69,11 +90,6 @@ impl Pool {
             answered: false,
             _permit: permit,
         })
-    }
-
-    /// How many connections are open and idle.
-    pub fn idle(&self) -> usize {
-        self.idle.lock().expect("the pool's lock").len()
     }
 }
 
@@ -92,11 +108,15 @@ impl Lent<'_> {
     }
 
     /// Closes this connection and every idle one: this one was found
-    /// dead, and the others, opened to the same Redis, most likely died
-    /// with it.
+    /// dead, or its server a primary no more, and the others, opened to
+    /// the same server, most likely are too. With sentinels, the primary
+    /// is looked up again.
     pub fn dead(&mut self) {
         self.conn = None;
         self.pool.idle.lock().expect("the pool's lock").clear();
+        if let Opener::Sentinel(sentinel) = &self.pool.opener {
+            sentinel.forget();
+        }
     }
 }
 

@@ -28,7 +28,7 @@
 
 use std::time::{Duration, Instant};
 
-use redis::{ErrorKind, FromRedisValue, Value};
+use redis::{ErrorKind, FromRedisValue, ServerErrorKind, Value};
 
 use super::error::ReserveError;
 use super::names::{Owner, Scope};
@@ -163,7 +163,7 @@ impl RedisStore {
         };
         let conn = Conn::for_service(&config)
             .map_err(|e| ReserveError::from_redis(e, config.response_timeout))?;
-        let waiting = wait.map(|w| Pool::new(&config, w.connections));
+        let waiting = wait.map(|w| Pool::new(&conn, &config, w.connections));
         Ok(RedisStore {
             conn,
             prefix: prefix.to_owned(),
@@ -189,7 +189,10 @@ impl RedisStore {
         let check = conn.per_node(vec![(self.prefix.clone(), cmd)], false);
         match tokio::time::timeout(self.timeout, check).await {
             Ok(Ok(_)) => Ok(()),
-            Ok(Err(e)) if matches!(e.kind(), ErrorKind::Server(_)) => {
+            // Refused for good: no such command, no append-only file, or
+            // not allowed. Anything else (LOADING while Redis replays its
+            // file, say) may pass: the service starts.
+            Ok(Err(e)) if fsync_refused_for_good(&e) => {
                 Err(ReserveError::NoFsync(fsync_refused(&e.to_string(), wait)))
             }
             Ok(Err(e)) => {
@@ -412,11 +415,29 @@ impl RedisStore {
     ) -> redis::RedisResult<Vec<Value>> {
         let values = match self.waiting.as_ref().filter(|_| blocks) {
             Some(pool) => {
-                let mut lent = pool.lend().await?;
+                let mut lent = match pool.lend().await {
+                    Ok(lent) => lent,
+                    Err(e) => {
+                        self.calls.failed();
+                        return Err(e);
+                    }
+                };
                 let values = lent.conn().per_node(cmds, false).await;
                 match &values {
-                    Err(e) if e.is_connection_dropped() => lent.dead(),
-                    Err(e) if !matches!(e.kind(), ErrorKind::Server(_)) => {}
+                    // Dead, or no longer the primary (demoted in a
+                    // failover): its idle siblings are too.
+                    Err(e)
+                        if e.is_connection_dropped()
+                            || matches!(
+                                e.kind(),
+                                ErrorKind::Server(
+                                    ServerErrorKind::ReadOnly | ServerErrorKind::MasterDown
+                                )
+                            ) =>
+                    {
+                        lent.dead()
+                    }
+                    Err(e) if !answered_by_redis(e) => {}
                     _ => lent.answered(),
                 }
                 values
@@ -424,7 +445,7 @@ impl RedisStore {
             None => self.conn.clone().per_node(cmds, false).await,
         };
         match &values {
-            Err(e) if !matches!(e.kind(), ErrorKind::Server(_)) => self.calls.failed(),
+            Err(e) if !answered_by_redis(e) => self.calls.failed(),
             _ => self.calls.answered(),
         }
         values
@@ -494,6 +515,25 @@ fn lapse_time(text: &str) -> Option<Option<u64>> {
         "" => Some(None),
         t => t.parse().ok().map(Some),
     }
+}
+
+/// Whether Redis answered `e` (an error reply: the connection is in step),
+/// rather than failing to answer. redis-rs names the codes it knows
+/// (`ErrorKind::Server`) and gives the others (`NOREPLICAS`, `OOM`,
+/// `BUSY`) as extensions, each with its code.
+fn answered_by_redis(e: &redis::RedisError) -> bool {
+    matches!(e.kind(), ErrorKind::Server(_) | ErrorKind::Extension) || e.code().is_some()
+}
+
+/// Whether Redis's refusal of `WAITAOF` holds for as long as it runs as it
+/// does: no such command (before 7.2), no append-only file, or not
+/// allowed by the user's ACL.
+fn fsync_refused_for_good(e: &redis::RedisError) -> bool {
+    let said = e.to_string().to_ascii_lowercase();
+    answered_by_redis(e)
+        && (said.contains("unknown command")
+            || said.contains("appendonly")
+            || e.code() == Some("NOPERM"))
 }
 
 /// Why Redis refused `WAITAOF` (its error `said`), for an operator who

@@ -26,9 +26,9 @@ pub enum OpenError {
     #[error(transparent)]
     Redis(#[from] TableError),
     /// Reservations cannot be made as configured (`--reservation-fsync`
-    /// on a Redis that cannot wait for its append-only file).
-    #[error(transparent)]
-    Reservations(crate::reserve::ReserveError),
+    /// on a Redis that cannot wait for its append-only file): why.
+    #[error("{0}")]
+    Reservations(String),
 }
 
 /// Why the table cannot answer. Every variant means "try again later" to a

@@ -243,7 +243,7 @@ fn redis_settings_that_cannot_work_are_refused_with_a_reason() {
                 "--reservation-wait-connections",
                 "0",
             ][..],
-            "--reservation-wait-connections must be at least 1",
+            "--reservation-wait-connections must be from 1 to 4096",
         ),
         (
             &["load", "--redis-cluster", "127.0.0.1:7000,http://h:1"][..],

@@ -27,9 +27,9 @@ async fn reserve(app: &App, owner: &str, title: &str) -> (u16, Value) {
     .await
 }
 
-/// An instance on `redis` whose reservations wait for `replicas` replicas
-/// for `ms` milliseconds (none: no waiting), with a response timeout
-/// generous enough that a busy machine gives no timeouts.
+/// An instance on `redis` whose reservations wait as `wait` says (`None`:
+/// not at all), with a response timeout generous enough that a busy
+/// machine gives no timeouts.
 async fn instance(redis: &RedisServer, wait: Option<WaitReplicas>) -> App {
     App::builder()
         .redis_config(RedisConfig {
@@ -271,7 +271,9 @@ async fn a_primary_short_of_replicas_is_a_503_not_replicated() {
 fn fsync(replicas: u32) -> Option<WaitReplicas> {
     Some(WaitReplicas {
         fsync: true,
-        ..WaitReplicas::replicas(replicas, Duration::from_millis(1500))
+        // appendfsync everysec: up to a second for the file, and a busy
+        // machine.
+        ..WaitReplicas::replicas(replicas, Duration::from_millis(5000))
     })
 }
 

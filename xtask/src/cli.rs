@@ -321,8 +321,8 @@ pub struct BenchArgs {
     #[arg(long, env = "PER_CLIENT", default_value_t = 8000, value_name = "N")]
     pub per_client: usize,
 
-    /// flood: more arguments for `slugd serve`, split at spaces
-    /// ("--max-connections 4096").
+    /// flood, replicas: more arguments for `slugd serve`, split at
+    /// spaces ("--max-connections 4096").
     #[arg(
         long,
         env = "SERVE_ARGS",

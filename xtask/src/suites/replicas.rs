@@ -8,14 +8,16 @@
 //! (scripts/wrk/reserve.lua, a new owner each request, a scope of its own
 //! each run) for --rounds rounds: req/s, p50, p99 and errors (a 503
 //! not_replicated is one), and the ratio of the waiting instance's rate to
-//! the other's. Then Sentinel: for each round a primary, a replica and
+//! the other's (--serve-args go to both instances:
+//! `--reservation-wait-connections 256` with 256 connections, say). Then
+//! Sentinel: for each round a primary, a replica and
 //! three sentinels (`redis-server --sentinel`, down-after 1 s), the table
 //! loaded through them, one instance of this build with
-//! `--redis-sentinel` and `--reservation-replicas 1`; the primary is
-//! killed (SIGKILL) and a client reserves every 10 ms on a new connection:
-//! how long until the sentinels name the replica, and until a
-//! reservation is answered 2xx again, with no restart. Targets: wait
-//! sentinel.
+//! `--redis-sentinel` (not waiting for a replica, which the promoted one
+//! lacks); the primary is killed (SIGKILL) and a client reserves every
+//! 10 ms on a new connection: how long until the sentinels name the
+//! replica, and until a reservation is answered 2xx again, with no
+//! restart. Targets: wait sentinel.
 
 use std::path::Path;
 use std::process::Command;
@@ -76,8 +78,13 @@ fn wait(settings: &Settings, builds: &Builds, work: &Path, report: &mut Report) 
             ("one", &["--reservation-replicas", "1"][..]),
         ] {
             let name = format!("slugd-{}-{waits}", build.label());
+            let args: Vec<&str> = args
+                .iter()
+                .copied()
+                .chain(settings.serve_args.iter().map(String::as_str))
+                .collect();
             let mut server =
-                Server::slugd(&name, builds.bin(build), &primary.backend(), args, work)?;
+                Server::slugd(&name, builds.bin(build), &primary.backend(), &args, work)?;
             server.wait_ready(Ready::Readyz)?;
             servers.push(((build, waits), server));
         }
@@ -170,7 +177,7 @@ fn sentinel(settings: &Settings, builds: &Builds, work: &Path, report: &mut Repo
             &format!("slugd-sentinel-{round}"),
             &builds.now,
             &backend,
-            &["--reservation-replicas", "1"],
+            &[],
             work,
         )?;
         server.wait_ready(Ready::Readyz)?;
