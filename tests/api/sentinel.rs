@@ -116,11 +116,12 @@ fn seeds(sentinels: &[SentinelProcess]) -> String {
         .join(",")
 }
 
-#[tokio::test]
-async fn the_service_follows_a_failover_and_loses_no_acknowledged_reservation() {
-    let (mut primary, replica, sentinels) = watched().await;
-    let seeds = seeds(&sentinels);
-    // The loader goes through the sentinels too.
+/// The table loaded through the sentinels by `slugd load`, and an
+/// instance on them whose reservations wait for one replica, reading
+/// every symbol from Redis (no name cache), so that the table's reads
+/// follow a switch too.
+async fn served(primary: &RedisServer, sentinels: &[SentinelProcess]) -> Arc<App> {
+    let seeds = seeds(sentinels);
     let out = slugd_command()
         .args(["--log", "warn", "load", "--redis-sentinel", &seeds])
         .output()
@@ -134,55 +135,99 @@ async fn the_service_follows_a_failover_and_loses_no_acknowledged_reservation() 
         endpoint: Endpoint::sentinel(&seeds, "mymaster").unwrap(),
         ..primary.config()
     };
-    let app = Arc::new(
-        App::builder()
-            .redis_config(config)
-            // Every symbol read from Redis: the table's reads follow too.
-            .name_cache(0)
-            .reservations(ReservationSettings {
-                wait: Some(WaitReplicas::replicas(1, Duration::from_millis(500))),
-                ..Default::default()
-            })
-            .spawn()
-            .await,
-    );
-    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
-
-    // Clients reserve, each answer timed; the primary is killed meanwhile.
-    let stop = Arc::new(AtomicBool::new(false));
-    let clients: Vec<_> = (0..4)
-        .map(|client| {
-            let (app, stop) = (app.clone(), stop.clone());
-            tokio::spawn(async move {
-                let mut acknowledged = Vec::new();
-                let mut slowest_refusal = Duration::ZERO;
-                let mut i = 0;
-                while !stop.load(Ordering::Relaxed) {
-                    let owner = format!("{client}-{i}");
-                    let started = Instant::now();
-                    let (s, b) = app
-                        .post(
-                            "/reservations",
-                            &json!({"scope": "posts", "owner": owner, "title": format!("Post {}", i % 5)}),
-                        )
-                        .await;
-                    match s {
-                        200 | 201 => {
-                            let slug = b["slug"].as_str().unwrap().to_owned();
-                            acknowledged.push((owner, slug, Instant::now()));
-                        }
-                        503 => {
-                            slowest_refusal = slowest_refusal.max(started.elapsed());
-                            tokio::time::sleep(Duration::from_millis(20)).await;
-                        }
-                        _ => panic!("{s} {b}"),
-                    }
-                    i += 1;
-                }
-                (acknowledged, slowest_refusal)
-            })
+    let app = App::builder()
+        .redis_config(config)
+        .name_cache(0)
+        .reservations(ReservationSettings {
+            wait: Some(WaitReplicas::replicas(1, Duration::from_millis(500))),
+            ..Default::default()
         })
-        .collect();
+        .spawn()
+        .await;
+    assert_eq!(app.slug("I ❤ Redis").await, "i-heavy-heart-redis");
+    Arc::new(app)
+}
+
+/// A reservation acknowledged: its owner, its slug, and when.
+type Acknowledged = (String, String, Instant);
+
+/// Clients reserving through `app` until stopped, each answer 2xx or 503.
+struct Reservers {
+    stop: Arc<AtomicBool>,
+    /// Each client's acknowledged reservations and slowest refusal.
+    clients: Vec<tokio::task::JoinHandle<(Vec<Acknowledged>, Duration)>>,
+}
+
+impl Reservers {
+    fn start(app: &Arc<App>) -> Reservers {
+        let stop = Arc::new(AtomicBool::new(false));
+        let clients = (0..4)
+            .map(|client| {
+                let (app, stop) = (app.clone(), stop.clone());
+                tokio::spawn(async move {
+                    let mut acknowledged = Vec::new();
+                    let mut slowest_refusal = Duration::ZERO;
+                    let mut i = 0;
+                    while !stop.load(Ordering::Relaxed) {
+                        let owner = format!("{client}-{i}");
+                        let body = json!({"scope": "posts", "owner": owner, "title": format!("Post {}", i % 5)});
+                        let started = Instant::now();
+                        let (s, b) = app.post("/reservations", &body).await;
+                        match s {
+                            200 | 201 => {
+                                let slug = b["slug"].as_str().unwrap().to_owned();
+                                acknowledged.push((owner, slug, Instant::now()));
+                            }
+                            503 => {
+                                slowest_refusal = slowest_refusal.max(started.elapsed());
+                                tokio::time::sleep(Duration::from_millis(20)).await;
+                            }
+                            _ => panic!("{s} {b}"),
+                        }
+                        i += 1;
+                    }
+                    (acknowledged, slowest_refusal)
+                })
+            })
+            .collect();
+        Reservers { stop, clients }
+    }
+
+    /// Stops them: every reservation acknowledged, with when, and the
+    /// slowest refusal.
+    async fn stop(self) -> (Vec<Acknowledged>, Duration) {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut acknowledged = Vec::new();
+        let mut slowest_refusal = Duration::ZERO;
+        for client in self.clients {
+            let (acks, slowest) = client.await.unwrap();
+            acknowledged.extend(acks);
+            slowest_refusal = slowest_refusal.max(slowest);
+        }
+        (acknowledged, slowest_refusal)
+    }
+}
+
+/// Every reservation in `acknowledged` is `app`'s to look up, with its
+/// owner; and some were acknowledged after `since`.
+async fn all_there(app: &App, acknowledged: &[Acknowledged], since: Instant) {
+    let after = acknowledged.iter().filter(|(_, _, at)| *at > since).count();
+    assert!(
+        after > 0,
+        "no reservation was acknowledged in the second after the switch"
+    );
+    for (owner, slug, _) in acknowledged {
+        let (s, b) = app.get(&format!("/reservations/posts/{slug}")).await;
+        assert_eq!((s, &b["owner"]), (200, &json!(owner)), "{slug}: {b}");
+    }
+}
+
+#[tokio::test]
+async fn the_service_follows_a_failover_and_loses_no_acknowledged_reservation() {
+    let (mut primary, replica, sentinels) = watched().await;
+    let app = served(&primary, &sentinels).await;
+    // Clients reserve, each answer timed; the primary is killed meanwhile.
+    let reservers = Reservers::start(&app);
     tokio::time::sleep(Duration::from_millis(500)).await;
     let killed = Instant::now();
     primary.kill();
@@ -209,35 +254,63 @@ async fn the_service_follows_a_failover_and_loses_no_acknowledged_reservation() 
     let recovered = Instant::now();
     // Reservations go on for a while on the new primary.
     tokio::time::sleep(Duration::from_millis(1000)).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut acknowledged = Vec::new();
-    let mut slowest_refusal = Duration::ZERO;
-    for client in clients {
-        let (acks, slowest) = client.await.unwrap();
-        acknowledged.extend(acks);
-        slowest_refusal = slowest_refusal.max(slowest);
-    }
+    let (acknowledged, slowest_refusal) = reservers.stop().await;
     assert!(
         slowest_refusal < PROMPT,
         "a refusal took {slowest_refusal:?} while there was no primary"
-    );
-    let after = acknowledged
-        .iter()
-        .filter(|(_, _, at)| *at > recovered)
-        .count();
-    assert!(
-        after > 0,
-        "no reservation was acknowledged in the second after the failover ({:?} after the kill)",
-        recovered - killed
     );
     // The replica is the primary now.
     let role: Vec<redis::Value> = replica.query(&mut redis::cmd("ROLE")).await;
     assert_eq!(role[0], redis::Value::BulkString(b"master".to_vec()));
     // Every acknowledged reservation is on it.
-    for (owner, slug, _) in &acknowledged {
-        let (s, b) = app.get(&format!("/reservations/posts/{slug}")).await;
-        assert_eq!((s, &b["owner"]), (200, &json!(owner)), "{slug}: {b}");
+    all_there(&app, &acknowledged, recovered).await;
+}
+
+/// A planned switch (`SENTINEL FAILOVER`): the replica promoted, the
+/// primary demoted to its replica while still up. The service moves to
+/// the new primary by itself (a write the demoted one refuses, or a
+/// connection the sentinels close, sends it to look again), and every
+/// acknowledged reservation is there; reservations that wait for one
+/// replica go on, the old primary being it now.
+#[tokio::test]
+async fn a_planned_switch_is_followed_and_loses_no_acknowledged_reservation() {
+    let (primary, replica, sentinels) = watched().await;
+    let app = served(&primary, &sentinels).await;
+    let reservers = Reservers::start(&app);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let sentinel = redis::Client::open(format!("redis://127.0.0.1:{}", sentinels[0].port)).unwrap();
+    let mut c = sentinel.get_multiplexed_async_connection().await.unwrap();
+    let _: () = redis::cmd("SENTINEL")
+        .arg("FAILOVER")
+        .arg("mymaster")
+        .query_async(&mut c)
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let role: Vec<redis::Value> = replica.query(&mut redis::cmd("ROLE")).await;
+        if role[0] == redis::Value::BulkString(b"master".to_vec()) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the replica was not promoted:\n{}",
+            sentinels[0].log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let after = json!({"scope": "posts", "owner": "after", "title": "After"});
+    serve_again(&app, "/reservations", after, deadline, &sentinels).await;
+    let switched = Instant::now();
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let (acknowledged, slowest_refusal) = reservers.stop().await;
+    assert!(
+        slowest_refusal < PROMPT,
+        "a refusal took {slowest_refusal:?} during the switch"
+    );
+    let role: Vec<redis::Value> = primary.query(&mut redis::cmd("ROLE")).await;
+    assert_eq!(role[0], redis::Value::BulkString(b"slave".to_vec()));
+    all_there(&app, &acknowledged, switched).await;
 }
 
 /// Asks `POST path` with `body` until it is answered 2xx (each refusal a
