@@ -13,9 +13,26 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
-use crate::cli::Settings;
-use crate::report::Build;
+use crate::settings::Settings;
 use crate::tools::{output, run, run_shown};
+
+/// Which build a sample is of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Build {
+    /// This tree.
+    Now,
+    /// The --before revision.
+    Before,
+}
+
+impl Build {
+    pub fn label(self) -> &'static str {
+        match self {
+            Build::Now => "now",
+            Build::Before => "before",
+        }
+    }
+}
 
 /// The --before build.
 pub struct Before {

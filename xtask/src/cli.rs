@@ -1,14 +1,16 @@
-//! The command line (clap derive, so `--help` is the reference) and the
-//! settings it becomes once validated: the suites never see clap types,
-//! and a default that differs by suite is chosen here, in one place.
+//! The command line (clap derive, so `--help` is the reference) and its
+//! validation into [`Settings`]: the suites never see clap types. The
+//! suites and their defaults are the table of `suites`; a default that
+//! differs by suite is read from it here, in one place.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use serde::Serialize;
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::{Args, Parser, Subcommand};
 
-use crate::suites;
+use crate::settings::Settings;
+use crate::suites::{self, SUITES};
 
 /// slugd's tasks that are not part of the service.
 #[derive(Debug, Parser)]
@@ -39,181 +41,12 @@ impl Command {
     }
 }
 
-/// The suites. Each says what it measures; docs/figures.md shows the
-/// figures each gave.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Suite {
-    /// wrk over loopback, POST /slug over the corpus: in-process, on
-    /// Redis and on a 3-primary Redis Cluster (each with and without the
-    /// name cache) and the bare axum handler of examples/bare.rs;
-    /// req/s, p50, p99, errors, RSS idle and after the load, the Redis
-    /// table's size. Targets: in_process redis redis_nocache cluster
-    /// cluster_nocache bare.
-    Throughput,
-    /// One instance at a time, in-process and on Redis: RSS and anonymous
-    /// memory idle, after --warm requests, and --settle seconds later; the
-    /// Redis table's used_memory. Targets: in_process redis.
-    Memory,
-    /// hyperfine: `slugd --version`, `slugd slugify` in-process, from the
-    /// data files and on Redis; and `slugd serve` from spawn to the first
-    /// 200 of GET /readyz, in-process and on Redis.
-    Startup,
-    /// How a request's cost grows: wrk with 64, 256 and 1,024
-    /// connections; POST /slugs with 1, 10 and 100 titles; one POST /slug
-    /// of 1 KiB to 1 MiB. Targets: in_process redis.
-    Growth,
-    /// `slugd slugify` over --lines titles from standard input: wall time,
-    /// titles/s and peak RSS, then a check that every target wrote the
-    /// same slugs. Targets: threads1 threads unicode redis.
-    Bulk,
-    /// What `--unicode` (slugs in the titles' own scripts) costs beside
-    /// ASCII slugs: the bulk suite's targets threads and unicode over the
-    /// corpus repeated 2,000 times.
-    Unicode,
-    /// The engine in-process: criterion's times (benches/engine.rs) and
-    /// callgrind's instructions per corpus pass through gungraun
-    /// (benches/engine_instructions.rs; valgrind and gungraun-runner are
-    /// installed if missing). With --before, the revision counts this
-    /// tree's instruction cases too, and runs its own criterion cases.
-    Engine,
-    /// Reservations on one fresh redis-server: wrk POST /reservations
-    /// against POST /slug on the same slugd, in turns (req/s, p50, p99,
-    /// CPU per request of slugd and redis-server, Redis's time per
-    /// function or script call); three instances contending for 20 titles in one
-    /// scope (latency, no slug handed out twice); the Redis memory of
-    /// --held reservations in one scope. Targets (phases): throughput
-    /// contention memory.
-    Reservations,
-    /// RSS of N instances at once in each mode (N from --counts), each
-    /// after --warm corpus titles, beside the Redis table's size.
-    /// Targets: in_process redis.
-    Instances,
-    /// What CLDR's names in every locale cost: `slugd load --locales en`
-    /// and `all` (time, peak RSS, the table's and its CLDR buckets'
-    /// memory, the names' raw text), and the RSS of one instance warmed
-    /// under 12 locales, with English only and with every locale.
-    /// Targets: redis_en redis_all in_process_en in_process_all. Needs
-    /// CLDR (unicode-cldr-core).
-    Locales,
-    /// What Japanese readings cost: loads of `--locales en` and `en,ja`
-    /// (time, peak RSS, memory of the table and of the readings'
-    /// buckets), RSS of one warmed instance without and with them (right
-    /// after and --settle s later), and the time per Japanese title of
-    /// `slugd slugify --locale ja`. Targets: redis_en redis_ja
-    /// in_process_en in_process_ja slugify_redis slugify_in_process.
-    /// Needs IPADIC (mecab-ipadic).
-    Japanese,
-    /// Instructions per POST /slug, counted by callgrind over a live
-    /// `slugd serve` with one worker thread: 2,000 then 6,000 corpus
-    /// titles, the difference over 4,000; whole process and the service
-    /// path alone (call_app and TrackedAnswer::poll). Targets: in_process
-    /// redis.
-    RequestCost,
-    /// wrk with --connections for --duration against in-process, Redis,
-    /// and Redis killed and restarted mid-run (with and without the name
-    /// cache), a probe every 50 ms during the restarts: errors, RSS after
-    /// 5 s and at the end, how long the restart hurt. Targets: in_process
-    /// redis redis_restart redis_nocache_restart.
-    Soak,
-    /// Connection floods: --flood connections (scripts/lib/flood.py, split
-    /// over client processes of at most --per-client each) held --hold
-    /// seconds against a fresh in-process slugd, a probe every 0.2 s:
-    /// its answers and latency, peak RSS and RSS 30 s after against idle,
-    /// handshakes the kernel dropped. Targets: silent trickle idle.
-    Flood,
-    /// What waiting for a replica costs: POST /reservations (wrk,
-    /// --connections, default 16) to an instance answering once the
-    /// primary has it and to one with --reservation-replicas 1, in turns,
-    /// the replica's link --delay-ms away each way through a delaying
-    /// proxy: req/s, p50, p99, errors, and the ratio of the two rates;
-    /// then a primary watched by three sentinels killed under
-    /// reservations: how long until the sentinels name the replica and
-    /// until reservations are answered again. Targets: wait sentinel.
-    Replicas,
-}
-
-impl Suite {
-    pub fn name(self) -> &'static str {
-        match self {
-            Suite::Throughput => "throughput",
-            Suite::Memory => "memory",
-            Suite::Startup => "startup",
-            Suite::Growth => "growth",
-            Suite::Bulk => "bulk",
-            Suite::Unicode => "unicode",
-            Suite::Engine => "engine",
-            Suite::Reservations => "reservations",
-            Suite::Instances => "instances",
-            Suite::Locales => "locales",
-            Suite::Japanese => "japanese",
-            Suite::RequestCost => "request-cost",
-            Suite::Soak => "soak",
-            Suite::Flood => "flood",
-            Suite::Replicas => "replicas",
-        }
-    }
-
-    /// Rounds when --rounds is not given.
-    fn default_rounds(self) -> usize {
-        match self {
-            Suite::Bulk => 9,
-            Suite::Unicode => 5,
-            Suite::Engine | Suite::Instances | Suite::RequestCost | Suite::Soak | Suite::Flood => 1,
-            _ => 3,
-        }
-    }
-
-    /// One wrk run's length in seconds when --duration is not given.
-    fn default_duration(self) -> u64 {
-        match self {
-            Suite::Growth | Suite::Reservations | Suite::Replicas => 5,
-            Suite::Soak => 60,
-            _ => 10,
-        }
-    }
-
-    /// wrk's connections when --connections is not given.
-    fn default_connections(self) -> u32 {
-        match self {
-            Suite::Soak => 200,
-            Suite::Replicas => 16,
-            _ => 64,
-        }
-    }
-
-    /// Warm-up requests per instance when --warm is not given.
-    fn default_warm(self) -> usize {
-        match self {
-            Suite::Instances | Suite::Flood => 500,
-            _ => 2000,
-        }
-    }
-
-    /// Seconds from warm to settled when --settle is not given.
-    fn default_settle(self) -> u64 {
-        match self {
-            Suite::Memory => 15,
-            Suite::Japanese => 30,
-            _ => 0,
-        }
-    }
-
-    /// --repeat when not given.
-    fn default_repeat(self) -> usize {
-        match self {
-            Suite::Japanese => 200,
-            _ => 5,
-        }
-    }
-}
-
 /// `cargo xtask bench`'s options.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// The suite to run.
-    #[arg(value_enum)]
-    pub suite: Suite,
+    #[arg(value_parser = suite_names())]
+    pub suite: String,
 
     /// A git revision (commit, tag, branch) to build too, in a git
     /// worktree under a temporary directory, and to measure in the same
@@ -342,53 +175,22 @@ pub struct BenchArgs {
     pub out: Option<PathBuf>,
 }
 
-/// What a suite runs with: every option checked and every default chosen.
-#[derive(Debug, Serialize)]
-pub struct Settings {
-    pub suite: Suite,
-    pub before: Option<String>,
-    pub rounds: usize,
-    pub duration_s: u64,
-    pub connections: u32,
-    pub threads: u32,
-    pub targets: Option<Vec<String>>,
-    pub warm: usize,
-    pub settle_s: u64,
-    pub runs: usize,
-    pub lines: Option<usize>,
-    pub repeat: usize,
-    pub filter: Option<String>,
-    pub counts: Vec<usize>,
-    pub contenders: u32,
-    pub held: usize,
-    pub flood: usize,
-    pub hold_s: u64,
-    pub per_client: usize,
-    pub delay_ms: u64,
-    pub serve_args: Vec<String>,
-    #[serde(skip)]
-    pub out: PathBuf,
-    /// The workspace's root, where cargo, git and the data files are run.
-    #[serde(skip)]
-    pub root: PathBuf,
-}
-
 impl Settings {
     fn new(args: BenchArgs) -> Result<Self> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"))
             .parent()
             .expect("xtask/ sits in the workspace")
             .to_path_buf();
-        let suite = args.suite;
-        let rounds = args.rounds.unwrap_or(suite.default_rounds());
+        let suite = suites::find(&args.suite).expect("clap takes only the table's names");
+        let rounds = args.rounds.unwrap_or(suite.rounds);
         if rounds == 0 {
             bail!("--rounds must be at least 1");
         }
         let duration_s = match &args.duration {
             Some(text) => parse_duration(text)?,
-            None => suite.default_duration(),
+            None => suite.duration_s,
         };
-        let connections = args.connections.unwrap_or(suite.default_connections());
+        let connections = args.connections.unwrap_or(suite.connections);
         for (name, value) in [
             ("--connections", connections),
             ("--threads", args.threads),
@@ -404,11 +206,11 @@ impl Settings {
                 args.threads,
             );
         }
-        let repeat = args.repeat.unwrap_or(suite.default_repeat());
+        let repeat = args.repeat.unwrap_or(suite.repeat);
         if args.runs < 2 || repeat == 0 {
             bail!("--runs must be at least 2 and --repeat at least 1");
         }
-        if suite == Suite::Japanese && repeat < 2 {
+        if suite.name == "japanese" && repeat < 2 {
             bail!(
                 "--repeat must be at least 2 for japanese: the time per title is that of the passes after the first"
             );
@@ -440,18 +242,18 @@ impl Settings {
         let out = args.out.unwrap_or_else(|| {
             crate::builds::target_dir(&root)
                 .join("bench")
-                .join(format!("{}.json", suite.name()))
+                .join(format!("{}.json", suite.name))
         });
         Ok(Settings {
-            suite,
+            suite: suite.name,
             before: args.before.filter(|rev| !rev.is_empty()),
             rounds,
             duration_s,
             connections,
             threads: args.threads,
             targets,
-            warm: args.warm.unwrap_or(suite.default_warm()),
-            settle_s: args.settle.unwrap_or(suite.default_settle()),
+            warm: args.warm.unwrap_or(suite.warm),
+            settle_s: args.settle.unwrap_or(suite.settle_s),
             runs: args.runs,
             lines: args.lines,
             repeat,
@@ -471,26 +273,15 @@ impl Settings {
             root,
         })
     }
+}
 
-    /// The suite's targets that --targets chose, in the suite's order;
-    /// an error names a target the suite does not have.
-    pub fn chosen<'a>(&self, all: &[&'a str], default: &[&'a str]) -> Result<Vec<&'a str>> {
-        let Some(wanted) = &self.targets else {
-            return Ok(default.to_vec());
-        };
-        if let Some(unknown) = wanted.iter().find(|w| !all.contains(&w.as_str())) {
-            bail!(
-                "the {} suite has no target {unknown:?}; its targets: {}",
-                self.suite.name(),
-                all.join(", ")
-            );
-        }
-        Ok(all
+/// The suites' names for clap, each with what it measures for `--help`.
+fn suite_names() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        SUITES
             .iter()
-            .copied()
-            .filter(|t| wanted.iter().any(|w| w == t))
-            .collect())
-    }
+            .map(|suite| PossibleValue::new(suite.name).help(suite.about)),
+    )
 }
 
 /// `10s` -> 10, `1m` -> 60: whole seconds, as wrk takes them.

@@ -10,7 +10,8 @@
 //!
 //! ```text
 //! main.rs      parse the command line, run it, print the cause chain, exit code
-//! cli.rs       the options (clap) and the validated settings they become
+//! cli.rs       the options (clap), validated into settings
+//! settings.rs  what a suite runs with: every option checked, every default chosen
 //! builds.rs    the release binaries: this tree's, and --before's in a worktree
 //! tools.rs     external programs: installing them, running them, their errors
 //! services.rs  slugd, redis-server and a Redis Cluster on loopback: start,
@@ -21,7 +22,8 @@
 //! rounds.rs    the order of the targets in each round (rotated)
 //! stats.rs     the median and the ratio: the only place either is computed
 //! report.rs    samples -> figures -> target/bench/<suite>.json and the summary
-//! suites/      one file per suite: what it starts and what it measures
+//! suites/      one file per suite (what it starts, what it measures) and
+//!              the table of suites: name, defaults and run, a row each
 //! ```
 
 mod builds;
@@ -31,6 +33,7 @@ mod proxy;
 mod report;
 mod rounds;
 mod services;
+mod settings;
 mod stats;
 mod suites;
 mod tools;

@@ -26,27 +26,9 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::builds::Builds;
-use crate::cli::Settings;
+use crate::builds::{Build, Builds};
+use crate::settings::Settings;
 use crate::stats::{median, ratio};
-
-/// Which build a sample is of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Build {
-    /// This tree.
-    Now,
-    /// The --before revision.
-    Before,
-}
-
-impl Build {
-    pub fn label(self) -> &'static str {
-        match self {
-            Build::Now => "now",
-            Build::Before => "before",
-        }
-    }
-}
 
 struct Samples {
     target: String,
@@ -164,7 +146,7 @@ impl Report {
             .chain(std::env::args().skip(1))
             .collect();
         let document = json!({
-            "suite": settings.suite.name(),
+            "suite": settings.suite,
             "command": command.join(" "),
             "revisions": { "now": builds.now_revision, "before": builds.before.as_ref().map(|b| &b.revision) },
             "settings": settings,

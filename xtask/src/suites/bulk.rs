@@ -18,12 +18,13 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
-use super::corpus;
+use super::shared::corpus;
+use crate::builds::Build;
 use crate::builds::Builds;
-use crate::cli::Settings;
-use crate::report::{Build, Report};
+use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Backend, Redis};
+use crate::settings::Settings;
 use crate::tools::timed;
 
 const TARGETS: [&str; 4] = ["threads1", "threads", "unicode", "redis"];

@@ -25,10 +25,11 @@ use std::time::SystemTime;
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
+use crate::builds::Build;
 use crate::builds::{Builds, Worktree, before_target_dir, target_dir};
-use crate::cli::Settings;
-use crate::report::{Build, Report};
+use crate::report::Report;
 use crate::rounds::rotated;
+use crate::settings::Settings;
 use crate::tools::{need, on_path, output, run_shown};
 
 /// The instruction-count bench, copied into the --before worktree.

@@ -24,13 +24,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use super::{corpus, post_titles};
+use super::shared::{corpus, post_titles};
+use crate::builds::Build;
 use crate::builds::Builds;
-use crate::cli::Settings;
 use crate::http;
-use crate::report::{Build, Report};
+use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Backend, Ready, Server};
+use crate::settings::Settings;
 use crate::stats::median;
 use crate::tools::{describe, need, tail};
 

@@ -17,13 +17,14 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::corpus;
+use super::shared::corpus;
+use crate::builds::Build;
 use crate::builds::Builds;
-use crate::cli::Settings;
 use crate::http::Client;
-use crate::report::{Build, Report};
+use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Backend, Ready, Redis, Server};
+use crate::settings::Settings;
 use crate::stats::median;
 use crate::tools::need;
 use crate::wrk;

@@ -18,12 +18,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::{buckets, corpus, post_titles_in, timed_load, warmed_rss};
+use super::shared::{buckets, corpus, post_titles_in, timed_load, warmed_rss};
+use crate::builds::Build;
 use crate::builds::Builds;
-use crate::cli::Settings;
-use crate::report::{Build, Report};
+use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Backend, Redis};
+use crate::settings::Settings;
 use crate::tools::need_file;
 
 const TARGETS: [&str; 4] = ["redis_en", "redis_all", "in_process_en", "in_process_all"];

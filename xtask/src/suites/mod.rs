@@ -1,7 +1,7 @@
 //! The suites, one file each: what each starts, in which order its
-//! targets run, and what it records. This file dispatches and holds what
-//! several suites share (the corpus, warm-up requests, what a Redis
-//! table's buckets hold).
+//! targets run, and what it records. This file holds their table (a
+//! suite's name, defaults and run, in one row) and dispatches; what
+//! several suites share is in `shared`, so no suite imports this file.
 
 mod bulk;
 mod engine;
@@ -14,6 +14,7 @@ mod memory;
 mod replicas;
 mod request_cost;
 mod reservations;
+mod shared;
 mod soak;
 mod startup;
 mod throughput;
@@ -23,11 +24,260 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::builds::Builds;
-use crate::cli::{Settings, Suite};
-use crate::http::Client;
 use crate::report::Report;
-use crate::services::{Backend, Ready, Redis, Server};
-use crate::tools::{Timed, timed};
+use crate::settings::Settings;
+
+/// A suite: its name, what it measures (`--help`), its defaults and its
+/// run. Adding a suite is a file and a row of [`SUITES`].
+pub struct Suite {
+    pub name: &'static str,
+    pub about: &'static str,
+    /// Rounds when --rounds is not given.
+    pub rounds: usize,
+    /// One wrk run's length in seconds when --duration is not given.
+    pub duration_s: u64,
+    /// wrk's connections when --connections is not given.
+    pub connections: u32,
+    /// Warm-up requests per instance when --warm is not given.
+    pub warm: usize,
+    /// Seconds from warm to settled when --settle is not given.
+    pub settle_s: u64,
+    /// --repeat when not given.
+    pub repeat: usize,
+    /// Measures, recording into the report; the builds it ran.
+    pub run: fn(&Settings, &Path, &mut Report) -> Result<Builds>,
+}
+
+/// Every suite. docs/figures.md shows the figures each gave.
+pub const SUITES: [Suite; 15] = [
+    Suite {
+        name: "throughput",
+        about: "wrk over loopback, POST /slug over the corpus: in-process, on \
+             Redis and on a 3-primary Redis Cluster (each with and without the \
+             name cache) and the bare axum handler of examples/bare.rs; req/s, \
+             p50, p99, errors, RSS idle and after the load, the Redis table's \
+             size. Targets: in_process redis redis_nocache cluster \
+             cluster_nocache bare.",
+        rounds: 3,
+        duration_s: 10,
+        connections: 64,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: throughput::run,
+    },
+    Suite {
+        name: "memory",
+        about: "One instance at a time, in-process and on Redis: RSS and anonymous \
+             memory idle, after --warm requests, and --settle seconds later; \
+             the Redis table's used_memory. Targets: in_process redis.",
+        rounds: 3,
+        duration_s: 10,
+        connections: 64,
+        warm: 2000,
+        settle_s: 15,
+        repeat: 5,
+        run: memory::run,
+    },
+    Suite {
+        name: "startup",
+        about: "hyperfine: `slugd --version`, `slugd slugify` in-process, from the \
+             data files and on Redis; and `slugd serve` from spawn to the first \
+             200 of GET /readyz, in-process and on Redis.",
+        rounds: 3,
+        duration_s: 10,
+        connections: 64,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: startup::run,
+    },
+    Suite {
+        name: "growth",
+        about: "How a request's cost grows: wrk with 64, 256 and 1,024 \
+             connections; POST /slugs with 1, 10 and 100 titles; one POST /slug \
+             of 1 KiB to 1 MiB. Targets: in_process redis.",
+        rounds: 3,
+        duration_s: 5,
+        connections: 64,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: growth::run,
+    },
+    Suite {
+        name: "bulk",
+        about: "`slugd slugify` over --lines titles from standard input: wall \
+             time, titles/s and peak RSS, then a check that every target wrote \
+             the same slugs. Targets: threads1 threads unicode redis.",
+        rounds: 9,
+        duration_s: 10,
+        connections: 64,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: bulk::run,
+    },
+    Suite {
+        name: "unicode",
+        about: "What `--unicode` (slugs in the titles' own scripts) costs beside \
+             ASCII slugs: the bulk suite's targets threads and unicode over the \
+             corpus repeated 2,000 times.",
+        rounds: 5,
+        duration_s: 10,
+        connections: 64,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: bulk::run_unicode,
+    },
+    Suite {
+        name: "engine",
+        about: "The engine in-process: criterion's times (benches/engine.rs) and \
+             callgrind's instructions per corpus pass through gungraun \
+             (benches/engine_instructions.rs; valgrind and gungraun-runner are \
+             installed if missing). With --before, the revision counts this \
+             tree's instruction cases too, and runs its own criterion cases.",
+        rounds: 1,
+        duration_s: 10,
+        connections: 64,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: engine::run,
+    },
+    Suite {
+        name: "reservations",
+        about: "Reservations on one fresh redis-server: wrk POST /reservations \
+             against POST /slug on the same slugd, in turns (req/s, p50, p99, \
+             CPU per request of slugd and redis-server, Redis's time per \
+             function or script call); three instances contending for 20 titles \
+             in one scope (latency, no slug handed out twice); the Redis memory \
+             of --held reservations in one scope. Targets (phases): throughput \
+             contention memory.",
+        rounds: 3,
+        duration_s: 5,
+        connections: 64,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: reservations::run,
+    },
+    Suite {
+        name: "instances",
+        about: "RSS of N instances at once in each mode (N from --counts), each \
+             after --warm corpus titles, beside the Redis table's size. \
+             Targets: in_process redis.",
+        rounds: 1,
+        duration_s: 10,
+        connections: 64,
+        warm: 500,
+        settle_s: 0,
+        repeat: 5,
+        run: instances::run,
+    },
+    Suite {
+        name: "locales",
+        about: "What CLDR's names in every locale cost: `slugd load --locales en` \
+             and `all` (time, peak RSS, the table's and its CLDR buckets' \
+             memory, the names' raw text), and the RSS of one instance warmed \
+             under 12 locales, with English only and with every locale. \
+             Targets: redis_en redis_all in_process_en in_process_all. Needs \
+             CLDR (unicode-cldr-core).",
+        rounds: 3,
+        duration_s: 10,
+        connections: 64,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: locales::run,
+    },
+    Suite {
+        name: "japanese",
+        about: "What Japanese readings cost: loads of `--locales en` and `en,ja` \
+             (time, peak RSS, memory of the table and of the readings' \
+             buckets), RSS of one warmed instance without and with them (right \
+             after and --settle s later), and the time per Japanese title of \
+             `slugd slugify --locale ja`. Targets: redis_en redis_ja \
+             in_process_en in_process_ja slugify_redis slugify_in_process. \
+             Needs IPADIC (mecab-ipadic).",
+        rounds: 3,
+        duration_s: 10,
+        connections: 64,
+        warm: 2000,
+        settle_s: 30,
+        repeat: 200,
+        run: japanese::run,
+    },
+    Suite {
+        name: "request-cost",
+        about: "Instructions per POST /slug, counted by callgrind over a live \
+             `slugd serve` with one worker thread: 2,000 then 6,000 corpus \
+             titles, the difference over 4,000; whole process and the service \
+             path alone (call_app and TrackedAnswer::poll). Targets: in_process \
+             redis.",
+        rounds: 1,
+        duration_s: 10,
+        connections: 64,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: request_cost::run,
+    },
+    Suite {
+        name: "soak",
+        about: "wrk with --connections for --duration against in-process, Redis, \
+             and Redis killed and restarted mid-run (with and without the name \
+             cache), a probe every 50 ms during the restarts: errors, RSS after \
+             5 s and at the end, how long the restart hurt. Targets: in_process \
+             redis redis_restart redis_nocache_restart.",
+        rounds: 1,
+        duration_s: 60,
+        connections: 200,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: soak::run,
+    },
+    Suite {
+        name: "flood",
+        about: "Connection floods: --flood connections (scripts/lib/flood.py, \
+             split over client processes of at most --per-client each) held \
+             --hold seconds against a fresh in-process slugd, a probe every 0.2 \
+             s: its answers and latency, peak RSS and RSS 30 s after against \
+             idle, handshakes the kernel dropped. Targets: silent trickle idle.",
+        rounds: 1,
+        duration_s: 10,
+        connections: 64,
+        warm: 500,
+        settle_s: 0,
+        repeat: 5,
+        run: flood::run,
+    },
+    Suite {
+        name: "replicas",
+        about: "What waiting for a replica costs: POST /reservations (wrk, \
+             --connections, default 16) to an instance answering once the \
+             primary has it and to one with --reservation-replicas 1, in turns, \
+             the replica's link --delay-ms away each way through a delaying \
+             proxy: req/s, p50, p99, errors, and the ratio of the two rates; \
+             then a primary watched by three sentinels killed under \
+             reservations: how long until the sentinels name the replica and \
+             until reservations are answered again. Targets: wait sentinel.",
+        rounds: 3,
+        duration_s: 5,
+        connections: 16,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: replicas::run,
+    },
+];
+
+/// The suite named `name`.
+pub fn find(name: &str) -> Option<&'static Suite> {
+    SUITES.iter().find(|suite| suite.name == name)
+}
 
 /// Runs the suite and writes its report.
 pub fn run(settings: &Settings) -> Result<()> {
@@ -36,132 +286,8 @@ pub fn run(settings: &Settings) -> Result<()> {
         .tempdir()
         .context("could not make the run's work directory")?;
     let mut report = Report::default();
-    let run = match settings.suite {
-        Suite::Throughput => throughput::run,
-        Suite::Memory => memory::run,
-        Suite::Startup => startup::run,
-        Suite::Growth => growth::run,
-        Suite::Bulk => bulk::run,
-        Suite::Unicode => bulk::run_unicode,
-        Suite::Engine => engine::run,
-        Suite::Reservations => reservations::run,
-        Suite::Instances => instances::run,
-        Suite::Locales => locales::run,
-        Suite::Japanese => japanese::run,
-        Suite::RequestCost => request_cost::run,
-        Suite::Soak => soak::run,
-        Suite::Flood => flood::run,
-        Suite::Replicas => replicas::run,
-    };
-    let builds: Builds = run(settings, work.path(), &mut report)
-        .with_context(|| format!("the {} suite failed", settings.suite.name()))?;
+    let suite = find(settings.suite).expect("the settings name a suite of the table");
+    let builds: Builds = (suite.run)(settings, work.path(), &mut report)
+        .with_context(|| format!("the {} suite failed", suite.name))?;
     report.finish(settings, &builds)
-}
-
-/// The titles of data/corpus.txt: every line that is not empty or a `#`
-/// comment (as `slugd::corpus::titles` reads them).
-pub fn corpus(root: &Path) -> Result<Vec<String>> {
-    let path = root.join("data/corpus.txt");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("could not read {}", path.display()))?;
-    Ok(text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(str::to_owned)
-        .collect())
-}
-
-/// POSTs `n` corpus titles to /slug, one after another on one kept-alive
-/// connection.
-pub fn post_titles(port: u16, titles: &[String], n: usize) -> Result<()> {
-    post_titles_in(port, titles, n, |_| None)
-}
-
-/// The same, the `k`th request with the locale `locale_of(k)` (none for
-/// `None`).
-pub fn post_titles_in<'a>(
-    port: u16,
-    titles: &[String],
-    n: usize,
-    locale_of: impl Fn(usize) -> Option<&'a str>,
-) -> Result<()> {
-    let mut client = Client::connect(port)?;
-    for (k, title) in titles.iter().cycle().take(n).enumerate() {
-        client.post_slug(title, locale_of(k))?;
-    }
-    Ok(())
-}
-
-/// `slugd --log warn load ARGS` into `redis` under GNU time: its wall
-/// time and peak RSS.
-pub fn timed_load(bin: &Path, redis: &Redis, args: &[&str], work: &Path) -> Result<Timed> {
-    let mut command = std::process::Command::new(bin);
-    command.args(["--log", "warn", "load"]).args(args);
-    redis.backend().apply(&mut command);
-    timed(&command, None, None, work)
-}
-
-/// RSS of one instance in kB, half a second after `warm(port)` and
-/// `settle_s` seconds after that: (right after, settled). The instance is
-/// stopped before this returns.
-pub fn warmed_rss(
-    name: &str,
-    bin: &Path,
-    backend: &Backend,
-    args: &[&str],
-    warm: impl FnOnce(u16) -> Result<()>,
-    settle_s: u64,
-    work: &Path,
-) -> Result<(f64, f64)> {
-    let mut server = Server::slugd(name, bin, backend, args, work)?;
-    server.wait_ready(Ready::Readyz)?;
-    warm(server.port)?;
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let now = server.process.rss_kb()?;
-    std::thread::sleep(std::time::Duration::from_secs(settle_s));
-    let settled = server.process.rss_kb()?;
-    server.process.stop();
-    Ok((now, settled))
-}
-
-/// Lua for `Redis::eval`: of the keys matching ARGV[1], the sum of
-/// `MEMORY USAGE` (bytes), their count, the most fields in one, and
-/// their encodings counted, as "bytes keys fullest encoding:n,...".
-pub const BUCKETS: &str = "local keys = redis.call('KEYS', ARGV[1])
-local bytes, fullest, enc = 0, 0, {}
-for _, k in ipairs(keys) do
-  bytes = bytes + redis.call('MEMORY', 'USAGE', k, 'SAMPLES', 0)
-  local e = redis.call('OBJECT', 'ENCODING', k)
-  enc[e] = (enc[e] or 0) + 1
-  if redis.call('TYPE', k).ok == 'hash' then fullest = math.max(fullest, redis.call('HLEN', k)) end
-end
-local parts = {}
-for e, n in pairs(enc) do parts[#parts + 1] = e .. ':' .. n end
-table.sort(parts)
-return bytes .. ' ' .. #keys .. ' ' .. fullest .. ' ' .. table.concat(parts, ',')";
-
-/// What [`BUCKETS`] returned.
-pub struct Buckets {
-    pub bytes: f64,
-    pub keys: f64,
-    pub fullest: f64,
-    pub encodings: String,
-}
-
-/// The keys of `redis` matching `pattern`: [`BUCKETS`]'s figures.
-pub fn buckets(redis: &Redis, pattern: &str) -> Result<Buckets> {
-    let text = redis.eval(BUCKETS, &[pattern])?;
-    let mut words = text.split(' ');
-    let mut number = || -> Result<f64> {
-        words
-            .next()
-            .and_then(|w| w.parse().ok())
-            .with_context(|| format!("the bucket script answered {text:?}"))
-    };
-    Ok(Buckets {
-        bytes: number()?,
-        keys: number()?,
-        fullest: number()?,
-        encodings: text.splitn(4, ' ').nth(3).unwrap_or("").to_owned(),
-    })
 }

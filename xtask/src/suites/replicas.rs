@@ -26,14 +26,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 
+use crate::builds::Build;
 use crate::builds::Builds;
-use crate::cli::Settings;
 use crate::http::Client;
 use crate::proxy::DelayProxy;
-use crate::report::Build;
 use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Backend, Process, Ready, Redis, Server, free_port};
+use crate::settings::Settings;
 use crate::tools::need;
 use crate::wrk;
 

@@ -22,12 +22,13 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
-use super::{corpus, post_titles};
+use super::shared::{corpus, post_titles};
+use crate::builds::Build;
 use crate::builds::Builds;
-use crate::cli::Settings;
-use crate::report::{Build, Report};
+use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Backend, Ready, Redis, Server};
+use crate::settings::Settings;
 use crate::tools::need;
 
 const TARGETS: [&str; 2] = ["in_process", "redis"];

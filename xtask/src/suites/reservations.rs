@@ -32,12 +32,13 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
-use super::{buckets, corpus};
+use super::shared::{buckets, corpus};
+use crate::builds::Build;
 use crate::builds::Builds;
-use crate::cli::Settings;
-use crate::report::{Build, Report};
+use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Ready, Redis, Server};
+use crate::settings::Settings;
 use crate::tools::{need, output, output_from};
 use crate::wrk;
 

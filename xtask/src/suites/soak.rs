@@ -24,12 +24,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use crate::builds::Build;
 use crate::builds::Builds;
-use crate::cli::Settings;
 use crate::http;
-use crate::report::{Build, Report};
+use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Backend, Ready, Redis, Server};
+use crate::settings::Settings;
 use crate::tools::need;
 use crate::wrk;
 

@@ -18,12 +18,13 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
+use crate::builds::Build;
 use crate::builds::Builds;
-use crate::cli::Settings;
 use crate::http;
-use crate::report::{Build, Report};
+use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Backend, Redis, Server};
+use crate::settings::Settings;
 use crate::stats::median;
 use crate::tools::{self, need};
 

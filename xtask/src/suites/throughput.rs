@@ -15,11 +15,12 @@ use std::time::Duration;
 
 use anyhow::Result;
 
+use crate::builds::Build;
 use crate::builds::{self, Builds};
-use crate::cli::Settings;
-use crate::report::{Build, Report};
+use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Backend, Cluster, Ready, Redis, Server};
+use crate::settings::Settings;
 use crate::tools::{need, timed};
 use crate::wrk;
 
