@@ -20,8 +20,11 @@ use super::json::Json;
 use super::state::AppState;
 use crate::auth::Permission;
 use crate::locale::LocaleError;
+use crate::metrics::HoldCounted;
 use crate::options::{OptionError, Options, RawOptions};
-use crate::reserve::{MAX_HOLD_SECONDS, NameError, Owner, Reservations, ReserveError, Scope};
+use crate::reserve::{
+    HoldEvent, MAX_HOLD_SECONDS, NameError, Owner, Reservations, ReserveError, Scope,
+};
 
 /// The newest rule version's number, in the document's examples.
 const NEWEST: u64 = crate::rules::Rules::NEWEST.number();
@@ -295,7 +298,12 @@ async fn reserve(
         .await
         .map_err(reserve_error)?;
     state.metrics.reservation(made.new);
-    state.metrics.holds(made.hold, made.lapsed);
+    let counted = made.hold.map(|event| match event {
+        HoldEvent::Made => HoldCounted::Made,
+        HoldEvent::Renewed => HoldCounted::Renewed,
+        HoldEvent::Confirmed => HoldCounted::Confirmed,
+    });
+    state.metrics.holds(counted, made.lapsed);
     let status = match made.new {
         true => StatusCode::CREATED,
         false => StatusCode::OK,

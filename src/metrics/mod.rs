@@ -73,6 +73,17 @@ struct Inner {
     cache: OnceLock<Arc<Cache>>,
 }
 
+/// The hold events counted one by one, in the order of the counters.
+#[derive(Debug, Clone, Copy)]
+pub enum HoldCounted {
+    /// A new slug, held.
+    Made = 0,
+    /// A hold given a new lifetime.
+    Renewed = 1,
+    /// A hold made a reservation for good.
+    Confirmed = 2,
+}
+
 impl Metrics {
     /// A recorder of its own, with the counters every mode has registered
     /// (so a scrape shows them at 0 from the start). Redis's are registered
@@ -172,16 +183,14 @@ impl Metrics {
         }
     }
 
-    /// What a reservation did to a hold, and how many lapsed holds it
-    /// found and freed.
-    pub fn holds(&self, event: Option<crate::reserve::HoldEvent>, lapsed: u64) {
-        use crate::reserve::HoldEvent;
+    /// What a reservation did to a hold (`Made`, `Renewed`, `Confirmed`:
+    /// the first three of `slugd_reservation_holds_total`'s events), and
+    /// how many lapsed holds it found and freed. The caller names the
+    /// event, so that this file knows nothing of the reservations.
+    pub fn holds(&self, event: Option<HoldCounted>, lapsed: u64) {
         if let Some(inner) = &self.inner {
-            match event {
-                Some(HoldEvent::Made) => inner.holds[0].increment(1),
-                Some(HoldEvent::Renewed) => inner.holds[1].increment(1),
-                Some(HoldEvent::Confirmed) => inner.holds[2].increment(1),
-                None => {}
+            if let Some(event) = event {
+                inner.holds[event as usize].increment(1);
             }
             if lapsed > 0 {
                 inner.holds[3].increment(lapsed);
