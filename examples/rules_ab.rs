@@ -1,11 +1,13 @@
 //! The engine's time per pass over the sample corpus by the newest rules
 //! against an older version of the same build, the two timed in turns in
-//! one process (41 rounds, the order turning each round), so the machine's
-//! noise falls on both alike: the median of each, and the median of the
-//! rounds' ratios.
+//! one process (the order turning each round), so the machine's noise
+//! falls on both alike. Prints one line a round, the older version's and
+//! the newest's nanoseconds a pass, tab-separated; the runner takes the
+//! medians: `cargo xtask bench rules` (`--older N`, `--rounds R`).
 //!
-//! `cargo run --release --example rules_ab [N]`, N the older version
-//! (default 4). In-process table, default options otherwise.
+//! `cargo run --release --example rules_ab [N [ROUNDS]]`, N the older
+//! version (default 4), ROUNDS the rounds (default 41). In-process table,
+//! default options otherwise.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -18,13 +20,16 @@ use slugd::table::MemoryTable;
 /// Corpus passes a round times.
 const PASSES: u32 = 200;
 
-/// Rounds; odd, so the median is one of them.
+/// Rounds when not given; odd, so the median is one of them.
 const ROUNDS: usize = 41;
 
 fn main() {
     let older: u64 = std::env::args()
         .nth(1)
         .map_or(4, |n| n.parse().expect("a rule version number"));
+    let rounds: usize = std::env::args()
+        .nth(2)
+        .map_or(ROUNDS, |n| n.parse().expect("a number of rounds"));
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");
     let titles: Vec<&str> = slugd::corpus::titles().collect();
@@ -46,8 +51,8 @@ fn main() {
     // Warm both: ICU4X's transliterators, the engine's caches.
     pass(&old);
     pass(&newest);
-    let (mut olds, mut news, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..ROUNDS {
+    println!("# rules {older}\trules {}", newest.rules.number());
+    for round in 0..rounds {
         let (o, n) = if round % 2 == 0 {
             let o = pass(&old);
             (o, pass(&newest))
@@ -55,19 +60,6 @@ fn main() {
             let n = pass(&newest);
             (pass(&old), n)
         };
-        olds.push(o);
-        news.push(n);
-        ratios.push(n / o);
+        println!("{o:.0}\t{n:.0}");
     }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    println!(
-        "rules {older}: {:.0} ns a pass; rules {}: {:.0} ns; newest/older, median of {ROUNDS} rounds: {:.3}",
-        median(olds),
-        newest.rules.number(),
-        median(news),
-        median(ratios)
-    );
 }

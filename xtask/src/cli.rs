@@ -57,9 +57,9 @@ pub struct BenchArgs {
 
     /// Rounds: each round runs every target once, starting one target
     /// further on than the round before. Default: 9 for bulk, 5 for
-    /// unicode, 1 for engine (instruction counts), instances,
-    /// request-cost, soak and flood, 3 for the others (for locales and
-    /// japanese: instances started per configuration).
+    /// unicode, 41 for rules, 1 for engine (instruction counts),
+    /// instances, request-cost, soak and flood, 3 for the others (for
+    /// locales and japanese: instances started per configuration).
     #[arg(long, env = "ROUNDS", value_name = "N")]
     pub rounds: Option<usize>,
 
@@ -143,6 +143,10 @@ pub struct BenchArgs {
     /// opened.
     #[arg(long, env = "HOLD", default_value_t = 20, value_name = "SECONDS")]
     pub hold: u64,
+
+    /// rules: the older rule version timed against the newest.
+    #[arg(long, env = "OLDER", default_value_t = 4, value_name = "N")]
+    pub older: u64,
 
     /// replicas: how long the replica's link to its primary is, in
     /// milliseconds each way.
@@ -265,6 +269,7 @@ impl Settings {
             hold_s: args.hold,
             per_client: args.per_client,
             delay_ms: args.delay_ms,
+            older_rules: args.older,
             serve_args: args
                 .serve_args
                 .map(|a| a.split_whitespace().map(str::to_owned).collect())

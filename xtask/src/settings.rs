@@ -31,6 +31,7 @@ pub struct Settings {
     pub hold_s: u64,
     pub per_client: usize,
     pub delay_ms: u64,
+    pub older_rules: u64,
     pub serve_args: Vec<String>,
     #[serde(skip)]
     pub out: PathBuf,

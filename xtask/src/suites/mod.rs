@@ -14,6 +14,7 @@ mod memory;
 mod replicas;
 mod request_cost;
 mod reservations;
+mod rules;
 mod shared;
 mod soak;
 mod startup;
@@ -49,7 +50,7 @@ pub struct Suite {
 }
 
 /// Every suite. docs/figures.md shows the figures each gave.
-pub const SUITES: [Suite; 15] = [
+pub const SUITES: [Suite; 16] = [
     Suite {
         name: "throughput",
         about: "wrk over loopback, POST /slug over the corpus: in-process, on \
@@ -154,7 +155,9 @@ pub const SUITES: [Suite; 15] = [
              function or script call); three instances contending for 20 titles \
              in one scope (latency, no slug handed out twice); the Redis memory \
              of --held reservations in one scope. Targets (phases): throughput \
-             contention memory.",
+             contention memory, and redis_alone when named: Redis's own time \
+             per reservation, the script, library 1, this tree's library and \
+             the floor of the key layout by redis-benchmark.",
         rounds: 3,
         duration_s: 5,
         connections: 64,
@@ -271,6 +274,21 @@ pub const SUITES: [Suite; 15] = [
         settle_s: 0,
         repeat: 5,
         run: replicas::run,
+    },
+    Suite {
+        name: "rules",
+        about: "The engine's time per corpus pass by the newest rule version \
+             against --older (default 4), timed in turns in one process \
+             (examples/rules_ab.rs, 200 passes a turn, --rounds rounds): the \
+             nanoseconds a pass of each and the median of the rounds' ratios. \
+             Targets: older newest.",
+        rounds: 41,
+        duration_s: 10,
+        connections: 64,
+        warm: 2000,
+        settle_s: 0,
+        repeat: 5,
+        run: rules::run,
     },
 ];
 

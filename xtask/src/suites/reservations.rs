@@ -25,6 +25,18 @@
 //!    records as rules 1 wrote them): the sum of `MEMORY USAGE` of the
 //!    scope's keys per reservation, used_memory's growth per reservation,
 //!    the keys' encodings and one bucket's fields.
+//! 4. `redis_alone` (only when named in --targets): Redis's own time per
+//!    reservation with nothing else running. One fresh redis-server,
+//!    redis-benchmark (8 clients) sending 200,000 reservations of one title
+//!    by new owners (every one a numbered slug: the five-command path) to
+//!    each of: `script`, the Lua script of 446d904 (the last release that
+//!    reserved with EVALSHA); `library_1`, tests/data/reservations/
+//!    library_1.lua (FCALL, before holds); `library`, this tree's
+//!    src/reserve/reservations.lua; `floor`, the same five commands on the
+//!    same keys with nothing else (what this key layout costs at the
+//!    least); each on a scope of its own, in turns, --rounds times:
+//!    `INFO commandstats`' microseconds per call, and each against the
+//!    script.
 
 use std::io::Write;
 use std::path::Path;
@@ -42,7 +54,40 @@ use crate::settings::Settings;
 use crate::tools::{need, output, output_from};
 use crate::wrk;
 
-const TARGETS: [&str; 3] = ["throughput", "contention", "memory"];
+const TARGETS: [&str; 4] = ["throughput", "contention", "memory", "redis_alone"];
+
+/// The phases run when --targets names none.
+const DEFAULT: [&str; 3] = ["throughput", "contention", "memory"];
+
+/// The revision whose `src/reserve/reservations.lua` is the script
+/// reservations ran as before they were functions.
+const SCRIPT_REVISION: &str = "446d904";
+
+/// Reservations redis-benchmark sends to each, a round.
+const ALONE_CALLS: &str = "200000";
+
+/// The five commands a numbered slug needs, on the library's keys, with
+/// nothing around them: the floor of this key layout.
+const FLOOR: &str = "#!lua name=bench_floor
+local function key(prefix, field) return prefix .. string.sub(redis.sha1hex(field), 1, 4) end
+redis.register_function('bench_floor', function(_, a)
+  local prefix, owner, base = a[1], a[2], a[3]
+  local ofield = '=' .. owner
+  local okey = key(prefix, ofield)
+  redis.call('HGET', okey, ofield)
+  local hkey = key(prefix, base)
+  local seen = redis.call('HMGET', hkey, base, '#' .. base)
+  local n = (tonumber(seen[2]) or 1) + 1
+  local c
+  while true do
+    c = base .. '-' .. n
+    if redis.call('HSETNX', key(prefix, c), c, owner) == 1 then break end
+    n = n + 1
+  end
+  redis.call('HSET', hkey, '#' .. base, n)
+  redis.call('HSET', okey, ofield, c .. '/' .. #base)
+  return {'new', c, '5'}
+end)";
 
 /// Lua: the slugs held in scope ARGV[1] (fields of its buckets that are
 /// not an owner's record, `=`, or a mark, `#`).
@@ -84,7 +129,7 @@ return table.concat(out, ' | ')";
 
 pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Builds> {
     need("wrk", "wrk")?;
-    let phases = settings.chosen(&TARGETS, &TARGETS)?;
+    let phases = settings.chosen(&TARGETS, &DEFAULT)?;
     let builds = Builds::slugd(settings, work)?;
     let redis = Redis::start("redis", work)?;
     crate::services::load(&builds.now, &redis.backend(), &[])?;
@@ -96,6 +141,9 @@ pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Buil
     }
     if phases.contains(&"memory") {
         memory(settings, &builds, &redis, work, report)?;
+    }
+    if phases.contains(&"redis_alone") {
+        redis_alone(settings, work, report)?;
     }
     Ok(builds)
 }
@@ -428,5 +476,77 @@ fn memory(
             .arg("slugd:r:{million}:"),
     )?;
     report.note("million_scope_bucket_ffff", bucket.trim());
+    Ok(())
+}
+
+fn redis_alone(settings: &Settings, work: &Path, report: &mut Report) -> Result<()> {
+    need("redis-benchmark", "redis-tools")?;
+    let redis = Redis::start("redis-alone", work)?;
+    let script = output(
+        Command::new("git")
+            .args([
+                "show",
+                &format!("{SCRIPT_REVISION}:src/reserve/reservations.lua"),
+            ])
+            .current_dir(&settings.root),
+    )?;
+    let sha = redis.cli(&["script", "load", &script])?.trim().to_owned();
+    for file in [
+        "tests/data/reservations/library_1.lua",
+        "src/reserve/reservations.lua",
+    ] {
+        let path = settings.root.join(file);
+        let library = std::fs::read_to_string(&path)
+            .with_context(|| format!("could not read {}", path.display()))?;
+        redis.cli(&["function", "load", "replace", &library])?;
+    }
+    redis.cli(&["function", "load", "replace", FLOOR])?;
+    eprintln!(
+        "xtask: redis_alone, {} rounds of {ALONE_CALLS} reservations each by redis-benchmark",
+        settings.rounds
+    );
+    let kinds = ["script", "library_1", "library", "floor"];
+    let args = ["o__rand_int__", "hello-world", "-", ",", "5"];
+    for round in 1..=settings.rounds {
+        for name in rotated(round - 1, &kinds) {
+            let prefix = format!("b:r:{{{name}{round}}}:");
+            let (command, call): (&str, Vec<&str>) = match name {
+                "script" => ("evalsha", vec!["evalsha", &sha, "0", &prefix, "reserve"]),
+                "library_1" => ("fcall", vec!["fcall", "slugd_reserve_1", "0", &prefix]),
+                "library" => ("fcall", vec!["fcall", "slugd_reserve_3", "0", &prefix]),
+                _ => ("fcall", vec!["fcall", "bench_floor", "0", &prefix]),
+            };
+            let mut call = call;
+            call.extend(args);
+            match name {
+                "script" | "library_1" => call.push("*"),
+                "library" => call.extend(["0", "*"]),
+                _ => {}
+            }
+            redis.cli(&["config", "resetstat"])?;
+            output(
+                Command::new("redis-benchmark")
+                    .args(["-p", &redis.port.to_string(), "-q", "-c", "8"])
+                    .args(["-n", ALONE_CALLS, "-r", "100000000"])
+                    .args(&call),
+            )?;
+            let stats = redis.cli(&["info", "commandstats"])?;
+            let usec: f64 = stats
+                .lines()
+                .find_map(|l| l.trim().strip_prefix(&format!("cmdstat_{command}:")))
+                .and_then(|fields| {
+                    fields
+                        .split(',')
+                        .find_map(|f| f.strip_prefix("usec_per_call="))
+                })
+                .and_then(|v| v.parse().ok())
+                .with_context(|| format!("no {command} calls counted for {name}:\n{stats}"))?;
+            eprintln!("  round {round} {name:<10} {usec:>6.2} us a call");
+            report.record(name, "usec_per_call", "us", Build::Now, usec);
+        }
+    }
+    for name in ["library_1", "library", "floor"] {
+        report.compare("usec_per_call", name, "script");
+    }
     Ok(())
 }
