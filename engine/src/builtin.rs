@@ -13,11 +13,11 @@
 //! tens of milliseconds: parsing 35,000 lines and 4,000 annotations and
 //! romanizing every English name. So it is built in as well, already made,
 //! as the Rust source of its arrays and strings (`data/default-table.rs`,
-//! [`DEFAULT_TABLE`]): `table::memory` reads it in place, so a start
+//! [`DEFAULT_TABLE`]): [`crate::memory`] reads it in place, so a start
 //! decodes, hashes and copies nothing, and touches only the pages of the
 //! names it looks up (`slugd slugify x` looks up none). It is derived
 //! data, not a source: the unit test
-//! `table::memory::tests::the_built_in_default_table_is_the_data_files`
+//! `memory::tests::the_built_in_default_table_is_the_data_files`
 //! fails when it differs from what the readers make of the files, and
 //! rewrites it when run with `SLUGD_WRITE_DEFAULT_TABLE=1`. (A build script
 //! cannot make it: the CLDR names become slug words by this crate's own
@@ -39,7 +39,7 @@ pub const CLDR_DERIVED_EN: &[u8] = include_bytes!("../../data/cldr/annotationsDe
 pub const CLDR_NAME: &str = "built-in data/cldr (CLDR 41, English only)";
 
 /// The default table made from the files above, in the form
-/// `table::memory` reads in place: see the module doc.
+/// [`crate::memory`] reads in place: see the module doc.
 pub static DEFAULT_TABLE: TableParts = include!("../../data/default-table.rs");
 
 /// The text of [`DEFAULT_TABLE`]'s source, for the test that checks it
@@ -65,7 +65,7 @@ pub struct TableParts {
     pub english_written: StoreParts,
 }
 
-/// Names by number: `table::memory`'s store, as arrays.
+/// Names by number: [`crate::memory`]'s store, as arrays.
 #[derive(Debug)]
 pub struct StoreParts {
     /// The membership bitmap, 64 numbers a word.

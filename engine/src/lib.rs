@@ -19,6 +19,9 @@
 //!   request's view of a table's names along its locale's chain.
 //! - [`membership`]: the bitmap with ranks that says which characters a
 //!   table holds and which keys a locale names.
+//! - [`memory`]: the in-process table, every name in the process's own
+//!   memory (the service builds it off its async threads); [`stored`]:
+//!   which names a table stores, and in what chunks.
 //! - [`japanese`]: Japanese read as Japanese (rules 3): IPADIC's readings
 //!   (the streaming reader and the compact form), the reading of a title
 //!   through a lookup of written forms, Hepburn without macrons.
@@ -43,10 +46,12 @@ pub mod japanese;
 pub mod lines;
 pub mod locale;
 pub mod membership;
+pub mod memory;
 pub mod named;
 pub mod options;
 pub mod remembered;
 pub mod rules;
 pub mod slug;
+pub mod stored;
 pub mod unicode_data;
 pub mod validate;

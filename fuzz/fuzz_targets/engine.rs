@@ -5,8 +5,8 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use slugd::slug::{Options, RawOptions, slugify};
-use slugd::table::MemoryTable;
+use slugd_engine::memory::MemoryTable;
+use slugd_engine::slug::{Options, RawOptions, slugify};
 
 fn table() -> &'static MemoryTable {
     static TABLE: OnceLock<MemoryTable> = OnceLock::new();
@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
             0 => 1,
             1 => 2,
             2 => 4,
-            _ => slugd::options::Rules::NEWEST.number(),
+            _ => slugd_engine::options::Rules::NEWEST.number(),
         }),
         ..RawOptions::default()
     }

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use slugd::unicode_data::{Categories, Reader, parse_line};
+use slugd_engine::unicode_data::{Categories, Reader, parse_line};
 
 fuzz_target!(|data: &[u8]| {
     let categories: Categories = "So,Sm,Lu".parse().unwrap();

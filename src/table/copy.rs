@@ -12,10 +12,11 @@ use std::path::PathBuf;
 
 use super::error::OpenError;
 use super::layout::Meta;
-use super::memory::MemoryTable;
+use super::memory;
 use super::settings::TableSettings;
 use crate::cldr::{CldrSettings, LocaleSelection};
 use crate::unicode_data::{Categories, DataSource};
+use slugd_engine::memory::MemoryTable;
 
 /// What a copy is built from besides the Redis version's meta.
 #[derive(Debug, Clone)]
@@ -52,7 +53,7 @@ impl CopySource {
             Some(meta) => (meta.categories.clone(), self.locales_of(meta)),
             None => (self.categories.clone(), self.cldr.clone()),
         };
-        let mut table = MemoryTable::build(self.data.clone(), categories, cldr).await?;
+        let mut table = memory::build(self.data.clone(), categories, cldr).await?;
         // A version loaded before names as written (rules 4) has none:
         // nor has its copy, so both answer alike.
         if live.is_some_and(|meta| meta.cldr.written.is_empty()) {
@@ -63,13 +64,15 @@ impl CopySource {
             // the copy would read Japanese otherwise than Redis does, so it
             // fails instead, whatever the reason.
             Some(meta) if meta.readings.any() => {
-                let readings = super::memory::read_readings(self.ipadic.clone()).await?;
+                let readings = memory::read_readings(self.ipadic.clone()).await?;
                 Ok(table.with_readings(readings))
             }
             Some(_) => Ok(table),
-            None => Ok(table
-                .read_japanese(self.japanese.then_some(self.ipadic.as_path()))
-                .await?),
+            None => Ok(memory::read_japanese(
+                table,
+                self.japanese.then_some(self.ipadic.as_path()),
+            )
+            .await?),
         }
     }
 

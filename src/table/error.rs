@@ -31,6 +31,15 @@ pub enum OpenError {
     Reservations(String),
 }
 
+impl From<slugd_engine::memory::BuildError> for OpenError {
+    fn from(e: slugd_engine::memory::BuildError) -> Self {
+        match e {
+            slugd_engine::memory::BuildError::Data(e) => OpenError::Data(e),
+            slugd_engine::memory::BuildError::Cldr(e) => OpenError::Cldr(e),
+        }
+    }
+}
+
 /// Why the table cannot answer. Every variant means "try again later" to a
 /// client (HTTP 503).
 #[derive(Debug, Clone, thiserror::Error)]

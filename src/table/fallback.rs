@@ -19,7 +19,7 @@ use tokio::sync::Mutex;
 use super::copy::CopySource;
 use super::error::OpenError;
 use super::layout::Meta;
-use super::memory::MemoryTable;
+use slugd_engine::memory::MemoryTable;
 
 /// What the degraded mode needs, and the table while it is in use.
 #[derive(Debug)]

@@ -33,9 +33,9 @@ use crate::metrics::Metrics;
 pub use self::copy::CopySource;
 pub use self::error::{OpenError, TableError};
 pub use self::fallback::Fallback;
-pub use self::memory::MemoryTable;
 pub use self::redis::RedisTable;
 pub use self::settings::{OnRedisDown, TableSettings};
+pub use slugd_engine::memory::{BuildError, MemoryTable};
 
 /// The table a service slugs with.
 #[derive(Clone)]
@@ -48,7 +48,7 @@ pub enum SymbolTable {
 }
 
 impl SymbolTable {
-    /// Opens the table. In-process: builds it ([`MemoryTable::build`]). Redis: sets up the
+    /// Opens the table. In-process: builds it (`memory::build`). Redis: sets up the
     /// connection and a watcher for new versions without waiting for Redis,
     /// so a service starts whether or not Redis is up.
     /// The Redis table counts its round trips and cache lookups in
@@ -58,13 +58,16 @@ impl SymbolTable {
         metrics: &Metrics,
     ) -> Result<SymbolTable, OpenError> {
         let Some(config) = &settings.redis else {
-            let table = MemoryTable::build(
+            let table = memory::build(
                 settings.data.clone(),
                 settings.categories.clone(),
                 settings.cldr.clone(),
             )
-            .await?
-            .read_japanese(settings.japanese.then_some(settings.ipadic.as_path()))
+            .await?;
+            let table = memory::read_japanese(
+                table,
+                settings.japanese.then_some(settings.ipadic.as_path()),
+            )
             .await?;
             tracing::info!(
                 entries = table.len(),
