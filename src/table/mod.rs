@@ -2,8 +2,9 @@
 //! table is opened. Where a title becomes a slug with these names is
 //! [`crate::slugger`].
 //!
-//! - [`memory`]: every name in the service's memory, read from the data
-//!   files (the default table comes built in, already made).
+//! - [`memory`]: every name in the service's memory: the table is the
+//!   engine's ([`MemoryTable`], pure; the default one comes built in,
+//!   already made), read here off the async threads.
 //! - [`redis`]: the names in Redis, shared by every instance; the service
 //!   holds only which characters are in the table.
 //! - [`fallback`]: the in-process table of `--on-redis-down memory`, built
