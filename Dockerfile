@@ -7,6 +7,7 @@ COPY Cargo.toml Cargo.lock build.rs ./
 COPY src src
 COPY engine engine
 COPY xtask xtask
+COPY benches benches
 COPY examples examples
 COPY tests tests
 COPY data data

@@ -1,23 +1,20 @@
 //! engine: the engine in-process, one thread. criterion's times
-//! (engine/benches/engine.rs: the sample option sets and the `slug` crate over
+//! (benches/engine.rs: the sample option sets and the `slug` crate over
 //! the corpus, `locale: de`, each rule version, Thai and Chinese
 //! segmentation), read back from criterion's estimates; and callgrind's
 //! instructions per warm corpus pass through gungraun
-//! (engine/benches/engine_instructions.rs), a count the machine's noise cannot
+//! (benches/engine_instructions.rs), a count the machine's noise cannot
 //! move, the median over --rounds runs (foldhash's random seeds move it by
 //! about 0.1%). gungraun's runner is installed with `cargo install` if it
 //! is missing, at the version of the library in Cargo.lock; valgrind from
 //! Debian's packages.
 //!
 //! With --before, the revision is checked out in a git worktree and gets
-//! this tree's engine/benches/engine_instructions.rs (and, if it lacks
-//! them, the `gungraun` dev-dependency at this tree's version and the
-//! `[[bench]]` entry), so both builds count the same cases; a revision from
-//! before the benches moved into the engine crate gets it in its root
-//! package's benches/, its paths written as that crate named the engine's
-//! modules. The worktree's build goes to target/bench/before-target/.
-//! criterion runs each tree's own engine bench with that tree's criterion
-//! directory, so the times of
+//! this tree's benches/engine_instructions.rs (and, if it lacks them, the
+//! `gungraun` dev-dependency at this tree's version and the `[[bench]]`
+//! entry), so both builds count the same cases; the worktree's build goes
+//! to target/bench/before-target/. criterion runs each tree's own
+//! benches/engine.rs with that tree's criterion directory, so the times of
 //! cases both trees have sit side by side (a case only one tree has is
 //! reported for that build alone). Both builds take turns in each round.
 
@@ -36,16 +33,13 @@ use crate::settings::Settings;
 use crate::tools::{need, on_path, output, run_shown};
 
 /// The instruction-count bench, copied into the --before worktree.
-const INSTRUCTIONS_BENCH: &str = "engine/benches/engine_instructions.rs";
+const INSTRUCTIONS_BENCH: &str = "benches/engine_instructions.rs";
 
 /// A source tree whose benches run: this one, or the --before worktree.
 #[derive(Clone)]
 struct Tree {
     build: Build,
     dir: PathBuf,
-    /// Where its engine benches are: the engine crate's (`engine`), or,
-    /// in a tree from before they moved there, the root package's (``).
-    crate_dir: &'static str,
     /// Its cargo target directory (criterion writes under it).
     target: PathBuf,
     /// Whether cargo may use Cargo.lock as it is (`--locked`): not once
@@ -61,7 +55,6 @@ pub fn run(settings: &Settings, _work: &Path, report: &mut Report) -> Result<Bui
     let mut trees = vec![Tree {
         build: Build::Now,
         dir: settings.root.clone(),
-        crate_dir: "engine",
         target: target_dir(&settings.root),
         locked: true,
     }];
@@ -73,21 +66,15 @@ pub fn run(settings: &Settings, _work: &Path, report: &mut Report) -> Result<Bui
             before.revision
         );
         let tree = Worktree::add(&settings.root, &before.commit)?;
-        let crate_dir = match tree.path().join("engine/benches").is_dir() {
-            true => "engine",
-            false => "",
-        };
-        let edited =
-            prepare_before(tree.path(), crate_dir, &version, report).with_context(|| {
-                format!(
-                    "could not prepare {} for the instruction counts",
-                    before.revision
-                )
-            })?;
+        let edited = prepare_before(tree.path(), &version, report).with_context(|| {
+            format!(
+                "could not prepare {} for the instruction counts",
+                before.revision
+            )
+        })?;
         trees.push(Tree {
             build: Build::Before,
             dir: tree.path().to_path_buf(),
-            crate_dir,
             target: before_target_dir(&settings.root),
             locked: !edited,
         });
@@ -117,10 +104,9 @@ pub fn run(settings: &Settings, _work: &Path, report: &mut Report) -> Result<Bui
 }
 
 /// Puts this tree's instruction-count bench into the worktree at `dir`,
-/// in its crate at `crate_dir`, with the dev-dependency and `[[bench]]`
-/// entry it needs if the revision lacks them; whether a Cargo.toml
-/// changed.
-fn prepare_before(dir: &Path, crate_dir: &str, version: &str, report: &mut Report) -> Result<bool> {
+/// with the dev-dependency and `[[bench]]` entry it needs if the
+/// revision lacks them; whether Cargo.toml changed.
+fn prepare_before(dir: &Path, version: &str, report: &mut Report) -> Result<bool> {
     if let Some(theirs) = gungraun_version(dir)?
         && theirs != version
     {
@@ -133,22 +119,10 @@ fn prepare_before(dir: &Path, crate_dir: &str, version: &str, report: &mut Repor
         .parent()
         .expect("xtask/ sits in the workspace")
         .join(INSTRUCTIONS_BENCH);
-    let bench = std::fs::read_to_string(&ours)
-        .with_context(|| format!("could not read {}", ours.display()))?;
-    let bench = match crate_dir {
-        "engine" => bench,
-        // The root package, which named the engine's modules as its own.
-        _ => bench
-            .replace(
-                "slugd_engine::memory::MemoryTable",
-                "slugd::table::MemoryTable",
-            )
-            .replace("slugd_engine::", "slugd::"),
-    };
-    let crate_dir = dir.join(crate_dir);
-    std::fs::create_dir_all(crate_dir.join("benches"))?;
-    std::fs::write(crate_dir.join("benches/engine_instructions.rs"), bench)?;
-    let manifest = crate_dir.join("Cargo.toml");
+    std::fs::create_dir_all(dir.join("benches"))?;
+    std::fs::copy(&ours, dir.join(INSTRUCTIONS_BENCH))
+        .with_context(|| format!("could not copy {}", ours.display()))?;
+    let manifest = dir.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest)?;
     let (text, added) = with_instruction_bench(&text, version);
     if !added.is_empty() {
@@ -200,7 +174,7 @@ fn gungraun_version(dir: &Path) -> Result<Option<String>> {
 fn cargo(tree: &Tree) -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command
-        .current_dir(tree.dir.join(tree.crate_dir))
+        .current_dir(&tree.dir)
         .env("CARGO_TARGET_DIR", &tree.target)
         .arg("bench");
     if tree.locked {
@@ -212,15 +186,10 @@ fn cargo(tree: &Tree) -> Command {
 /// `cargo bench --bench engine` in the tree, then every estimate
 /// criterion wrote in this run.
 fn criterion(settings: &Settings, tree: &Tree, report: &mut Report) -> Result<()> {
-    if !tree
-        .dir
-        .join(tree.crate_dir)
-        .join("benches/engine.rs")
-        .is_file()
-    {
+    if !tree.dir.join("benches/engine.rs").is_file() {
         report.note(
             &format!("criterion_{}", tree.build.label()),
-            "no engine bench in this tree",
+            "no benches/engine.rs in this tree",
         );
         return Ok(());
     }

@@ -20,10 +20,10 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use slugd_engine::cldr::{CldrSettings, DEBIAN_DIR};
-use slugd_engine::memory::MemoryTable;
-use slugd_engine::options::{Options, RawOptions, Rules};
-use slugd_engine::slug::slugify;
+use slugd::cldr::{CldrSettings, DEBIAN_DIR};
+use slugd::options::{Options, RawOptions, Rules};
+use slugd::slug::slugify;
+use slugd::table::MemoryTable;
 
 /// Words of Chinese and of Thai titles, common ones that the word
 /// segmenter's dictionaries know.
@@ -90,12 +90,13 @@ fn thai_and_chinese(n: usize) -> Vec<String> {
 }
 
 fn corpus(c: &mut Criterion) {
-    let table = MemoryTable::shipped(&root()).expect("the shipped data files");
-    let titles: Vec<&str> = slugd_engine::corpus::titles().collect();
+    let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
+    let titles: Vec<&str> = slugd::corpus::titles().collect();
 
     let mut group = c.benchmark_group("corpus");
     group.throughput(Throughput::Elements(titles.len() as u64));
-    for (name, options) in slugd_engine::corpus::sample_options() {
+    for (name, options) in slugd::corpus::sample_options() {
         group.bench_function(name, |b| {
             b.iter(|| {
                 for t in &titles {
@@ -154,8 +155,9 @@ fn corpus(c: &mut Criterion) {
 /// Every rule version on the sample corpus, side by side (the goal:
 /// rules 2 at most 1.1 times rules 1).
 fn rules(c: &mut Criterion) {
-    let table = MemoryTable::shipped(&root()).expect("the shipped data files");
-    let titles: Vec<&str> = slugd_engine::corpus::titles().collect();
+    let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
+    let titles: Vec<&str> = slugd::corpus::titles().collect();
     let mut group = c.benchmark_group("rules");
     group.throughput(Throughput::Elements(titles.len() as u64));
     for rules in Rules::all() {
@@ -177,11 +179,12 @@ fn rules(c: &mut Criterion) {
 /// Rules 2's segmentation on Thai and Chinese titles: `warm`, 128
 /// titles, whose runs each thread remembers after the first time; `cold`,
 /// 8192 distinct titles, more runs than a thread keeps
-/// (`slugd_engine::slug::MAX_RUNS`), so every one is cut into words afresh (the
+/// (`slugd::slug::MAX_RUNS`), so every one is cut into words afresh (the
 /// words, 41 of them, are remembered: this is the segmenter's cost); and
 /// rules 1 on the same titles, which reads them letter by letter.
 fn scripts(c: &mut Criterion) {
-    let table = MemoryTable::shipped(&root()).expect("the shipped data files");
+    let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
     let cold = thai_and_chinese(8192);
     let warm = &cold[..128];
     let v1 = Options {
@@ -218,7 +221,8 @@ fn scripts(c: &mut Criterion) {
 /// table replaced. The packed table is kept while it beats both by 5% or
 /// more.
 fn stopwords(c: &mut Criterion) {
-    let table = MemoryTable::shipped(&root()).expect("the shipped data files");
+    let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
     let list: Vec<String> = STOPWORDS.split(' ').map(str::to_owned).collect();
     let packed = RawOptions {
         stopwords: Some(list.clone()),
@@ -231,7 +235,7 @@ fn stopwords(c: &mut Criterion) {
     let fold: HashSet<Box<[u8]>, foldhash::fast::RandomState> =
         list.iter().map(|w| w.as_bytes().into()).collect();
     let options = Options::default();
-    let words: Vec<String> = slugd_engine::corpus::titles()
+    let words: Vec<String> = slugd::corpus::titles()
         .filter_map(|t| slugify(t, &options, &table).ok())
         .flat_map(|s| s.split('-').map(str::to_owned).collect::<Vec<_>>())
         .collect();
@@ -283,14 +287,3 @@ const STOPWORDS: &str = "a an and are as at be but by for from has he in is it i
 
 criterion_group!(benches, corpus, rules, scripts, stopwords);
 criterion_main!(benches);
-
-/// The repository's root, where the data files are: the engine's
-/// directory's parent, or the directory itself for a bench run from the
-/// root package of an older tree (`cargo xtask bench engine --before`).
-fn root() -> std::path::PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    match dir.join("data/UnicodeData.txt").is_file() {
-        true => dir.to_path_buf(),
-        false => dir.join(".."),
-    }
-}

@@ -1,5 +1,5 @@
 //! The engine's instructions for one pass over the sample corpus
-//! (`slugd_engine::corpus`), counted by callgrind through gungraun: a figure the
+//! (`slugd::corpus`), counted by callgrind through gungraun: a figure the
 //! machine's noise cannot move, unlike criterion's times
 //! (`benches/engine.rs`). One case per option set of
 //! `corpus::race_options` (the defaults by the newest rules, `symbols:
@@ -13,14 +13,11 @@
 //!
 //! `cargo xtask bench engine` runs it (and installs gungraun's runner,
 //! `cargo install gungraun-runner`, if it is missing); by hand:
-//! `cargo bench -p slugd-engine --bench engine_instructions`. Needs
-//! valgrind. With `--before <rev>` the runner copies this file into that
-//! revision's worktree, so both builds count the same cases; into a tree
-//! from before the benches moved into the engine it goes to the root
-//! package, its `slugd_engine::` written `slugd::` (which re-exported the
-//! engine's modules) and `memory::MemoryTable` `table::MemoryTable`: keep
-//! to paths such a tree has too (`options`, `slug`, `corpus`,
-//! `memory::MemoryTable`).
+//! `cargo bench --bench engine_instructions`. Needs valgrind. With
+//! `--before <rev>` the runner copies this file into that revision's
+//! worktree, so both builds count the same cases: keep to paths an older
+//! tree has too (`slugd::options`, `slugd::slug`, `slugd::table`,
+//! `slugd::corpus`).
 
 #![allow(missing_docs)]
 
@@ -28,9 +25,9 @@ use std::hint::black_box;
 use std::path::Path;
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
-use slugd_engine::memory::MemoryTable;
-use slugd_engine::options::Options;
-use slugd_engine::slug::slugify;
+use slugd::options::Options;
+use slugd::slug::slugify;
+use slugd::table::MemoryTable;
 
 /// One engine, ready to run: the titles, the in-process table and the
 /// options (`None`: the `slug` crate).
@@ -54,16 +51,17 @@ impl Engine {
 /// The engine named as in `corpus::race_options` (or `slug_crate`), after
 /// one uncounted pass.
 fn warmed(name: &str) -> Engine {
-    let table = MemoryTable::shipped(&root()).expect("the shipped data files");
+    let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shipped data files");
     let options = (name != "slug_crate").then(|| {
-        slugd_engine::corpus::race_options()
+        slugd::corpus::race_options()
             .into_iter()
             .find(|(n, _)| *n == name)
             .unwrap_or_else(|| panic!("no engine {name:?} in corpus::race_options"))
             .1
     });
     let engine = Engine {
-        titles: slugd_engine::corpus::titles().collect(),
+        titles: slugd::corpus::titles().collect(),
         table,
         options,
     };
@@ -88,14 +86,3 @@ fn corpus_pass(engine: Engine) -> Engine {
 library_benchmark_group!(name = corpus, benchmarks = [corpus_pass]);
 
 main!(library_benchmark_groups = corpus);
-
-/// The repository's root, where the data files are: the engine's
-/// directory's parent, or the directory itself for a bench run from the
-/// root package of an older tree (`cargo xtask bench engine --before`).
-fn root() -> std::path::PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    match dir.join("data/UnicodeData.txt").is_file() {
-        true => dir.to_path_buf(),
-        false => dir.join(".."),
-    }
-}
