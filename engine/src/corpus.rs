@@ -52,8 +52,8 @@ pub fn sample_options() -> [(&'static str, Options); 4] {
     ]
 }
 
-/// The engines the benchmarks (`engine/benches/engine.rs`,
-/// `engine/benches/engine_instructions.rs`) compare, by name: [`sample_options`],
+/// The engines the benchmarks (`benches/engine.rs`,
+/// `benches/engine_instructions.rs`) compare, by name: [`sample_options`],
 /// then the defaults by rules 1 and 2 (`slugd_rules1`, `slugd_rules2`) and
 /// with `locale: de` (`slugd_locale_de`).
 pub fn race_options() -> Vec<(&'static str, Options)> {
