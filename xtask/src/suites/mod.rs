@@ -49,107 +49,105 @@ pub struct Suite {
     pub run: fn(&Settings, &Path, &mut Report) -> Result<Builds>,
 }
 
+impl Suite {
+    /// A suite with the usual defaults (3 rounds of 10 s, 64 connections,
+    /// 2,000 warm-up requests, no settling, 5 repeats); a row of
+    /// [`SUITES`] overrides the ones it needs.
+    const fn new(
+        name: &'static str,
+        about: &'static str,
+        run: fn(&Settings, &Path, &mut Report) -> Result<Builds>,
+    ) -> Suite {
+        Suite {
+            name,
+            about,
+            rounds: 3,
+            duration_s: 10,
+            connections: 64,
+            warm: 2000,
+            settle_s: 0,
+            repeat: 5,
+            run,
+        }
+    }
+}
+
 /// Every suite. docs/figures.md shows the figures each gave.
 pub const SUITES: [Suite; 16] = [
-    Suite {
-        name: "throughput",
-        about: "wrk over loopback, POST /slug over the corpus: in-process, on \
+    Suite::new(
+        "throughput",
+        "wrk over loopback, POST /slug over the corpus: in-process, on \
              Redis and on a 3-primary Redis Cluster (each with and without the \
              name cache) and the bare axum handler of examples/bare.rs; req/s, \
              p50, p99, errors, RSS idle and after the load, the Redis table's \
              size. Targets: in_process redis redis_nocache cluster \
              cluster_nocache bare.",
-        rounds: 3,
-        duration_s: 10,
-        connections: 64,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: throughput::run,
-    },
+        throughput::run,
+    ),
     Suite {
-        name: "memory",
-        about: "One instance at a time, in-process and on Redis: RSS and anonymous \
+        settle_s: 15,
+        ..Suite::new(
+            "memory",
+            "One instance at a time, in-process and on Redis: RSS and anonymous \
              memory idle, after --warm requests, and --settle seconds later; \
              the Redis table's used_memory. Targets: in_process redis.",
-        rounds: 3,
-        duration_s: 10,
-        connections: 64,
-        warm: 2000,
-        settle_s: 15,
-        repeat: 5,
-        run: memory::run,
+            memory::run,
+        )
     },
-    Suite {
-        name: "startup",
-        about: "hyperfine: `slugd --version`, `slugd slugify` in-process, from the \
+    Suite::new(
+        "startup",
+        "hyperfine: `slugd --version`, `slugd slugify` in-process, from the \
              data files and on Redis; and `slugd serve` from spawn to the first \
              200 of GET /readyz, in-process and on Redis.",
-        rounds: 3,
-        duration_s: 10,
-        connections: 64,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: startup::run,
-    },
+        startup::run,
+    ),
     Suite {
-        name: "growth",
-        about: "How a request's cost grows: wrk with 64, 256 and 1,024 \
+        duration_s: 5,
+        ..Suite::new(
+            "growth",
+            "How a request's cost grows: wrk with 64, 256 and 1,024 \
              connections; POST /slugs with 1, 10 and 100 titles; one POST /slug \
              of 1 KiB to 1 MiB. Targets: in_process redis.",
-        rounds: 3,
-        duration_s: 5,
-        connections: 64,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: growth::run,
+            growth::run,
+        )
     },
     Suite {
-        name: "bulk",
-        about: "`slugd slugify` over --lines titles from standard input: wall \
+        rounds: 9,
+        ..Suite::new(
+            "bulk",
+            "`slugd slugify` over --lines titles from standard input: wall \
              time, titles/s and peak RSS, then a check that every target wrote \
              the same slugs. Targets: threads1 threads unicode redis.",
-        rounds: 9,
-        duration_s: 10,
-        connections: 64,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: bulk::run,
+            bulk::run,
+        )
     },
     Suite {
-        name: "unicode",
-        about: "What `--unicode` (slugs in the titles' own scripts) costs beside \
+        rounds: 5,
+        ..Suite::new(
+            "unicode",
+            "What `--unicode` (slugs in the titles' own scripts) costs beside \
              ASCII slugs: the bulk suite's targets threads and unicode over the \
              corpus repeated 2,000 times.",
-        rounds: 5,
-        duration_s: 10,
-        connections: 64,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: bulk::run_unicode,
+            bulk::run_unicode,
+        )
     },
     Suite {
-        name: "engine",
-        about: "The engine in-process: criterion's times (benches/engine.rs) and \
+        rounds: 1,
+        ..Suite::new(
+            "engine",
+            "The engine in-process: criterion's times (benches/engine.rs) and \
              callgrind's instructions per corpus pass through gungraun \
              (benches/engine_instructions.rs; valgrind and gungraun-runner are \
              installed if missing). With --before, the revision counts this \
              tree's instruction cases too, and runs its own criterion cases.",
-        rounds: 1,
-        duration_s: 10,
-        connections: 64,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: engine::run,
+            engine::run,
+        )
     },
     Suite {
-        name: "reservations",
-        about: "Reservations on one fresh redis-server: wrk POST /reservations \
+        duration_s: 5,
+        ..Suite::new(
+            "reservations",
+            "Reservations on one fresh redis-server: wrk POST /reservations \
              against POST /slug on the same slugd, in turns (req/s, p50, p99, \
              CPU per request of slugd and redis-server, Redis's time per \
              function or script call); three instances contending for 20 titles \
@@ -158,108 +156,90 @@ pub const SUITES: [Suite; 16] = [
              contention memory, and redis_alone when named: Redis's own time \
              per reservation, the script, library 1, this tree's library and \
              the floor of the key layout by redis-benchmark.",
-        rounds: 3,
-        duration_s: 5,
-        connections: 64,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: reservations::run,
+            reservations::run,
+        )
     },
     Suite {
-        name: "instances",
-        about: "RSS of N instances at once in each mode (N from --counts), each \
+        rounds: 1,
+        warm: 500,
+        ..Suite::new(
+            "instances",
+            "RSS of N instances at once in each mode (N from --counts), each \
              after --warm corpus titles, beside the Redis table's size. \
              Targets: in_process redis.",
-        rounds: 1,
-        duration_s: 10,
-        connections: 64,
-        warm: 500,
-        settle_s: 0,
-        repeat: 5,
-        run: instances::run,
+            instances::run,
+        )
     },
-    Suite {
-        name: "locales",
-        about: "What CLDR's names in every locale cost: `slugd load --locales en` \
+    Suite::new(
+        "locales",
+        "What CLDR's names in every locale cost: `slugd load --locales en` \
              and `all` (time, peak RSS, the table's and its CLDR buckets' \
              memory, the names' raw text), and the RSS of one instance warmed \
              under 12 locales, with English only and with every locale. \
              Targets: redis_en redis_all in_process_en in_process_all. Needs \
              CLDR (unicode-cldr-core).",
-        rounds: 3,
-        duration_s: 10,
-        connections: 64,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: locales::run,
-    },
+        locales::run,
+    ),
     Suite {
-        name: "japanese",
-        about: "What Japanese readings cost: loads of `--locales en` and `en,ja` \
+        settle_s: 30,
+        repeat: 200,
+        ..Suite::new(
+            "japanese",
+            "What Japanese readings cost: loads of `--locales en` and `en,ja` \
              (time, peak RSS, memory of the table and of the readings' \
              buckets), RSS of one warmed instance without and with them (right \
              after and --settle s later), and the time per Japanese title of \
              `slugd slugify --locale ja`. Targets: redis_en redis_ja \
              in_process_en in_process_ja slugify_redis slugify_in_process. \
              Needs IPADIC (mecab-ipadic).",
-        rounds: 3,
-        duration_s: 10,
-        connections: 64,
-        warm: 2000,
-        settle_s: 30,
-        repeat: 200,
-        run: japanese::run,
+            japanese::run,
+        )
     },
     Suite {
-        name: "request-cost",
-        about: "Instructions per POST /slug, counted by callgrind over a live \
+        rounds: 1,
+        ..Suite::new(
+            "request-cost",
+            "Instructions per POST /slug, counted by callgrind over a live \
              `slugd serve` with one worker thread: 2,000 then 6,000 corpus \
              titles, the difference over 4,000; whole process and the service \
              path alone (call_app and TrackedAnswer::poll). Targets: in_process \
              redis.",
-        rounds: 1,
-        duration_s: 10,
-        connections: 64,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: request_cost::run,
+            request_cost::run,
+        )
     },
     Suite {
-        name: "soak",
-        about: "wrk with --connections for --duration against in-process, Redis, \
+        rounds: 1,
+        duration_s: 60,
+        connections: 200,
+        ..Suite::new(
+            "soak",
+            "wrk with --connections for --duration against in-process, Redis, \
              and Redis killed and restarted mid-run (with and without the name \
              cache), a probe every 50 ms during the restarts: errors, RSS after \
              5 s and at the end, how long the restart hurt. Targets: in_process \
              redis redis_restart redis_nocache_restart.",
-        rounds: 1,
-        duration_s: 60,
-        connections: 200,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: soak::run,
+            soak::run,
+        )
     },
     Suite {
-        name: "flood",
-        about: "Connection floods: --flood connections (scripts/lib/flood.py, \
+        rounds: 1,
+        warm: 500,
+        ..Suite::new(
+            "flood",
+            "Connection floods: --flood connections (scripts/lib/flood.py, \
              split over client processes of at most --per-client each) held \
              --hold seconds against a fresh in-process slugd, a probe every 0.2 \
              s: its answers and latency, peak RSS and RSS 30 s after against \
              idle, handshakes the kernel dropped. Targets: silent trickle idle.",
-        rounds: 1,
-        duration_s: 10,
-        connections: 64,
-        warm: 500,
-        settle_s: 0,
-        repeat: 5,
-        run: flood::run,
+            flood::run,
+        )
     },
     Suite {
-        name: "replicas",
-        about: "What waiting for a replica costs: POST /reservations (wrk, \
+        duration_s: 5,
+        connections: 16,
+        ..Suite::new(
+            "replicas",
+            "What waiting for a replica costs: POST /reservations (wrk, \
              --connections, default 16) to an instance answering once the \
              primary has it and to one with --reservation-replicas 1, in turns, \
              the replica's link --delay-ms away each way through a delaying \
@@ -267,28 +247,20 @@ pub const SUITES: [Suite; 16] = [
              then a primary watched by three sentinels killed under \
              reservations: how long until the sentinels name the replica and \
              until reservations are answered again. Targets: wait sentinel.",
-        rounds: 3,
-        duration_s: 5,
-        connections: 16,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: replicas::run,
+            replicas::run,
+        )
     },
     Suite {
-        name: "rules",
-        about: "The engine's time per corpus pass by the newest rule version \
+        rounds: 41,
+        ..Suite::new(
+            "rules",
+            "The engine's time per corpus pass by the newest rule version \
              against --older (default 4), timed in turns in one process \
              (examples/rules_ab.rs, 200 passes a turn, --rounds rounds): the \
              nanoseconds a pass of each and the median of the rounds' ratios. \
              Targets: older newest.",
-        rounds: 41,
-        duration_s: 10,
-        connections: 64,
-        warm: 2000,
-        settle_s: 0,
-        repeat: 5,
-        run: rules::run,
+            rules::run,
+        )
     },
 ];
 
@@ -308,4 +280,36 @@ pub fn run(settings: &Settings) -> Result<()> {
     let builds: Builds = (suite.run)(settings, work.path(), &mut report)
         .with_context(|| format!("the {} suite failed", suite.name))?;
     report.finish(settings, &builds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SUITES, find};
+
+    #[test]
+    fn each_suite_has_a_name_of_its_own_and_the_defaults_help_gives() {
+        for (i, suite) in SUITES.iter().enumerate() {
+            assert!(
+                SUITES[i + 1..].iter().all(|s| s.name != suite.name),
+                "{} twice",
+                suite.name
+            );
+        }
+        // What --help says of the defaults that differ by suite.
+        let get = |name| find(name).expect("a suite of the table");
+        assert_eq!(get("bulk").rounds, 9);
+        assert_eq!(get("unicode").rounds, 5);
+        assert_eq!(get("rules").rounds, 41);
+        assert_eq!(get("engine").rounds, 1);
+        assert_eq!(get("throughput").rounds, 3);
+        assert_eq!((get("soak").duration_s, get("soak").connections), (60, 200));
+        assert_eq!(get("reservations").duration_s, 5);
+        assert_eq!(get("replicas").connections, 16);
+        assert_eq!((get("flood").warm, get("memory").settle_s), (500, 15));
+        assert_eq!(
+            (get("japanese").settle_s, get("japanese").repeat),
+            (30, 200)
+        );
+        assert!(find("nosuch").is_none());
+    }
 }
