@@ -245,6 +245,34 @@ impl App {
         }
     }
 
+    /// POSTs `body` to `path` until it is answered 2xx, for at most
+    /// `within`; every answer before must be a 503, with the error `code`
+    /// when one is given. The 2xx answer, or `None` if none came in time
+    /// (the caller says what that means).
+    pub async fn post_until_served(
+        &self,
+        path: &str,
+        body: &Value,
+        code: Option<&str>,
+        within: Duration,
+    ) -> Option<(u16, Value)> {
+        let deadline = Instant::now() + within;
+        loop {
+            let (s, b) = self.post(path, body).await;
+            if (200..300).contains(&s) {
+                return Some((s, b));
+            }
+            assert_eq!(s, 503, "{path}: {b}");
+            if let Some(code) = code {
+                assert_eq!(b["code"], code, "{path}: {b}");
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Asks for the slug of `title` until it is `want`, for at most
     /// `within`; every answer on the way must be 200.
     pub async fn wait_for_slug(&self, title: &str, want: &str, within: Duration) {

@@ -992,17 +992,17 @@ async fn wait_answers_once_the_replica_has_it_and_503_without_one() {
         .spawn()
         .await;
     // The replica is in sync once it has acknowledged a write.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let (s, b) = app.reserve("1", "Hello World").await;
-        if s == 201 || s == 200 {
-            assert_eq!(b["slug"], "hello-world");
-            break;
-        }
-        assert_eq!(b["code"], "not_replicated", "{b}");
-        assert!(Instant::now() < deadline, "the replica never confirmed");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let body = json!({ "scope": "posts", "owner": "1", "title": "Hello World" });
+    let (_, b) = app
+        .post_until_served(
+            "/reservations",
+            &body,
+            Some("not_replicated"),
+            Duration::from_secs(10),
+        )
+        .await
+        .expect("the replica never confirmed");
+    assert_eq!(b["slug"], "hello-world");
     assert_eq!(app.reserved("2", "Hello World", 201).await, "hello-world-2");
     // Both are on the replica already.
     let mut on_replica = 0;
