@@ -190,10 +190,18 @@ impl Conn {
 /// for being asked twice), nor is any error Redis answered.
 ///
 /// With sentinels, a primary demoted by a failover refuses a write with
-/// `READONLY` before running it; the connection then forgets it (see
-/// [`Sentinel`]), and one more try reaches the new primary.
+/// `READONLY` before running it ([`no_longer_primary`]); the connection
+/// then forgets it (see [`Sentinel`]), and one more try reaches the new
+/// primary.
 pub fn resend_once(e: &RedisError) -> bool {
-    e.is_connection_dropped() || matches!(e.kind(), ErrorKind::Server(ServerErrorKind::ReadOnly))
+    e.is_connection_dropped() || no_longer_primary(e)
+}
+
+/// Whether Redis refused the call because the server is a primary no
+/// more (`READONLY`, `MASTERDOWN`): before running it, so sending it to
+/// the new primary is safe.
+pub fn no_longer_primary(e: &RedisError) -> bool {
+    matches!(e.kind(), ErrorKind::Server(kind) if super::sentinel::demoted(Some(kind)))
 }
 
 /// A publish/subscribe connection, for notices of new table versions. On

@@ -25,5 +25,5 @@ mod reply;
 pub mod sentinel;
 
 pub use self::config::{Endpoint, RedisConfig, RedisUrl};
-pub use self::conn::{Conn, pubsub, resend_once, slot_moving};
+pub use self::conn::{Conn, no_longer_primary, pubsub, resend_once, slot_moving};
 pub use self::pool::Pool;

@@ -287,7 +287,10 @@ impl Sentinel {
     }
 }
 
-fn demoted(kind: Option<ServerErrorKind>) -> bool {
+/// Whether an error reply of kind `kind` says the server is a primary no
+/// more (`READONLY`: demoted to a replica; `MASTERDOWN`: a replica whose
+/// primary is gone). Redis refuses such a call before running it.
+pub(super) fn demoted(kind: Option<ServerErrorKind>) -> bool {
     matches!(
         kind,
         Some(ServerErrorKind::ReadOnly | ServerErrorKind::MasterDown)

@@ -28,13 +28,13 @@
 
 use std::time::{Duration, Instant};
 
-use redis::{ErrorKind, FromRedisValue, ServerErrorKind, Value};
+use redis::{ErrorKind, FromRedisValue, Value};
 
 use super::error::ReserveError;
 use super::names::{Owner, Scope};
 use super::settings::WaitReplicas;
 use crate::metrics::RedisCalls;
-use crate::redis_conn::{Conn, Pool, RedisConfig, resend_once, slot_moving};
+use crate::redis_conn::{Conn, Pool, RedisConfig, no_longer_primary, resend_once, slot_moving};
 
 /// The library of functions, which defines the layout of a scope's keys.
 const LIBRARY: &str = include_str!("reservations.lua");
@@ -426,17 +426,7 @@ impl RedisStore {
                 match &values {
                     // Dead, or no longer the primary (demoted in a
                     // failover): its idle siblings are too.
-                    Err(e)
-                        if e.is_connection_dropped()
-                            || matches!(
-                                e.kind(),
-                                ErrorKind::Server(
-                                    ServerErrorKind::ReadOnly | ServerErrorKind::MasterDown
-                                )
-                            ) =>
-                    {
-                        lent.dead()
-                    }
+                    Err(e) if e.is_connection_dropped() || no_longer_primary(e) => lent.dead(),
                     Err(e) if !answered_by_redis(e) => {}
                     _ => lent.answered(),
                 }
