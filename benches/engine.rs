@@ -20,10 +20,10 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use slugd::cldr::{CldrSettings, DEBIAN_DIR};
-use slugd::options::{Options, RawOptions, Rules};
-use slugd::slug::slugify;
 use slugd::table::MemoryTable;
+use slugd_engine::cldr::{CldrSettings, DEBIAN_DIR};
+use slugd_engine::options::{Options, RawOptions, Rules};
+use slugd_engine::slug::slugify;
 
 /// Words of Chinese and of Thai titles, common ones that the word
 /// segmenter's dictionaries know.
@@ -92,11 +92,11 @@ fn thai_and_chinese(n: usize) -> Vec<String> {
 fn corpus(c: &mut Criterion) {
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");
-    let titles: Vec<&str> = slugd::corpus::titles().collect();
+    let titles: Vec<&str> = slugd_engine::corpus::titles().collect();
 
     let mut group = c.benchmark_group("corpus");
     group.throughput(Throughput::Elements(titles.len() as u64));
-    for (name, options) in slugd::corpus::sample_options() {
+    for (name, options) in slugd_engine::corpus::sample_options() {
         group.bench_function(name, |b| {
             b.iter(|| {
                 for t in &titles {
@@ -157,7 +157,7 @@ fn corpus(c: &mut Criterion) {
 fn rules(c: &mut Criterion) {
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");
-    let titles: Vec<&str> = slugd::corpus::titles().collect();
+    let titles: Vec<&str> = slugd_engine::corpus::titles().collect();
     let mut group = c.benchmark_group("rules");
     group.throughput(Throughput::Elements(titles.len() as u64));
     for rules in Rules::all() {
@@ -179,7 +179,7 @@ fn rules(c: &mut Criterion) {
 /// Rules 2's segmentation on Thai and Chinese titles: `warm`, 128
 /// titles, whose runs each thread remembers after the first time; `cold`,
 /// 8192 distinct titles, more runs than a thread keeps
-/// (`slugd::slug::MAX_RUNS`), so every one is cut into words afresh (the
+/// (`slugd_engine::slug::MAX_RUNS`), so every one is cut into words afresh (the
 /// words, 41 of them, are remembered: this is the segmenter's cost); and
 /// rules 1 on the same titles, which reads them letter by letter.
 fn scripts(c: &mut Criterion) {
@@ -235,7 +235,7 @@ fn stopwords(c: &mut Criterion) {
     let fold: HashSet<Box<[u8]>, foldhash::fast::RandomState> =
         list.iter().map(|w| w.as_bytes().into()).collect();
     let options = Options::default();
-    let words: Vec<String> = slugd::corpus::titles()
+    let words: Vec<String> = slugd_engine::corpus::titles()
         .filter_map(|t| slugify(t, &options, &table).ok())
         .flat_map(|s| s.split('-').map(str::to_owned).collect::<Vec<_>>())
         .collect();

@@ -1,5 +1,5 @@
 //! The engine's instructions for one pass over the sample corpus
-//! (`slugd::corpus`), counted by callgrind through gungraun: a figure the
+//! (`slugd_engine::corpus`), counted by callgrind through gungraun: a figure the
 //! machine's noise cannot move, unlike criterion's times
 //! (`benches/engine.rs`). One case per option set of
 //! `corpus::race_options` (the defaults by the newest rules, `symbols:
@@ -16,8 +16,8 @@
 //! `cargo bench --bench engine_instructions`. Needs valgrind. With
 //! `--before <rev>` the runner copies this file into that revision's
 //! worktree, so both builds count the same cases: keep to paths an older
-//! tree has too (`slugd::options`, `slugd::slug`, `slugd::table`,
-//! `slugd::corpus`).
+//! tree has too (`slugd_engine::options`, `slugd_engine::slug`, `slugd::table`,
+//! `slugd_engine::corpus`).
 
 #![allow(missing_docs)]
 
@@ -25,9 +25,9 @@ use std::hint::black_box;
 use std::path::Path;
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
-use slugd::options::Options;
-use slugd::slug::slugify;
 use slugd::table::MemoryTable;
+use slugd_engine::options::Options;
+use slugd_engine::slug::slugify;
 
 /// One engine, ready to run: the titles, the in-process table and the
 /// options (`None`: the `slug` crate).
@@ -54,14 +54,14 @@ fn warmed(name: &str) -> Engine {
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");
     let options = (name != "slug_crate").then(|| {
-        slugd::corpus::race_options()
+        slugd_engine::corpus::race_options()
             .into_iter()
             .find(|(n, _)| *n == name)
             .unwrap_or_else(|| panic!("no engine {name:?} in corpus::race_options"))
             .1
     });
     let engine = Engine {
-        titles: slugd::corpus::titles().collect(),
+        titles: slugd_engine::corpus::titles().collect(),
         table,
         options,
     };

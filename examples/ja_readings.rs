@@ -17,7 +17,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use slugd::japanese::{self, Reading, SortedReadings, ipadic};
+use slugd_engine::readers::japanese::{self, Reading, SortedReadings, ipadic};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -13,9 +13,9 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use slugd::options::{Options, Rules};
-use slugd::slug::slugify;
 use slugd::table::MemoryTable;
+use slugd_engine::options::{Options, Rules};
+use slugd_engine::slug::slugify;
 
 /// Corpus passes a round times.
 const PASSES: u32 = 200;
@@ -32,7 +32,7 @@ fn main() {
         .map_or(ROUNDS, |n| n.parse().expect("a number of rounds"));
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");
-    let titles: Vec<&str> = slugd::corpus::titles().collect();
+    let titles: Vec<&str> = slugd_engine::corpus::titles().collect();
     let newest = Options::default();
     let old = Options {
         rules: Rules::numbered(older).expect("a known rule version"),

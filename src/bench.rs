@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::slug::Options;
 use crate::slugger::Slugger;
 use crate::table::{CopySource, MemoryTable, RedisTable, SymbolTable};
+use slugd_engine::slug::Options;
 
 /// What the Redis sides say in in-process mode.
 const NO_REDIS: &str =

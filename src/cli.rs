@@ -14,19 +14,19 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
-use crate::cldr::{CldrDir, CldrSettings, LocaleSelection};
 use crate::commands::{self, SlugifySettings, Task};
 use crate::http::Limits;
 use crate::load::LoadSettings;
-use crate::options::{OptionError, Options, RawOptions};
 use crate::probe::{self, ProbeSettings};
 use crate::redis_conn::{Endpoint, RedisConfig, RedisUrl};
 use crate::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
-use crate::rules::Rules;
 use crate::serve::ServeSettings;
 use crate::table::{OnRedisDown, TableSettings};
 use crate::telemetry::LogFormat;
-use crate::unicode_data::{Categories, DataSource};
+use slugd_engine::cldr::{CldrDir, CldrSettings, LocaleSelection};
+use slugd_engine::options::{OptionError, Options, RawOptions};
+use slugd_engine::rules::Rules;
+use slugd_engine::unicode_data::{Categories, DataSource};
 
 /// slugd turns titles into URL slugs, spelling symbols out by their Unicode
 /// names ("I ❤ Redis" -> i-heavy-heart-redis) and transliterating other
@@ -214,7 +214,7 @@ struct TableArgs {
     /// `slugify` read them into the process for the in-process table (a
     /// Redis table holds what its loader loaded). Without them, a warning,
     /// and Japanese is read as by rules 2.
-    #[arg(long, env = "SLUGD_IPADIC", default_value = crate::japanese::ipadic::DEFAULT_DIR)]
+    #[arg(long, env = "SLUGD_IPADIC", default_value = slugd_engine::readers::japanese::ipadic::DEFAULT_DIR)]
     ipadic: PathBuf,
 }
 

@@ -13,10 +13,10 @@ use crate::load::{self, LoadSettings};
 use crate::metrics::Metrics;
 use crate::probe::{self, ProbeSettings};
 use crate::serve::{self, ServeSettings};
-use crate::slug::Options;
 use crate::slugger::Slugger;
 use crate::stream;
 use crate::table::{SymbolTable, TableSettings};
+use slugd_engine::slug::Options;
 
 /// A command with its validated settings.
 #[derive(Debug)]
@@ -100,7 +100,7 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
     if let Some(title) = title {
         return match slugger.slugify(&title, &options).await?.0 {
             Ok(slug) if uri => {
-                println!("{}", crate::slug::uri(&slug));
+                println!("{}", slugd_engine::slug::uri(&slug));
                 Ok(ExitCode::SUCCESS)
             }
             Ok(slug) => {

@@ -81,8 +81,3 @@ pub mod slugger;
 pub(crate) mod stream;
 pub mod table;
 pub mod telemetry;
-
-pub use slugd_engine::{
-    builtin, cldr, corpus, japanese, locale, options, rules, slug, unicode_data, validate,
-};
-pub(crate) use slugd_engine::{membership, named};

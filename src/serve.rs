@@ -12,10 +12,10 @@ use tokio::net::TcpListener;
 
 use crate::http::{self, AppState, BenchState, Limits, Shared};
 use crate::metrics::{ConnectionMetrics, Metrics};
-use crate::options::Options;
 use crate::reserve::{ReservationSettings, Reservations};
 use crate::slugger::Slugger;
 use crate::table::{OpenError, SymbolTable, TableError, TableSettings};
+use slugd_engine::options::Options;
 
 /// Everything `slugd serve` is configured with.
 #[derive(Debug, Clone)]

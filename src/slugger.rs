@@ -6,7 +6,7 @@
 //!    locale's romanization, [`slug::rewrite`]), once.
 //! 2. **Names**: the table names the characters and emoji sequences of
 //!    the rewritten titles it holds, UnicodeData's and CLDR's along the
-//!    locale's fallback chain ([`crate::cldr::View`]). In-process that is
+//!    locale's fallback chain ([`slugd_engine::cldr::View`]). In-process that is
 //!    a look-up in memory; on Redis, one round trip for the whole batch at
 //!    most, and none when nothing is in the table or every name is in the
 //!    name cache.
@@ -22,9 +22,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::locale::SlugLocale;
-use crate::slug::{self, EmptySlug, NoSymbols, Options, SymbolNames};
 use crate::table::{Fallback, MemoryTable, RedisTable, SymbolTable, TableError};
+use slugd_engine::locale::SlugLocale;
+use slugd_engine::slug::{self, EmptySlug, NoSymbols, Options, SymbolNames};
 
 /// Slugs titles with a table. Cheap to clone: clones share the table.
 #[derive(Clone)]
@@ -120,7 +120,10 @@ async fn from_redis<S: AsRef<str>>(
     let kanji = locale.is_some_and(SlugLocale::is_japanese);
     // Scanned only when symbols are off.
     if !(options.symbols
-        || (japanese && read.iter().any(|t| crate::japanese::is_japanese(t, kanji))))
+        || (japanese
+            && read
+                .iter()
+                .any(|t| slugd_engine::readers::japanese::is_japanese(t, kanji))))
     {
         return Ok(plain(engine(rewritten, options, &NoSymbols)));
     }

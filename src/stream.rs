@@ -18,9 +18,9 @@ use std::sync::{Arc, Mutex};
 
 use tokio::runtime::Handle;
 
-use crate::slug::Options;
 use crate::slugger::Slugger;
 use crate::table::TableError;
+use slugd_engine::slug::Options;
 
 /// The longest title line accepted.
 pub const MAX_TITLE_BYTES: usize = 1024 * 1024;
@@ -213,7 +213,7 @@ impl Stream {
             match outcome {
                 Ok(slug) if self.uri => written
                     .output
-                    .extend_from_slice(crate::slug::uri(&slug).as_bytes()),
+                    .extend_from_slice(slugd_engine::slug::uri(&slug).as_bytes()),
                 Ok(slug) => written.output.extend_from_slice(slug.as_bytes()),
                 Err(why) => {
                     written.failed += 1;
@@ -408,7 +408,7 @@ mod tests {
                      slugd: line {}: longer than the limit of 1 MiB\n",
                     n + 2,
                     n + 3,
-                    crate::slug::EmptySlug,
+                    slugd_engine::slug::EmptySlug,
                     n + 4,
                     n + 6
                 )

@@ -15,10 +15,10 @@ mod tsv;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use slugd::japanese::{self, SortedReadings, ipadic};
-use slugd::options::{Options, RawOptions};
-use slugd::slug::slugify;
 use slugd::table::MemoryTable;
+use slugd_engine::options::{Options, RawOptions};
+use slugd_engine::readers::japanese::{self, SortedReadings, ipadic};
+use slugd_engine::slug::slugify;
 
 /// The shipped table with the readings of the full dictionary (as the
 /// service holds them: `japanese::read_sorted`), read once for every test

@@ -22,9 +22,12 @@
 //! - [`memory`]: the in-process table, every name in the process's own
 //!   memory (the service builds it off its async threads); [`stored`]:
 //!   which names a table stores, and in what chunks.
-//! - [`japanese`]: Japanese read as Japanese (rules 3): IPADIC's readings
-//!   (the streaming reader and the compact form), the reading of a title
-//!   through a lookup of written forms, Hepburn without macrons.
+//! - [`readers`]: every language or script read other than letter by
+//!   letter, one module each, found through one table: Korean, Greek,
+//!   the Cyrillic languages, Arabic, Amharic, Hindi, Thai, Lao, CLDR's
+//!   script and locale transforms, and [`readers::japanese`] (IPADIC's
+//!   readings, the reading of a title through a lookup of written forms,
+//!   Hepburn without macrons).
 //! - [`unicode_data`]: the streaming parser of UnicodeData.txt and the name
 //!   trimming rule, shared by the loader and the in-process table;
 //!   [`named`]: which characters and sequences a table names.
@@ -42,13 +45,13 @@
 pub mod builtin;
 pub mod cldr;
 pub mod corpus;
-pub mod japanese;
 pub mod lines;
 pub mod locale;
 pub mod membership;
 pub mod memory;
 pub mod named;
 pub mod options;
+pub mod readers;
 pub mod remembered;
 pub mod rules;
 pub mod slug;

@@ -30,9 +30,9 @@ use crate::builtin;
 use crate::cldr::{
     self, Chain, CldrDir, CldrError, CldrSettings, ENGLISH, KeySet, Locales, NameSource, View,
 };
-use crate::japanese::{Reading, SortedReadings};
 use crate::locale::SlugLocale;
 use crate::membership::Membership;
+use crate::readers::japanese::{Reading, SortedReadings};
 use crate::slug::SymbolNames;
 use crate::unicode_data::{Categories, DataError, DataSource, Entry, Reader};
 

@@ -18,12 +18,12 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use crate::bench::{self, Stats};
-use crate::corpus;
-use crate::locale::SlugLocale;
-use crate::options::OptionError;
-use crate::slug::Options;
 use crate::slugger::Slugger;
 use crate::table::{CopySource, TableSettings};
+use slugd_engine::corpus;
+use slugd_engine::locale::SlugLocale;
+use slugd_engine::options::OptionError;
+use slugd_engine::slug::Options;
 
 /// The state of `/bench`, apart from the other routes': what it needs to
 /// build the backend the service does not run on.

@@ -10,9 +10,9 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::auth::{Denied, Permission};
-use crate::locale::LocaleError;
-use crate::options::OptionError;
 use crate::table::TableError;
+use slugd_engine::locale::LocaleError;
+use slugd_engine::options::OptionError;
 
 /// Everything a request can fail with.
 #[derive(Debug, thiserror::Error)]

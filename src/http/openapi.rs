@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use super::error::ApiError;
 use super::state::AppState;
-use crate::rules::Rules;
+use slugd_engine::rules::Rules;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -91,7 +91,7 @@ pub fn finish(mut doc: Document) -> String {
     json.to_string()
 }
 
-/// Writes the rule table (`crate::rules`) into every `rules` option of the
+/// Writes the rule table (`slugd_engine::rules`) into every `rules` option of the
 /// document: its bound and example are the newest version, and its
 /// description lists what each version does.
 fn rule_versions(json: &mut Value) {

@@ -19,15 +19,15 @@ use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use super::state::AppState;
 use crate::auth::Permission;
-use crate::locale::LocaleError;
 use crate::metrics::HoldCounted;
-use crate::options::{OptionError, Options, RawOptions};
 use crate::reserve::{
     HoldEvent, MAX_HOLD_SECONDS, NameError, Owner, Reservations, ReserveError, Scope,
 };
+use slugd_engine::locale::LocaleError;
+use slugd_engine::options::{OptionError, Options, RawOptions};
 
 /// The newest rule version's number, in the document's examples.
-const NEWEST: u64 = crate::rules::Rules::NEWEST.number();
+const NEWEST: u64 = slugd_engine::rules::Rules::NEWEST.number();
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

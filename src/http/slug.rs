@@ -12,10 +12,10 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use super::state::AppState;
-use crate::options::{Options, RawOptions};
+use slugd_engine::options::{Options, RawOptions};
 
 /// The newest rule version's number, in the document's examples.
-const NEWEST: u64 = crate::rules::Rules::NEWEST.number();
+const NEWEST: u64 = slugd_engine::rules::Rules::NEWEST.number();
 
 /// The request body of every slug endpoint (and the query of `GET /slug`).
 /// Unknown fields are refused, so a misspelt option is an error, not a
@@ -44,13 +44,13 @@ pub struct SlugRequest {
     symbols: Option<bool>,
     /// Whole words dropped, any case (at most 1,000). In a query string:
     /// words separated by commas.
-    #[serde(default, deserialize_with = "crate::options::words")]
+    #[serde(default, deserialize_with = "slugd_engine::options::words")]
     #[schema(value_type = Option<Vec<String>>)]
     #[param(value_type = Option<String>)]
     stopwords: Option<Vec<String>>,
     /// `[from, to]` pairs applied to the title first, in one pass (at most
     /// 100). In a query string: the JSON list, URL-encoded.
-    #[serde(default, deserialize_with = "crate::options::pairs")]
+    #[serde(default, deserialize_with = "slugd_engine::options::pairs")]
     #[schema(value_type = Option<Vec<Vec<String>>>)]
     #[param(value_type = Option<String>)]
     replacements: Option<Vec<(String, String)>>,
@@ -195,7 +195,7 @@ async fn one(
     match state.slugger.slugify(&title, &options).await? {
         (Ok(slug), degraded) => Ok(Marked(
             Json(SlugResponse {
-                uri: (!options.ascii).then(|| crate::slug::uri(&slug)),
+                uri: (!options.ascii).then(|| slugd_engine::slug::uri(&slug)),
                 slug,
                 rules: options.rules.number(),
             }),
@@ -315,7 +315,8 @@ async fn post_slugs(
         Json({
             let slugs: Vec<String> = results.slugs.into_iter().flatten().collect();
             SlugsResponse {
-                uris: (!options.ascii).then(|| slugs.iter().map(|s| crate::slug::uri(s)).collect()),
+                uris: (!options.ascii)
+                    .then(|| slugs.iter().map(|s| slugd_engine::slug::uri(s)).collect()),
                 slugs,
                 rules: options.rules.number(),
             }

@@ -7,9 +7,9 @@ use std::time::Duration;
 use axum::body::Bytes;
 
 use crate::metrics::Metrics;
-use crate::options::Options;
 use crate::reserve::Reservations;
 use crate::slugger::Slugger;
+use slugd_engine::options::Options;
 
 /// State shared by every handler, behind one `Arc`: axum clones the state
 /// once for each layer a request passes, and one reference count is

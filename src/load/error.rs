@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::unicode_data::DataError;
+use slugd_engine::unicode_data::DataError;
 
 /// Why a load failed. In every case the live table is left as it was.
 #[derive(Debug, thiserror::Error)]
@@ -12,10 +12,10 @@ pub enum LoadError {
     Data(#[from] DataError),
     /// CLDR's files are missing or unreadable.
     #[error(transparent)]
-    Cldr(#[from] crate::cldr::CldrError),
+    Cldr(#[from] slugd_engine::cldr::CldrError),
     /// IPADIC's files are unreadable or have bad lines.
     #[error(transparent)]
-    Japanese(crate::japanese::IpadicError),
+    Japanese(slugd_engine::readers::japanese::IpadicError),
     /// The file has no character of the chosen categories.
     #[error("{path} has no characters of categories {categories}; refusing to load an empty table")]
     Empty {

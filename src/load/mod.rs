@@ -46,11 +46,11 @@ pub use self::error::LoadError;
 use self::error::redis_err;
 pub use self::lock::LOCK_TTL;
 use self::lock::LoadLock;
-use crate::cldr::{self, CldrError, CldrSettings, KeySet, Locales};
-use crate::japanese::{self, IpadicError, Readings};
 use crate::redis_conn::{Conn, RedisConfig};
 use crate::table::layout::{self, CldrMeta, Keys, LongNames, Membership, Meta, Version};
-use crate::unicode_data::{
+use slugd_engine::cldr::{self, CldrError, CldrSettings, KeySet, Locales};
+use slugd_engine::readers::japanese::{self, IpadicError, Readings};
+use slugd_engine::unicode_data::{
     BadLine, Categories, DataError, DataSource, LineError, ReadError, Reader,
 };
 

@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use super::shape::MAX_SLUG_BYTES;
-use crate::slug::EmptySlug;
 use crate::table::TableError;
+use slugd_engine::slug::EmptySlug;
 
 /// Everything a reservation can fail with. Redis's failures mean "the
 /// outcome is unknown, try again": every operation is idempotent.

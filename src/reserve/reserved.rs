@@ -9,7 +9,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use super::shape::{MAX_SLUG_BYTES, SLUG_PUNCTUATION, is_slug_shaped};
-use crate::options::fold_written;
+use slugd_engine::options::fold_written;
 
 /// The reserved words.
 #[derive(Debug, Clone, Default)]

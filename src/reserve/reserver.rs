@@ -24,9 +24,9 @@ use super::settings::ReservationSettings;
 use super::shape::{MAX_SLUG_BYTES, is_slug_shaped};
 use super::store::{Ask, HoldEvent, RedisStore, Reply, Slug};
 use crate::metrics::RedisCalls;
-use crate::options::Options;
 use crate::redis_conn::RedisConfig;
 use crate::slugger::Slugger;
+use slugd_engine::options::Options;
 
 /// Suffixes have at most this many digits (up to 999,999,999).
 const MAX_DIGITS: usize = 9;
@@ -191,7 +191,7 @@ impl Reservations {
         let fits =
             |slug: &str, max_length: Option<NonZeroUsize>, max_bytes: Option<NonZeroUsize>| {
                 max_length.is_none_or(|m| slug.chars().count() <= m.get())
-                    && max_bytes.is_none_or(|m| crate::slug::uri(slug).len() <= m.get())
+                    && max_bytes.is_none_or(|m| slugd_engine::slug::uri(slug).len() <= m.get())
             };
         while stems.len() < digits {
             // The separator and the digits are ASCII: a byte and a
@@ -211,7 +211,7 @@ impl Reservations {
                     // (`ascii: false` cuts the whole slug), and never the
                     // fallback's: an empty stem takes no suffix this wide.
                     let mut stem = base.to_owned();
-                    crate::slug::cut_unicode(
+                    slugd_engine::slug::cut_unicode(
                         &mut stem,
                         max_length.map(NonZeroUsize::get),
                         max_bytes.map(NonZeroUsize::get),

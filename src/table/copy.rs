@@ -14,9 +14,9 @@ use super::error::OpenError;
 use super::layout::Meta;
 use super::memory;
 use super::settings::TableSettings;
-use crate::cldr::{CldrSettings, LocaleSelection};
-use crate::unicode_data::{Categories, DataSource};
+use slugd_engine::cldr::{CldrSettings, LocaleSelection};
 use slugd_engine::memory::MemoryTable;
+use slugd_engine::unicode_data::{Categories, DataSource};
 
 /// What a copy is built from besides the Redis version's meta.
 #[derive(Debug, Clone)]

@@ -3,9 +3,9 @@
 //! shipped data files with IPADIC's subset. Here rather than in the engine
 //! crate, which knows no table.
 
-use crate::options::{Options, RawOptions};
-use crate::slug::slugify;
 use crate::table::MemoryTable;
+use slugd_engine::options::{Options, RawOptions};
+use slugd_engine::slug::slugify;
 
 fn with(raw: RawOptions) -> Options {
     raw.validate().unwrap()
@@ -21,11 +21,11 @@ fn with(raw: RawOptions) -> Options {
 /// every `max_length` up to 24.
 #[test]
 fn one_pass_over_a_title_as_it_is_gives_the_rewritten_slug() {
-    use crate::slug::{rewrite, slugify_rewritten};
+    use slugd_engine::slug::{rewrite, slugify_rewritten};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let plain = MemoryTable::shipped(root).expect("the shipped data files");
-    let subset =
-        crate::japanese::read_sorted(&root.join("data/ipadic-subset")).expect("the subset");
+    let subset = slugd_engine::readers::japanese::read_sorted(&root.join("data/ipadic-subset"))
+        .expect("the subset");
     // With Japanese readings, rules 3's pass stops at kana too.
     let reading = plain.clone().with_readings(subset);
     let mut option_sets = vec![
@@ -91,7 +91,7 @@ fn one_pass_over_a_title_as_it_is_gives_the_rewritten_slug() {
     for table in [&plain, &reading] {
         for raw in &option_sets {
             let options = with(raw.clone());
-            for title in crate::corpus::titles().chain(extra) {
+            for title in slugd_engine::corpus::titles().chain(extra) {
                 let rewritten = rewrite(title, &options);
                 assert_eq!(
                     slugify(title, &options, table),
@@ -110,7 +110,7 @@ fn one_pass_over_a_title_as_it_is_gives_the_rewritten_slug() {
 /// Japanese (no kana, and no kanji with a Japanese locale).
 #[test]
 fn rules_3_are_rules_2_but_for_japanese_read_by_readings() {
-    use crate::japanese;
+    use slugd_engine::readers::japanese;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let plain = MemoryTable::shipped(root).expect("the shipped data files");
     let subset = japanese::read_sorted(&root.join("data/ipadic-subset")).expect("the subset");
@@ -161,7 +161,7 @@ fn rules_3_are_rules_2_but_for_japanese_read_by_readings() {
         };
         let (v2, v3) = (of(2), of(3));
         let kanji = v3.locale.as_ref().is_some_and(|l| l.is_japanese());
-        for title in crate::corpus::titles().chain(extra) {
+        for title in slugd_engine::corpus::titles().chain(extra) {
             let before = slugify(title, &v2, &plain);
             // Rules 2 read nothing of the readings.
             assert_eq!(

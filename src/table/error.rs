@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::unicode_data::DataError;
+use slugd_engine::unicode_data::DataError;
 
 /// Why a table could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -13,11 +13,11 @@ pub enum OpenError {
     Data(#[from] DataError),
     /// CLDR's files for the in-process table are unusable.
     #[error("cannot read CLDR's names")]
-    Cldr(#[from] crate::cldr::CldrError),
+    Cldr(#[from] slugd_engine::cldr::CldrError),
     /// IPADIC's files for the in-process table's Japanese readings are
     /// unreadable or have bad lines.
     #[error("cannot read IPADIC's Japanese readings")]
-    Japanese(#[from] crate::japanese::IpadicError),
+    Japanese(#[from] slugd_engine::readers::japanese::IpadicError),
     /// The data file the fallback of `--on-redis-down memory` would build
     /// its table from during an outage is unusable (checked at start).
     #[error("--on-redis-down memory cannot build its in-process table from --data")]

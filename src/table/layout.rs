@@ -46,7 +46,7 @@
 //! number: a form goes to bucket [`reading_bucket_of`] of [`Readings`]'
 //! count, chosen so that a bucket holds [`FORMS_PER_BUCKET`] forms on
 //! average, and never more than 128 in practice; forms and values are at
-//! most 64 bytes (`crate::japanese::ipadic::MAX_TABLE_BYTES`), so every
+//! most 64 bytes (`slugd_engine::readers::japanese::ipadic::MAX_TABLE_BYTES`), so every
 //! bucket stays a listpack. Each bucket also has the field `""`, so a
 //! reader tells a form the dictionary lacks (nil) from a bucket that is
 //! gone (the version was removed: its marker is nil too).
@@ -54,9 +54,9 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::cldr::{KeySet, Locales};
-pub use crate::membership::Membership;
-use crate::unicode_data::Categories;
+use slugd_engine::cldr::{KeySet, Locales};
+pub use slugd_engine::membership::Membership;
+use slugd_engine::unicode_data::Categories;
 
 /// Code points per bucket, as a shift.
 pub const BUCKET_BITS: u32 = 6;

@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use super::error::OpenError;
-use crate::cldr::CldrSettings;
-use crate::japanese::{IpadicError, SortedReadings};
-use crate::unicode_data::{Categories, DataSource};
+use slugd_engine::cldr::CldrSettings;
 use slugd_engine::memory::MemoryTable;
+use slugd_engine::readers::japanese::{IpadicError, SortedReadings};
+use slugd_engine::unicode_data::{Categories, DataSource};
 
 /// The table of `data`'s names of `categories` and CLDR's of `cldr`'s
 /// locales. The default table from the built-in files is read in place
@@ -31,10 +31,10 @@ pub(super) async fn build(
 }
 
 /// IPADIC's readings in `dir` as the tables hold them
-/// ([`crate::japanese::read_sorted`]), read on a blocking thread (a second
+/// ([`slugd_engine::readers::japanese::read_sorted`]), read on a blocking thread (a second
 /// or two, tens of MB meanwhile).
 pub(super) async fn read_readings(dir: PathBuf) -> Result<SortedReadings, IpadicError> {
-    tokio::task::spawn_blocking(move || crate::japanese::read_sorted(&dir))
+    tokio::task::spawn_blocking(move || slugd_engine::readers::japanese::read_sorted(&dir))
         .await
         .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))
 }
@@ -68,7 +68,7 @@ pub(super) async fn read_japanese(
             tracing::warn!(
                 error = %e,
                 "no Japanese readings: Japanese is read as by rules 2; to read it as Japanese: {}",
-                crate::japanese::ipadic::HOW_TO_GET
+                slugd_engine::readers::japanese::ipadic::HOW_TO_GET
             );
             Ok(table)
         }

@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::cldr::CldrSettings;
 use crate::redis_conn::RedisConfig;
-use crate::unicode_data::{Categories, DataSource};
+use slugd_engine::cldr::CldrSettings;
+use slugd_engine::unicode_data::{Categories, DataSource};
 
 /// Where the table comes from.
 #[derive(Debug, Clone)]

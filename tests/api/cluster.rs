@@ -65,7 +65,7 @@ async fn chars_read_from(app: &App, node: &RedisServer, n: usize) -> Vec<char> {
 fn symbol_titles() -> Vec<String> {
     let table = slugd::table::MemoryTable::from_file(&data_file(), &Default::default()).unwrap();
     let mut titles: Vec<String> = table.entries().map(|(c, _)| format!("Ω {c} x")).collect();
-    titles.extend(slugd::corpus::titles().map(str::to_owned));
+    titles.extend(slugd_engine::corpus::titles().map(str::to_owned));
     titles
 }
 

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use slugd::cldr::{self, CldrSettings};
 use slugd::load::{LoadReport, LoadSettings};
 use slugd::redis_conn::{Conn, Endpoint, RedisConfig, RedisUrl};
-use slugd::unicode_data::Categories;
+use slugd_engine::cldr::{self, CldrSettings};
+use slugd_engine::unicode_data::Categories;
 
 /// The shipped data file.
 pub fn data_file() -> PathBuf {

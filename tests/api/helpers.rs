@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 use slugd::http::Limits;
-use slugd::options::Options;
 use slugd::redis_conn::RedisConfig;
 use slugd::reserve::ReservationSettings;
 use slugd::serve::ServeSettings;
 use slugd::table::{OnRedisDown, TableSettings};
-use slugd::unicode_data::Categories;
+use slugd_engine::options::Options;
+use slugd_engine::unicode_data::Categories;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -31,7 +31,7 @@ pub fn table_settings(config: Option<RedisConfig>) -> TableSettings {
         prefix: "slugd:".to_owned(),
         categories: Categories::default(),
         cldr: shipped_cldr(),
-        ipadic: slugd::japanese::ipadic::DEFAULT_DIR.into(),
+        ipadic: slugd_engine::readers::japanese::ipadic::DEFAULT_DIR.into(),
         japanese: false,
         refresh_interval: Duration::from_millis(200),
         on_redis_down: Default::default(),
@@ -91,7 +91,7 @@ impl AppBuilder {
     }
 
     /// CLDR's names for the in-process table and the fallback.
-    pub fn cldr(mut self, cldr: slugd::cldr::CldrSettings) -> Self {
+    pub fn cldr(mut self, cldr: slugd_engine::cldr::CldrSettings) -> Self {
         self.settings.table.cldr = cldr;
         self
     }

@@ -49,9 +49,9 @@ async fn three_instances_give_identical_slugs() {
         Instance::start(&redis).await,
         Instance::start(&redis).await,
     ];
-    let titles: Vec<String> = slugd::corpus::titles()
+    let titles: Vec<String> = slugd_engine::corpus::titles()
         .map(|t| format!("{t} ☃ ⬣ 🦄 ♞ 〠"))
-        .chain(slugd::corpus::titles().map(str::to_owned))
+        .chain(slugd_engine::corpus::titles().map(str::to_owned))
         .collect();
     let client = reqwest::Client::new();
     let (status, first) = instances[0].slugs(&client, &titles).await;

@@ -29,7 +29,7 @@ fn subset() -> PathBuf {
 fn full_ipadic() -> PathBuf {
     let dir = std::env::var_os("SLUGD_IPADIC")
         .map(PathBuf::from)
-        .unwrap_or_else(|| slugd::japanese::ipadic::DEFAULT_DIR.into());
+        .unwrap_or_else(|| slugd_engine::readers::japanese::ipadic::DEFAULT_DIR.into());
     assert!(
         dir.join("Noun.csv").exists(),
         "this test needs the full IPADIC in {}: install it with `sudo apt-get install \
@@ -100,7 +100,7 @@ async fn japanese_titles_are_read_as_japanese_in_both_modes() {
             let (slug, rules) = answer(app, json!({"title": title, "locale": "ja"})).await;
             assert_eq!(
                 (slug.as_str(), rules),
-                (want.as_str(), slugd::options::Rules::NEWEST.number()),
+                (want.as_str(), slugd_engine::options::Rules::NEWEST.number()),
                 "{title}"
             );
         }

@@ -8,8 +8,8 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
-use slugd::options::RawOptions;
-use slugd::slug::{NoSymbols, slugify};
+use slugd_engine::options::RawOptions;
+use slugd_engine::slug::{NoSymbols, slugify};
 use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use crate::helpers::{App, both_modes};
@@ -132,7 +132,7 @@ async fn check(cases: &[(&str, Value, &str, &str)]) {
             body.as_object_mut()
                 .unwrap()
                 .extend(extra.as_object().unwrap().clone());
-            let newest = slugd::options::Rules::NEWEST.number();
+            let newest = slugd_engine::options::Rules::NEWEST.number();
             assert_eq!(slug_of(app, body.clone()).await, ((*v2).to_owned(), newest));
             body["rules"] = json!(2);
             assert_eq!(slug_of(app, body.clone()).await, ((*v2).to_owned(), 2));

@@ -162,7 +162,7 @@ async fn requests_during_loads_never_see_a_partial_table() {
     let redis = RedisServer::start().await;
     load(&redis).await;
     let app = App::on_redis(&redis).await;
-    let titles: Vec<String> = slugd::corpus::titles()
+    let titles: Vec<String> = slugd_engine::corpus::titles()
         .map(|t| format!("{t} ☃ ⬣ 🦄 ♞"))
         .collect();
     let want = App::in_process().await.slugs(&titles).await;

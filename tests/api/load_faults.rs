@@ -54,7 +54,7 @@ async fn a_loader_killed_half_way_leaves_the_live_table_whole() {
     let redis = RedisServer::start().await;
     let good = load(&redis).await;
     let app = App::on_redis(&redis).await;
-    let titles: Vec<String> = slugd::corpus::titles()
+    let titles: Vec<String> = slugd_engine::corpus::titles()
         .map(|t| format!("{t} ☃ ⬣"))
         .collect();
     let want = app.slugs(&titles).await;

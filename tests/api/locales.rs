@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
-use slugd::cldr::{self, CldrSettings, Locales};
-use slugd::locale::{SlugLocale, fallback_chain};
-use slugd::options::{Options, RawOptions};
-use slugd::slug::{NoSymbols, slugify};
+use slugd_engine::cldr::{self, CldrSettings, Locales};
+use slugd_engine::locale::{SlugLocale, fallback_chain};
+use slugd_engine::options::{Options, RawOptions};
+use slugd_engine::slug::{NoSymbols, slugify};
 
 use std::time::{Duration, Instant};
 

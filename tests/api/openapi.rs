@@ -370,12 +370,12 @@ fn every_route_is_added_with_its_documentation() {
 async fn every_rules_option_is_bounded_by_the_newest_version_and_lists_them_all() {
     let app = App::in_process().await;
     let doc = document(&app).await;
-    let newest = slugd::options::Rules::NEWEST.number();
+    let newest = slugd_engine::options::Rules::NEWEST.number();
     let body = &doc["components"]["schemas"]["SlugRequest"]["properties"]["rules"];
     assert_eq!(body["minimum"], 1, "{body}");
     assert_eq!(body["maximum"], newest, "{body}");
     let description = body["description"].as_str().unwrap();
-    for version in &slugd::rules::VERSIONS {
+    for version in &slugd_engine::rules::VERSIONS {
         assert!(
             description.contains(&format!("{} ({}", version.number, version.says))
                 || description.contains(&format!(

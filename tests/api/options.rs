@@ -3,7 +3,7 @@
 //! every endpoint; bad values named; server-wide defaults.
 
 use serde_json::json;
-use slugd::options::RawOptions;
+use slugd_engine::options::RawOptions;
 
 use crate::fixtures::{RedisServer, load};
 use crate::helpers::{App, assert_says};

@@ -97,7 +97,9 @@ async fn requests_during_a_redis_restart_end_promptly_and_service_comes_back() {
     load(&redis).await;
     redis.save().await;
     let app = App::uncached(redis.config()).await;
-    let titles: Vec<String> = slugd::corpus::titles().map(|t| format!("{t} ☃")).collect();
+    let titles: Vec<String> = slugd_engine::corpus::titles()
+        .map(|t| format!("{t} ☃"))
+        .collect();
     let want = App::in_process().await.slugs(&titles).await;
 
     // Requests flowing all the time, before, during and after the outage;

@@ -5,9 +5,9 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use slugd::slug::{Options, RawOptions, slugify};
 use slugd::slugger::Slugger;
 use slugd::table::{MemoryTable, SymbolTable};
+use slugd_engine::slug::{Options, RawOptions, slugify};
 
 use crate::fixtures::{RedisServer, load};
 use crate::helpers::table_settings;
@@ -104,7 +104,7 @@ fn any_mode_options() -> impl Strategy<Value = Options> {
         |(mut options, unicode, max_bytes)| {
             if unicode {
                 options.ascii = false;
-                options.rules = slugd::options::Rules::numbered(3).unwrap();
+                options.rules = slugd_engine::options::Rules::numbered(3).unwrap();
                 options.max_bytes = max_bytes.and_then(std::num::NonZeroUsize::new);
             }
             options
@@ -185,7 +185,7 @@ proptest! {
         use unicode_properties::{GeneralCategoryGroup as G, UnicodeGeneralCategory};
         let mut options = options;
         options.ascii = false;
-        options.rules = slugd::options::Rules::numbered(3).unwrap();
+        options.rules = slugd_engine::options::Rules::numbered(3).unwrap();
         let table = table_cached();
         if let Ok(slug) = slugify(&title, &options, table) {
             let sep = options.separator.as_str();
@@ -202,7 +202,7 @@ proptest! {
                 prop_assert!(slug.chars().count() <= max.get(), "{slug:?} longer than {max}");
             }
             if let Some(max) = options.max_bytes {
-                prop_assert!(slugd::slug::uri(&slug).len() <= max.get(), "{slug:?} over {max} bytes");
+                prop_assert!(slugd_engine::slug::uri(&slug).len() <= max.get(), "{slug:?} over {max} bytes");
             }
             if !sep.is_empty() {
                 prop_assert!(!slug.starts_with(sep) && !slug.ends_with(sep), "{slug:?}");

@@ -1283,7 +1283,7 @@ async fn slugs_in_their_own_script_are_reserved_and_found_by_their_nfc_form() {
     let redis = RedisServer::start().await;
     let app = App::on_redis(&redis).await;
     // The new slugs `owners` get in turn, each a 201 by the newest rules.
-    let newest = json!(slugd::options::Rules::NEWEST.number());
+    let newest = json!(slugd_engine::options::Rules::NEWEST.number());
     let new_slugs = async |scope: &str, owners: &[&str], title: &str, options: &Value| {
         let mut got = Vec::new();
         for owner in owners {
@@ -1332,7 +1332,8 @@ async fn slugs_in_their_own_script_are_reserved_and_found_by_their_nfc_form() {
     let got = new_slugs("bytes", &["a", "b"], "нет да", &bytes).await;
     assert_eq!(got, ["нет-да", "нет-2"]);
     assert!(
-        got.iter().all(|slug| slugd::slug::uri(slug).len() <= 32),
+        got.iter()
+            .all(|slug| slugd_engine::slug::uri(slug).len() <= 32),
         "{got:?}"
     );
     // A fallback title's stems are cut from its base, never the fallback

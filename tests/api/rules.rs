@@ -12,7 +12,7 @@ use std::process::Stdio;
 use serde_json::json;
 
 use crate::fixtures::{RedisServer, slugd_command};
-use slugd::options::RawOptions;
+use slugd_engine::options::RawOptions;
 
 use crate::helpers::App;
 
@@ -180,7 +180,7 @@ async fn each_version_gives_the_recorded_slugs_on_redis() {
     // Redis too: one of each kind of script, and CLDR's names in them.
     let locales = "de,ru,el,ka,hi,ja,zh,ar,da,kk";
     crate::fixtures::debian_cldr("de");
-    let cldr = std::path::PathBuf::from(slugd::cldr::DEBIAN_DIR);
+    let cldr = std::path::PathBuf::from(slugd_engine::cldr::DEBIAN_DIR);
     // Two tables, as the record's two kinds of table in process: with
     // IPADIC's readings (the record's Japanese locale sets, made with
     // `--locales ja`, read them) and without (every other set, made with
@@ -262,7 +262,7 @@ async fn answers_say_which_rules_made_them_and_a_version_can_be_pinned() {
         .await;
     assert_eq!(answer, (200, json!({"slugs": ["a", "b"], "rules": 1})));
 
-    let beyond = slugd::options::Rules::NEWEST.number() + 1;
+    let beyond = slugd_engine::options::Rules::NEWEST.number() + 1;
     let (status, body) = app
         .post("/slug", &json!({"title": "x", "rules": beyond}))
         .await;

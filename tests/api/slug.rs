@@ -98,9 +98,9 @@ async fn both_modes_give_identical_slugs() {
         .entries()
         .map(|(c, _)| format!("Ω {c} {c}\u{FE0F}x"))
         .collect();
-    titles.extend(slugd::corpus::titles().map(str::to_owned));
+    titles.extend(slugd_engine::corpus::titles().map(str::to_owned));
     titles.extend(
-        slugd::corpus::titles()
+        slugd_engine::corpus::titles()
             .zip(table.entries().step_by(37).map(|(c, _)| c))
             .map(|(t, c)| format!("{t} {c}{t}")),
     );

@@ -18,8 +18,8 @@
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use slugd::options::{Options, Rules};
-use slugd::slug::{NoSymbols, slugify};
+use slugd_engine::options::{Options, Rules};
+use slugd_engine::slug::{NoSymbols, slugify};
 
 use crate::helpers::{App, both_modes};
 use crate::tsv;

@@ -69,7 +69,10 @@ async fn titles_in_sixteen_languages_keep_their_script_in_both_modes() {
             let (status, answer) = app.post("/slug", &unicode(title)).await;
             assert_eq!(status, 200, "{language} {title}: {answer}");
             assert_eq!(answer["slug"], *want, "{language} {title}");
-            assert_eq!(answer["rules"], slugd::options::Rules::NEWEST.number());
+            assert_eq!(
+                answer["rules"],
+                slugd_engine::options::Rules::NEWEST.number()
+            );
             let uri = answer["uri"].as_str().unwrap();
             assert!(
                 uri.bytes()
@@ -202,7 +205,7 @@ async fn max_bytes_cuts_at_a_word_or_a_cluster_boundary_never_inside_one() {
     let (_redis, apps) = both_modes().await;
     for app in &apps {
         for (_, title, full) in TITLES {
-            let full_uri_len = slugd::slug::uri(full).len();
+            let full_uri_len = slugd_engine::slug::uri(full).len();
             for max in 1..=full_uri_len + 1 {
                 let body = json!({"title": title, "ascii": false, "max_bytes": max});
                 let (status, answer) = app.post("/slug", &body).await;
@@ -210,7 +213,7 @@ async fn max_bytes_cuts_at_a_word_or_a_cluster_boundary_never_inside_one() {
                     // Not even the first cluster fits.
                     let first = &full[..clusters(full)[1]];
                     assert!(
-                        slugd::slug::uri(first).len() > max,
+                        slugd_engine::slug::uri(first).len() > max,
                         "{title} {max}: {answer}"
                     );
                     continue;
@@ -229,7 +232,7 @@ async fn max_bytes_cuts_at_a_word_or_a_cluster_boundary_never_inside_one() {
                 );
                 // At a word boundary whenever the first word fits.
                 let first_word = full.split('-').next().unwrap();
-                if slugd::slug::uri(first_word).len() <= max {
+                if slugd_engine::slug::uri(first_word).len() <= max {
                     let rest = &full[slug.len()..];
                     assert!(
                         rest.is_empty() || rest.starts_with('-'),

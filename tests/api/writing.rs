@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use serde_json::json;
-use slugd::options::{Options, Rules};
-use slugd::slug::{NoSymbols, rewrite, slugify};
+use slugd_engine::options::{Options, Rules};
+use slugd_engine::slug::{NoSymbols, rewrite, slugify};
 
 use crate::helpers::both_modes;
 use crate::tsv;
@@ -281,7 +281,7 @@ fn the_table_of_scripts_in_the_docs_is_what_slugd_gives() {
 /// words.
 #[test]
 fn a_long_title_is_romanized_up_to_a_bound() {
-    use slugd::slug::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES};
+    use slugd_engine::slug::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES};
     let runs = MAX_ROMANIZED_BYTES / "北京".len();
     let title = "北京 ".repeat(runs + 2);
     let slug = slug(&title, rules_2()).unwrap();

@@ -19,8 +19,8 @@
 
 use super::keys::KeySet;
 use super::locales::Locales;
-use crate::japanese::Reading;
 use crate::locale::SlugLocale;
+use crate::readers::japanese::Reading;
 use crate::slug::SymbolNames;
 
 /// Where a view's names come from.

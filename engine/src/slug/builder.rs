@@ -8,12 +8,13 @@ use super::classes::{
     spelled_letter, starts_word, word_follows,
 };
 use super::names::SymbolNames;
-use super::national::{self, AtWord, Letters};
 use super::plain::Plain;
-use super::writing;
-use crate::japanese;
 use crate::named;
 use crate::options::{Options, StopWords};
+use crate::readers::japanese;
+use crate::readers::runs as writing;
+use crate::readers::scan;
+use crate::readers::words::{self as readers, AtWord, Chosen, Letters};
 use crate::rules::Switch;
 
 /// For each byte: itself if an ASCII letter or digit, folded to lowercase
@@ -273,9 +274,9 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         }
     }
 
-    /// Appends what rules 5 read for a word (`national::read_word_at`),
+    /// Appends what rules 5 read for a word (`readers::read_word_at`),
     /// as its ASCII would be read in the title: letters and digits kept in
-    /// their word (`national::read_word_at` leaves anything else to the
+    /// their word (`readers::read_word_at` leaves anything else to the
     /// rewritten title).
     fn push_read(&mut self, text: &[u8]) {
         let mut rest = text;
@@ -292,7 +293,7 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
     }
 
     /// Rules 5's reading of the word at byte `at` of `title`
-    /// (`national::read_word_at`): appends it and returns where it ends;
+    /// (`readers::read_word_at`): appends it and returns where it ends;
     /// `None` when its letters are read as before, `Unrewritten` when the
     /// title must be rewritten first.
     fn read_national(
@@ -305,7 +306,7 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
             watch.read = SPARE_READ.take();
         }
         watch.read.clear();
-        match national::read_word_at(title, at, &mut watch.cyrillic, &mut watch.read) {
+        match readers::read_word_at(title, at, &mut watch.chosen, &mut watch.read) {
             Some(AtWord::Read(end)) => {
                 self.push_read(watch.read.as_bytes());
                 Ok(Some(end))
@@ -527,10 +528,9 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
     }
 }
 /// What the watching pass keeps of rules 5's reading of a title.
-#[derive(Default)]
 struct NationalWatch {
-    /// The language of the title's Cyrillic, once a Cyrillic letter is met.
-    cyrillic: national::CyrillicSeen,
+    /// The readers the table chose for the title's scripts, once met.
+    chosen: Chosen<'static>,
     /// The word last read, before it is pushed.
     read: String,
     /// Before this byte, letters rules 5 leave as they were (Arabic
@@ -614,7 +614,11 @@ pub(super) fn build<const EXTRAS: bool>(
     let national_stops = watch && options.rules.has(Switch::NationalStandards);
     // The language of the title's Cyrillic, and the words rules 5 read
     // here, written before they are pushed.
-    let mut reading = NationalWatch::default();
+    let mut reading = NationalWatch {
+        chosen: Chosen::new(None, options.rules),
+        read: String::new(),
+        as_before: 0,
+    };
     // Where the case of what is written does not matter, rules 5 read
     // Cyrillic letter by letter, and plain Greek words straight into the
     // slug.
@@ -640,7 +644,7 @@ pub(super) fn build<const EXTRAS: bool>(
             if watch
                 && (writing::first_run_or(title, i, is_ampersand).is_some()
                     || (kana_stops && japanese::is_japanese(&title[i..], false))
-                    || (national_stops && national::may_apply(&title[i..])))
+                    || (national_stops && scan::may_apply(&title[i..])))
             {
                 return Err(Unrewritten);
             }
@@ -667,9 +671,9 @@ pub(super) fn build<const EXTRAS: bool>(
             // letters, which is all the rules do with them when the table
             // names no such character and no sequence starts there.
             let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
-            if national_stops && cp >= 0x300 && i >= reading.as_before && national::stops_at(cp) {
+            if national_stops && cp >= 0x300 && i >= reading.as_before && scan::stops_at(cp) {
                 if by_letter
-                    && let Some(end) = national::greek_word_at(title, i, cp, |text| {
+                    && let Some(end) = readers::greek_word_at(title, i, cp, |text| {
                         for &byte in text.as_bytes() {
                             b.push_if_alnum(byte);
                         }
@@ -680,7 +684,7 @@ pub(super) fn build<const EXTRAS: bool>(
                 }
                 if by_letter
                     && let Some(letters) =
-                        national::cyrillic_letter_at(title, i, cp, &mut reading.cyrillic)
+                        readers::cyrillic_letter_at(title, i, cp, &mut reading.chosen)
                 {
                     match letters {
                         Letters::Packed(word) => b.push_letters(word),
@@ -718,7 +722,7 @@ pub(super) fn build<const EXTRAS: bool>(
         {
             return Err(Unrewritten);
         } else if national_stops
-            && national::may_apply(&title[i..i + writing::utf8_len(byte)])
+            && scan::may_apply(&title[i..i + writing::utf8_len(byte)])
             && let Some(end) = b.read_national(title, i, &mut reading)?
         {
             i = end;

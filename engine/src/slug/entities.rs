@@ -11,7 +11,8 @@
 
 use std::borrow::Cow;
 
-use super::classes::{find_byte, is_ampersand};
+use super::classes::is_ampersand;
+use crate::readers::scan::find_byte;
 
 /// The title with its HTML5 entities decoded; borrowed when it has none
 /// (no `&`: one scan of the bytes).

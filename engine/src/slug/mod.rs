@@ -80,14 +80,13 @@
 
 mod builder;
 mod classes;
+mod composed;
 mod entities;
 mod names;
-mod national;
 mod plain;
 #[cfg(test)]
 mod tests;
 mod unicode;
-mod writing;
 
 use std::borrow::Cow;
 
@@ -95,16 +94,19 @@ pub use crate::options::{
     MAX_SEPARATOR_LEN, OptionError, Options, Preserve, RawOptions, SEPARATOR_CHARS, Separator,
     StopWords,
 };
+pub use crate::readers::runs::MAX_ROMANIZED_BYTES;
+pub use crate::readers::{MAX_RUN_BYTES, MAX_RUNS};
 pub use crate::rules::{Rules, Switch};
 pub use classes::AND;
 pub use names::{NoSymbols, SymbolNames};
 pub use unicode::{cut as cut_unicode, uri};
-pub use writing::{MAX_ROMANIZED_BYTES, MAX_RUN_BYTES, MAX_RUNS};
 
-use crate::japanese;
 use crate::locale::SlugLocale;
+use crate::readers::japanese;
+use crate::readers::scan::{self, find_byte};
+use crate::readers::{runs, transforms, words as readers_words};
 use builder::{Unrewritten, build};
-use classes::{find_byte, is_ampersand, truncate_at_word};
+use classes::{is_ampersand, truncate_at_word};
 
 /// The title has nothing a slug can be made of.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -153,7 +155,7 @@ fn starts_with_run(title: &str) -> bool {
     title
         .as_bytes()
         .first()
-        .is_some_and(|&lead| classes::is_wide_lead(lead) && writing::starts_run(title, 0))
+        .is_some_and(|&lead| scan::is_wide_lead(lead) && runs::starts_run(title, 0))
 }
 
 /// [`slugify`] of a title its one pass could not read as it is.
@@ -244,9 +246,9 @@ impl<'t> Text<'t> {
     fn surveyed(title: &'t str, options: &Options) -> Self {
         let survey = if options.rules.has(Switch::Rewrite) && options.ascii {
             let bytes = title.as_bytes();
-            let (entity, first_run) = match writing::first_run_or(title, 0, is_ampersand) {
+            let (entity, first_run) = match runs::first_run_or(title, 0, is_ampersand) {
                 None => (false, None),
-                Some(at) if bytes[at] == b'&' => (true, writing::first_run(title, at + 1)),
+                Some(at) if bytes[at] == b'&' => (true, runs::first_run(title, at + 1)),
                 Some(at) => (find_byte(bytes, at, is_ampersand).is_some(), Some(at)),
             };
             Survey::Scanned { entity, first_run }
@@ -256,7 +258,7 @@ impl<'t> Text<'t> {
         Text {
             text: Cow::Borrowed(title),
             survey,
-            national: options.rules.has(Switch::ComposedFirst) && national::may_apply(title),
+            national: options.rules.has(Switch::ComposedFirst) && scan::may_apply(title),
         }
     }
 
@@ -301,7 +303,7 @@ fn decode_entities<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
 #[inline]
 fn compose<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
     match text.national && options.rules.has(Switch::ComposedFirst) {
-        true => text.then(national::compose),
+        true => text.then(composed::compose),
         false => text,
     }
 }
@@ -317,7 +319,7 @@ fn read_national<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
         && options.rules.has(Switch::NationalStandards)
         && options.ascii
     {
-        true => text.then(|t| national::romanize(t, options.locale.as_ref())),
+        true => text.then(|t| readers_words::romanize(t, options.locale.as_ref(), options.rules)),
         false => text,
     }
 }
@@ -328,42 +330,15 @@ fn replace<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
     text.then(|t| options.replacements.apply(t))
 }
 
-/// Stage 3, the language's reading, by the `locale`: its transform
-/// ([`romanizer`]). None with `ascii: false`.
+/// Stage 3, the `locale`'s transform, for an ASCII slug
+/// (`crate::readers::transforms`).
 #[inline]
 fn romanize_language<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
     match &options.locale {
-        Some(locale) if options.ascii => text.then(|t| {
-            let romanized = romanizer(options)(locale, t);
-            match options.rules.has(Switch::TransformsKeepWords) {
-                true => national::join_written_dots(t, romanized),
-                false => romanized,
-            }
-        }),
+        Some(locale) if options.ascii => {
+            text.then(|t| transforms::romanize(locale, t, options.rules))
+        }
         _ => text,
-    }
-}
-
-/// How the `locale`'s letters are romanized: without [`Switch::Rewrite`],
-/// by CLDR's transform alone ([`SlugLocale::romanize`]); with it, a
-/// language's own letters first ([`SlugLocale::romanize_v2`]), except that
-/// [`Switch::JapaneseReadings`] romanize a Japanese locale's only after
-/// reading Japanese ([`read_japanese`], which needs its kana), and
-/// [`Switch::ArabicScriptAsIs`] leaves Arabic, Persian and Pashto to the
-/// script's own reading, as without a locale
-/// ([`SlugLocale::drops_letters`]).
-#[inline]
-fn romanizer(options: &Options) -> for<'a> fn(&SlugLocale, &'a str) -> Cow<'a, str> {
-    let rules = options.rules;
-    match &options.locale {
-        _ if !rules.has(Switch::Rewrite) => SlugLocale::romanize,
-        Some(locale) if rules.has(Switch::JapaneseReadings) && locale.is_japanese() => {
-            |_, text| Cow::Borrowed(text)
-        }
-        Some(locale) if rules.has(Switch::ArabicScriptAsIs) && locale.drops_letters() => {
-            |_, text| Cow::Borrowed(text)
-        }
-        _ => SlugLocale::romanize_v2,
     }
 }
 
@@ -389,7 +364,7 @@ fn romanize_writing<'t>(text: Text<'t>, options: &Options) -> Cow<'t, str> {
                 ..
             },
             Cow::Borrowed(title),
-        ) => writing::romanize_from(title, first, options),
+        ) => runs::romanize_from(title, first, options),
         (_, title) => romanize_written(title, options),
     }
 }
@@ -399,14 +374,14 @@ fn romanize_writing<'t>(text: Text<'t>, options: &Options) -> Cow<'t, str> {
 #[cold]
 #[inline(never)]
 fn romanize_written<'t>(text: Cow<'t, str>, options: &Options) -> Cow<'t, str> {
-    match writing::romanize(&text, options) {
+    match runs::romanize(&text, options) {
         Cow::Borrowed(_) => text,
         Cow::Owned(romanized) => Cow::Owned(romanized),
     }
 }
 
 /// Stage 3's last reading, the one that needs the table: Japanese read as
-/// Japanese (`crate::japanese`), with [`Switch::JapaneseReadings`], where
+/// Japanese (`crate::readers::japanese`), with [`Switch::JapaneseReadings`], where
 /// the table has IPADIC's readings, in a title with kana, or with a
 /// Japanese `locale` in one with kanji. Kanji the dictionary cannot read
 /// are left to [`words`], which reads them as Chinese. With a Japanese

@@ -1,7 +1,7 @@
 //! How the engine asks for names: the [`SymbolNames`] trait a table
 //! implements, and the two simplest implementations (no table, a map).
 
-use crate::japanese::Reading;
+use crate::readers::japanese::Reading;
 
 /// Names characters of the symbol table. `None` means "not a table
 /// character": the engine transliterates it instead.

@@ -449,7 +449,8 @@ fn slugging_a_slug_changes_nothing() {
 /// wanted and wherever it is (several of them, or none).
 #[test]
 fn the_block_search_finds_the_first_wanted_byte() {
-    use super::classes::{find_byte, is_ampersand, is_wide_lead};
+    use super::classes::is_ampersand;
+    use crate::readers::scan::{find_byte, is_wide_lead};
     for len in 0..=50usize {
         for marks in [
             vec![],
@@ -477,7 +478,7 @@ fn the_block_search_finds_the_first_wanted_byte() {
 /// scan for kana finds exactly the kana.
 #[test]
 fn the_scans_for_scripts_and_kana_miss_no_character() {
-    use super::writing::{first_run, first_run_but_han, has_kana, is_kana, is_script};
+    use crate::readers::runs::{first_run, first_run_but_han, has_kana, is_kana, is_script};
     for c in ('\u{80}'..='\u{3FFFF}').chain(['\u{E0100}', '\u{10FFFF}']) {
         let text = format!("ab {c}{c} z");
         let want = is_script(c).then_some(3);
@@ -494,7 +495,9 @@ fn the_scans_for_scripts_and_kana_miss_no_character() {
 /// romanized wherever they are, also where a replacement wrote them.
 #[test]
 fn the_surveyed_rewrite_is_every_step_in_turn() {
-    use super::{entities, national, rewrite, writing};
+    use super::{composed, entities, rewrite};
+    use crate::readers::{runs, words};
+    use crate::rules::Rules;
     let replacing = with(RawOptions {
         replacements: Some(vec![
             ("<ja>".into(), "日本".into()),
@@ -516,10 +519,10 @@ fn the_surveyed_rewrite_is_every_step_in_turn() {
     for options in [Options::default(), replacing] {
         for title in crate::corpus::titles().chain(extra) {
             let decoded = entities::decode(title);
-            let composed = national::compose(&decoded);
+            let composed = composed::compose(&decoded);
             let replaced = options.replacements.apply(&composed).into_owned();
-            let read = national::romanize(&replaced, None);
-            let step_by_step = writing::romanize(&read, &options).into_owned();
+            let read = words::romanize(&replaced, None, Rules::NEWEST);
+            let step_by_step = runs::romanize(&read, &options).into_owned();
             assert_eq!(rewrite(title, &options), step_by_step, "{title:?}");
         }
     }

@@ -44,9 +44,10 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use super::classes::{AND, between_digits, groups_digits, word_follows};
 use super::names::SymbolNames;
-use super::writing::{MAX_RUN_BYTES, unspaced_script};
 use crate::named;
 use crate::options::{Options, StopWords};
+use crate::readers::MAX_RUN_BYTES;
+use crate::readers::runs::unspaced_script;
 use crate::rules::Switch;
 
 /// The slug of `title`, rewritten by [`super::rewrite`], in its own

@@ -46,14 +46,14 @@ use self::cache::NameCache;
 pub use self::cache::{NameKey, Names};
 use super::error::TableError;
 use super::layout::{self, Keys, Meta, Version};
-use crate::cldr::{Chain, KeySet, NameSource, View};
-use crate::japanese::{self, Reading};
-use crate::locale::SlugLocale;
 use crate::metrics::TableMetrics;
-use crate::named;
-use crate::options::Options;
 use crate::redis_conn::{Conn, RedisConfig, resend_once};
-use crate::unicode_data::Categories;
+use slugd_engine::cldr::{Chain, KeySet, NameSource, View};
+use slugd_engine::locale::SlugLocale;
+use slugd_engine::named;
+use slugd_engine::options::Options;
+use slugd_engine::readers::japanese::{self, Reading};
+use slugd_engine::unicode_data::Categories;
 
 /// What the service holds of one table version: its id and its meta (the
 /// membership index and CLDR's key set are most of it).
@@ -161,7 +161,7 @@ impl NameSource for RequestSource {
 
 /// The names one request needs, read from Redis (or the cache), with the
 /// version's CLDR keys and the request locale's chain: a
-/// [`crate::slug::SymbolNames`] through [`RequestNames::view`].
+/// [`slugd_engine::slug::SymbolNames`] through [`RequestNames::view`].
 pub struct RequestNames {
     version: Option<Arc<LoadedVersion>>,
     chain: Chain,

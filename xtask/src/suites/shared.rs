@@ -11,7 +11,7 @@ use crate::services::{Backend, Ready, Redis, Server};
 use crate::tools::{Timed, timed};
 
 /// The titles of data/corpus.txt: every line that is not empty or a `#`
-/// comment (as `slugd::corpus::titles` reads them).
+/// comment (as `slugd_engine::corpus::titles` reads them).
 pub fn corpus(root: &Path) -> Result<Vec<String>> {
     let path = root.join("data/corpus.txt");
     let text = std::fs::read_to_string(&path)

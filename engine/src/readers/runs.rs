@@ -1,6 +1,7 @@
-//! Rules 2: the scripts the engine cannot read letter by letter, romanized
-//! run by run before it reads the title (`crate::slug::rewrite`, after
-//! `replacements` and the `locale`):
+//! The scripts the engine cannot read letter by letter, read run by run
+//! in stage 3 after the `locale`'s transform (`crate::slug::rewrite`),
+//! each run by the reader the table chooses for its script
+//! ([`super::choose`]):
 //!
 //! - Devanagari, Bengali, Gurmukhi, Gujarati, Oriya, Tamil, Telugu,
 //!   Kannada, Malayalam and Sinhala by CLDR's script transforms, so their
@@ -10,9 +11,10 @@
 //!   `bharata`), but for Sanskrit;
 //! - Thai, Lao, Khmer and Myanmar, written without spaces, cut into words
 //!   by ICU4X's word segmenter, each word a slug word: Thai romanized by
-//!   CLDR's Thai-Latin rules (by rules 5 in RTGS, `rtgs`), Myanmar by CLDR's `my-Latn-t-my`, Lao and
-//!   Khmer left to deunicode word by word (by rules 5 Lao by the
-//!   Commission Nationale de Toponymie's letters, `lao`);
+//!   CLDR's Thai-Latin rules (by rules 5 in RTGS, `rtgs`), Myanmar by
+//!   CLDR's `my-Latn-t-my`, Lao and Khmer left to deunicode word by word
+//!   (by rules 5 Lao by the Commission Nationale de Toponymie's letters,
+//!   `lao`);
 //! - Han cut into words by the segmenter's dictionary, each word's pinyin
 //!   syllables written together (`北京大学` is `Beijing Daxue`), digits
 //!   beside them words of their own. Not in a title that has kana, nor with
@@ -21,35 +23,27 @@
 //!
 //! The engine's survey (`crate::slug::rewrite`) finds the first run while
 //! it looks for a `&` ([`first_run_or`]), in one scan of the title's
-//! bytes, 16 at a time: a title without these scripts is borrowed back
-//! after it, so rules 2 costs titles that do not need it little. Runs are
-//! cut in pieces of at most [`MAX_RUN_BYTES`], and only the first [`MAX_ROMANIZED_BYTES`] of them
-//! in a title are romanized, so that no title costs more than a bounded
-//! amount of work. Each thread remembers the runs it has
-//! romanized (up to [`MAX_RUNS`] of at most [`MAX_RUN_BYTES`]): the
+//! bytes, 16 at a time, whose mask of first bytes is built from the
+//! scripts' blocks ([`super::scan`]): a title without these scripts is
+//! borrowed back after it, so they cost titles that do not need them
+//! little. Runs are cut in pieces of at most [`MAX_RUN_BYTES`], and only
+//! the first [`MAX_ROMANIZED_BYTES`] of them in a title are romanized, so
+//! that no title costs more than a bounded amount of work. Each thread
+//! remembers the runs each row of the table has read (up to [`MAX_RUNS`]
+//! of at most [`MAX_RUN_BYTES`]), and the words it cut them into: the
 //! segmenter and ICU4X's transliterator take microseconds per run, and
 //! titles repeat words.
-//!
-//! The parts: `script` says which script a character is in and romanizes
-//! a run of one; `devanagari` finds the schwas Hindi leaves out; `thai` builds CLDR's Thai-Latin from its rule source; `rtgs` reads Thai by sound; `lao` reads Lao;
-//! `memory` is a thread's bounded memory of what it has romanized, of
-//! runs here and of words in `script` (so that a long run, which is not
-//! kept, costs the segmenter and a lookup per word).
-
-mod devanagari;
-mod lao;
-mod rtgs;
-mod script;
-mod thai;
 
 use std::borrow::Cow;
 
-use super::classes::{find_byte, is_wide_lead};
+use super::scan::{self, Leads};
+use super::scan::{find_byte, is_wide_lead};
+use super::scripts::{self, Script};
+use super::{
+    MAX_RUN_BYTES, MAX_RUNS, READERS, Reader, Reads, RowId, choose, devanagari, lao, rtgs,
+};
 use crate::options::Options;
 use crate::remembered::Memory;
-use crate::rules::Switch;
-use script::Script;
-pub use script::{MAX_RUN_BYTES, MAX_RUNS};
 
 /// Most bytes of these scripts a title has romanized by rules 2: runs past
 /// them are left as rules 1 reads them. A title is far shorter; a request
@@ -58,7 +52,7 @@ pub use script::{MAX_RUN_BYTES, MAX_RUNS};
 pub const MAX_ROMANIZED_BYTES: usize = 1024;
 
 /// The title with those scripts romanized; borrowed when it has none.
-pub(super) fn romanize<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
+pub(crate) fn romanize<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
     match first_run(title, 0) {
         Some(first) => romanize_from(title, first, options),
         None => Cow::Borrowed(title),
@@ -74,7 +68,7 @@ pub(super) fn romanize<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
 /// ([`may_start_run`]) are decoded: not punctuation, symbols, emoji or
 /// Hangul.
 #[inline]
-pub(super) fn first_run(text: &str, from: usize) -> Option<usize> {
+pub(crate) fn first_run(text: &str, from: usize) -> Option<usize> {
     first_run_or(text, from, |_| false)
 }
 
@@ -82,7 +76,7 @@ pub(super) fn first_run(text: &str, from: usize) -> Option<usize> {
 /// whichever comes first: the engine's survey finds the first run and a
 /// `&` in one scan.
 #[inline]
-pub(super) fn first_run_or(text: &str, from: usize, stop: impl Fn(u8) -> bool) -> Option<usize> {
+pub(crate) fn first_run_or(text: &str, from: usize, stop: impl Fn(u8) -> bool) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut from = from;
     loop {
@@ -108,7 +102,7 @@ pub(super) fn first_run_or(text: &str, from: usize, stop: impl Fn(u8) -> bool) -
 /// `from` of `text` starts: all of them are below U+1800, so their UTF-8
 /// starts with 0xE0 or 0xE1, and only such bytes are looked at, a block
 /// at a time.
-pub(super) fn first_run_but_han(text: &str, from: usize) -> Option<usize> {
+pub(crate) fn first_run_but_han(text: &str, from: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut from = from;
     loop {
@@ -123,7 +117,7 @@ pub(super) fn first_run_but_han(text: &str, from: usize) -> Option<usize> {
 /// Whether a character of these scripts starts at byte `at` of `text`,
 /// where a byte of 0xE0 or more is.
 #[inline(always)]
-pub(super) fn starts_run(text: &str, at: usize) -> bool {
+pub(crate) fn starts_run(text: &str, at: usize) -> bool {
     let bytes = text.as_bytes();
     may_start_run(bytes[at], bytes.get(at + 1).copied().unwrap_or(0))
         && text[at..].chars().next().and_then(Script::of).is_some()
@@ -132,25 +126,19 @@ pub(super) fn starts_run(text: &str, at: usize) -> bool {
 /// The length of the UTF-8 of a character whose first byte, of 0xE0 or
 /// more, is `lead`.
 #[inline(always)]
-pub(super) fn utf8_len(lead: u8) -> usize {
+pub(crate) fn utf8_len(lead: u8) -> usize {
     if lead >= 0xF0 { 4 } else { 3 }
 }
 
+/// The first two bytes of the UTF-8 of these scripts' characters.
+const RUNS: Leads = scan::leads_of(&[scripts::BLOCKS]);
+
 /// Whether a character whose UTF-8 starts with the bytes `lead` (0xE0 or
 /// more) and `next` may be of these scripts ([`Script::of`] says for
-/// sure): the blocks of U+0900 to U+0FFF, U+1000 to U+10BF, U+1780 to
-/// U+17FF, U+3400 to U+9FFF, U+F900 to U+FAFF and U+20000 to U+3FFFF.
+/// sure).
 #[inline(always)]
 fn may_start_run(lead: u8, next: u8) -> bool {
-    match lead {
-        0xE0 => next >= 0xA4,
-        0xE1 => matches!(next, 0x80..=0x82 | 0x9E..=0x9F),
-        0xE3 => next >= 0x90,
-        0xE4..=0xE9 => true,
-        0xEF => matches!(next, 0xA4..=0xAB),
-        0xF0 => next >= 0xA0,
-        _ => false,
-    }
+    scan::may_be(&RUNS, lead, next)
 }
 
 /// [`romanize`] from byte `first`, where the first run starts. The
@@ -158,9 +146,11 @@ fn may_start_run(lead: u8, next: u8) -> bool {
 /// whose runs all stay (Han beside kana) is borrowed back.
 #[cold]
 #[inline(never)]
-pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options) -> Cow<'t, str> {
+pub(crate) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options) -> Cow<'t, str> {
     let mut han = None;
-    let mut schwas = None;
+    let language = options.locale.as_ref().map(|l| l.language());
+    // The row that reads the last script met: titles have one or two.
+    let mut chosen: Option<(Script, Option<RowId>)> = None;
     let mut out: Option<String> = None;
     // `title[..copied]` is in `out` (or was left as it is, when `out` is
     // none); `title[at..]` is still to read, and a run starts at `at`.
@@ -190,19 +180,15 @@ pub(super) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options)
                 if spaced {
                     out.push(' ');
                 }
-                match script {
-                    Script::DEVANAGARI => match *schwas.get_or_insert_with(|| speech(options)) {
-                        Some(speech) => romanize_hindi(chunk, speech, out),
-                        None => romanize_run(script, chunk, out),
-                    },
-                    Script::Thai if options.rules.has(Switch::NationalStandards) => {
-                        romanize_by_standard(ByStandard::Thai, chunk, out);
+                let row = match chosen {
+                    Some((known, row)) if known == script => row,
+                    _ => {
+                        let row = choose(Reads::Run(script), language, options.rules, || None);
+                        chosen = Some((script, row));
+                        row
                     }
-                    Script::Lao if options.rules.has(Switch::NationalStandards) => {
-                        romanize_by_standard(ByStandard::Lao, chunk, out);
-                    }
-                    _ => romanize_run(script, chunk, out),
-                }
+                };
+                read_run(row, script, chunk, out);
             }
             if spaced {
                 out.push(' ');
@@ -248,7 +234,7 @@ fn chunks(script: Script, run: &str) -> impl Iterator<Item = &str> {
                 end -= 1;
             }
             if script.words_of_their_own() {
-                end = script::last_word_end(rest, end).unwrap_or(end);
+                end = scripts::last_word_end(rest, end).unwrap_or(end);
             }
             end
         };
@@ -258,54 +244,35 @@ fn chunks(script: Script, run: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// How Devanagari is read, with the schwas speakers leave out
-/// (`devanagari`, [`Switch::NationalStandards`]): as Nepali with `locale:
-/// ne`, as Hindi otherwise; `None` for Sanskrit (`locale: sa`), which
-/// keeps every vowel, and before rules 5.
-fn speech(options: &Options) -> Option<devanagari::Speech> {
-    if !options.rules.has(Switch::NationalStandards) {
-        return None;
-    }
-    match options.locale.as_ref().map(|l| l.language()) {
-        Some("sa") => None,
-        Some("ne") => Some(devanagari::Speech::Nepali),
-        Some("mr") => Some(devanagari::Speech::Marathi),
-        _ => Some(devanagari::Speech::Hindi),
-    }
-}
-
-/// The scripts written without spaces whose national standard rules 5
-/// write ([`Switch::NationalStandards`]), word by word.
-#[derive(Clone, Copy)]
-enum ByStandard {
-    /// Thai in RTGS (`rtgs`).
-    Thai,
-    /// Lao by the Commission Nationale de Toponymie's letters (`lao`).
-    Lao,
-}
-
-/// Appends `run` as `standard` writes it, word by word, from this
-/// thread's memory of runs and of words (one of each per standard) when
-/// it has them.
-fn romanize_by_standard(standard: ByStandard, run: &str, out: &mut String) {
+/// Appends `run`, all of `script`, as the table's row `row` reads it
+/// (by CLDR's transform of the script where no row does), from this
+/// thread's memory of that row's runs, and of the words it cut runs into,
+/// when it has them.
+fn read_run(row: Option<RowId>, script: Script, run: &str, out: &mut String) {
     thread_local! {
-        static RUNS: [Memory; 2] = std::array::from_fn(|_| Memory::new(MAX_RUNS, MAX_RUN_BYTES));
-        static WORDS: [Memory; 2] = std::array::from_fn(|_| Memory::new(MAX_RUNS, MAX_RUN_BYTES));
+        static RUNS: [Memory; READERS.len()] =
+            std::array::from_fn(|_| Memory::new(MAX_RUNS, MAX_RUN_BYTES));
+        static WORDS: [Memory; READERS.len()] =
+            std::array::from_fn(|_| Memory::new(MAX_RUNS, MAX_RUN_BYTES));
     }
-    let slot = standard as usize;
-    RUNS.with(|runs| {
-        runs[slot].remember(run, out, |out| {
-            WORDS.with(|words| match standard {
-                ByStandard::Thai => {
-                    script::each_word_in(&words[slot], run, out, rtgs::romanize_word)
-                }
-                ByStandard::Lao => {
-                    let run = lao::sara_am(run);
-                    script::each_word_in(&words[slot], &run, out, lao::romanize_word);
-                }
-            });
-        });
-    });
+    let Some(row) = row.map(usize::from) else {
+        script.romanize(run, out);
+        return;
+    };
+    let read = |out: &mut String| match READERS[row].reader {
+        Reader::Devanagari(speech) => devanagari::romanize(run, speech, out),
+        Reader::Rtgs => WORDS.with(|words| {
+            scripts::each_word_in(&words[row], run, out, rtgs::romanize_word);
+        }),
+        Reader::Lao => WORDS.with(|words| {
+            scripts::each_word_in(&words[row], &lao::sara_am(run), out, lao::romanize_word);
+        }),
+        _ => script.romanize(run, out),
+    };
+    match READERS[row].remembered {
+        super::Remembered::Runs => RUNS.with(|runs| runs[row].remember(run, out, read)),
+        _ => read(out),
+    }
 }
 
 /// Whether Han in `title` is read as Chinese: not in a title with kana, nor
@@ -321,11 +288,11 @@ fn reads_han(title: &str, options: &Options) -> bool {
 /// Whether `title` has kana, which are at U+3040 to U+31FF and U+FF66 to
 /// U+FF9D: only characters whose UTF-8 starts with 0xE3 or 0xEF, which
 /// are found a block of bytes at a time, are decoded.
-pub(super) fn has_kana(title: &str) -> bool {
+pub(crate) fn has_kana(title: &str) -> bool {
     let bytes = title.as_bytes();
     let mut from = 0;
     while let Some(at) = find_byte(bytes, from, |b| (b == 0xE3) | (b == 0xEF)) {
-        if title[at..].chars().next().is_some_and(script::is_kana) {
+        if title[at..].chars().next().is_some_and(scripts::is_kana) {
             return true;
         }
         from = at + 3;
@@ -333,37 +300,11 @@ pub(super) fn has_kana(title: &str) -> bool {
     false
 }
 
-/// Appends `run`, all of `script`, romanized, from this thread's memory of
-/// runs when it has it.
-fn romanize_run(script: Script, run: &str, out: &mut String) {
-    thread_local! {
-        static RUNS: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
-    }
-    RUNS.with(|runs| runs.remember(run, out, |out| script.romanize(run, out)));
-}
-
-/// A run of Devanagari as Hindi readers write it (`devanagari`), from the
-/// thread's memory of such runs after the first time (its own: the same
-/// run reads otherwise by CLDR's transform).
-fn romanize_hindi(run: &str, speech: devanagari::Speech, out: &mut String) {
-    thread_local! {
-        static HINDI: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
-        static NEPALI: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
-        static MARATHI: Memory = Memory::new(MAX_RUNS, MAX_RUN_BYTES);
-    }
-    let memory = match speech {
-        devanagari::Speech::Hindi => &HINDI,
-        devanagari::Speech::Nepali => &NEPALI,
-        devanagari::Speech::Marathi => &MARATHI,
-    };
-    memory.with(|runs| runs.remember(run, out, |out| devanagari::romanize(run, speech, out)));
-}
-
 /// For `ascii: false`'s word cuts: which script written without spaces
 /// `c` is of (Thai, Lao, Myanmar, Khmer, or Han and kana together, as
 /// Japanese writes them in one word), as a number; `None` for the Indic
 /// scripts and every other character.
-pub(super) fn unspaced_script(c: char) -> Option<u8> {
+pub(crate) fn unspaced_script(c: char) -> Option<u8> {
     match Script::of(c) {
         Some(Script::Thai) => Some(0),
         Some(Script::Lao) => Some(1),
@@ -371,28 +312,28 @@ pub(super) fn unspaced_script(c: char) -> Option<u8> {
         Some(Script::Khmer) => Some(3),
         Some(Script::Han) => Some(4),
         Some(Script::Indic(_)) => None,
-        None => script::is_kana(c).then_some(4),
+        None => scripts::is_kana(c).then_some(4),
     }
 }
 
 /// Whether `c` is of these scripts, for the engine's tests.
 #[cfg(test)]
-pub(super) fn is_script(c: char) -> bool {
+pub(crate) fn is_script(c: char) -> bool {
     Script::of(c).is_some()
 }
 
 /// Whether `c` is kana, for the engine's tests.
 #[cfg(test)]
-pub(super) fn is_kana(c: char) -> bool {
-    script::is_kana(c)
+pub(crate) fn is_kana(c: char) -> bool {
+    scripts::is_kana(c)
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     /// Reads 48,000 words of up to 12 characters drawn from `block` (a
     /// seeded xorshift, so every run reads the same) with `read`, and
     /// checks that each gives ASCII letters and digits only.
-    pub(in crate::slug::writing) fn reads_any_to_ascii(
+    pub(in crate::readers) fn reads_any_to_ascii(
         block: std::ops::RangeInclusive<char>,
         read: fn(&str, &mut String),
     ) {

@@ -24,16 +24,6 @@ pub(crate) enum Language {
 }
 
 impl Language {
-    /// The language of a BCP 47 language subtag, if it is one of these.
-    pub(crate) fn of_tag(tag: &str) -> Option<Language> {
-        Some(match tag {
-            "ar" => Language::Arabic,
-            "fa" => Language::Persian,
-            "ur" => Language::Urdu,
-            _ => return None,
-        })
-    }
-
     /// The language a text's letters show: `ٹ ڈ ڑ ے ں ھ` Urdu; `پ چ ژ گ
     /// ک ی` Persian; otherwise Arabic.
     pub(crate) fn shown_by(text: &str) -> Language {
@@ -49,7 +39,7 @@ impl Language {
 
 /// Whether `c` is a letter or mark of the Arabic block.
 #[inline]
-pub(super) fn is_arabic(c: char) -> bool {
+pub(crate) fn is_arabic(c: char) -> bool {
     matches!(c, '\u{0620}'..='\u{065F}' | '\u{0670}'..='\u{06D3}' | '\u{06D5}')
 }
 
@@ -63,7 +53,7 @@ const DAGGER_ALEF: char = '\u{0670}';
 /// Whether `c` is one of the vowel marks (harakat): a word that carries
 /// one is read here.
 #[inline]
-pub(super) fn is_vowel_mark(c: char) -> bool {
+pub(crate) fn is_vowel_mark(c: char) -> bool {
     matches!(c, '\u{064B}'..='\u{0652}')
 }
 
@@ -173,7 +163,7 @@ fn long(language: Language, vowel: char) -> &'static str {
 /// Writes `word`, a vocalized word, to `out`; `next_has_article` says
 /// whether the word after it starts with `ال` (for `ة`), `last` whether
 /// there is none.
-pub(super) fn romanize_word(language: Language, word: &str, next: Option<&str>, out: &mut String) {
+pub(crate) fn romanize_word(language: Language, word: &str, next: Option<&str>, out: &mut String) {
     let letters = letters(word);
     let mut i = 0;
     // The vowel the letter before ends in, for the long vowels.

@@ -11,7 +11,7 @@ use crate::remembered::Memory;
 
 /// A script rules 2 romanizes run by run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Script {
+pub(crate) enum Script {
     /// A Brahmic script of India or Sri Lanka with a CLDR script
     /// transform: the index of its block in [`INDIC`] (a number, so that
     /// comparing scripts, once a character, compares no text).
@@ -39,6 +39,20 @@ const INDIC: [&str; 10] = [
     "si-Latn-t-si",
 ];
 
+/// The blocks of these scripts, as [`Script::of`] reads them: what the
+/// scan for runs looks for (`super::scan`).
+pub(crate) const BLOCKS: &[(u32, u32)] = &[
+    (0x0900, 0x0DFF),
+    (0x0E00, 0x0E7F),
+    (0x0E80, 0x0EFF),
+    (0x1000, 0x109F),
+    (0x1780, 0x17FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xF900, 0xFAFF),
+    (0x2_0000, 0x3_FFFF),
+];
+
 /// Most runs (and words) a thread remembers romanized; past it, it starts
 /// over.
 pub const MAX_RUNS: usize = 4096;
@@ -56,12 +70,12 @@ const HAN: &str = "und-Latn-t-und-hans";
 
 impl Script {
     /// Devanagari, the first of [`INDIC`].
-    pub(super) const DEVANAGARI: Script = Script::Indic(0);
+    pub(crate) const DEVANAGARI: Script = Script::Indic(0);
 
     /// The script of `c`, by its Unicode block; `None` for every other
     /// character.
     #[inline]
-    pub(super) fn of(c: char) -> Option<Script> {
+    pub(crate) fn of(c: char) -> Option<Script> {
         let c = c as u32;
         if c < 0x900 {
             return None;
@@ -82,7 +96,7 @@ impl Script {
     /// spelling writes inside words. One range test for the script, not
     /// [`Script::of`]'s search through all of them.
     #[inline]
-    pub(super) fn continues(self, c: char) -> bool {
+    pub(crate) fn continues(self, c: char) -> bool {
         let c = c as u32;
         let own = match self {
             Script::Indic(block) => {
@@ -103,13 +117,13 @@ impl Script {
     /// Whether the run's words are slug words of their own, apart from
     /// what touches them: the scripts written without spaces, whose words
     /// the segmenter finds, and Han, beside which a digit is a word.
-    pub(super) fn words_of_their_own(self) -> bool {
+    pub(crate) fn words_of_their_own(self) -> bool {
         !matches!(self, Script::Indic(_))
     }
 
     /// Appends `run` romanized: words the segmenter finds are separated by
     /// a space.
-    pub(super) fn romanize(self, run: &str, out: &mut String) {
+    pub(crate) fn romanize(self, run: &str, out: &mut String) {
         match self {
             Script::Indic(block) => {
                 out.push_str(&transliterate_with(INDIC[usize::from(block)], run, baked));
@@ -147,7 +161,7 @@ fn each_word(run: &str, out: &mut String, write: impl Fn(&str, &mut String)) {
 }
 
 /// [`each_word`], remembering the words in `memory`.
-pub(super) fn each_word_in(
+pub(crate) fn each_word_in(
     words: &Memory,
     run: &str,
     out: &mut String,
@@ -167,7 +181,7 @@ pub(super) fn each_word_in(
 
 /// The last end of a word the segmenter finds in `text` at or before
 /// byte `limit` (but not 0), looking at most twice as far.
-pub(super) fn last_word_end(text: &str, limit: usize) -> Option<usize> {
+pub(crate) fn last_word_end(text: &str, limit: usize) -> Option<usize> {
     let mut window = (2 * limit).min(text.len());
     while !text.is_char_boundary(window) {
         window -= 1;
@@ -201,7 +215,7 @@ fn pinyin(word: &str, out: &mut String) {
 
 /// Whether `c` is kana: hiragana, katakana, their phonetic extensions and
 /// the halfwidth katakana.
-pub(super) fn is_kana(c: char) -> bool {
+pub(crate) fn is_kana(c: char) -> bool {
     matches!(c, '\u{3040}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9D}')
 }
 

@@ -28,7 +28,7 @@ const LAST: u32 = 0xD7A3;
 
 /// Whether `c` is a precomposed Hangul syllable.
 #[inline]
-pub(super) fn is_syllable(c: char) -> bool {
+pub(crate) fn is_syllable(c: char) -> bool {
     (FIRST..=LAST).contains(&(c as u32))
 }
 
@@ -212,7 +212,7 @@ fn parts(c: char) -> (u8, u8, Final) {
 /// Writes `word`, a run of Hangul syllables (and the apostrophes and marks
 /// a run may hold between them, which are not read), in the Revised
 /// Romanization, to `out`, in lower case.
-pub(super) fn romanize_word(word: &str, out: &mut String) {
+pub(crate) fn romanize_word(word: &str, out: &mut String) {
     let mut syllables = word
         .chars()
         .filter(|&c| is_syllable(c))

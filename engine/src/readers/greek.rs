@@ -17,7 +17,7 @@ use super::Cased;
 
 /// Whether `c` is a Greek letter or a mark on one.
 #[inline]
-pub(super) fn is_greek(c: char) -> bool {
+pub(crate) fn is_greek(c: char) -> bool {
     matches!(c, '\u{0386}' | '\u{0388}'..='\u{03CE}' | '\u{1F00}'..='\u{1FFC}')
 }
 
@@ -40,7 +40,7 @@ const NO_LETTER: Letter = Letter {
 
 /// Writes `word`, a run of Greek letters (with their marks), to `out` as
 /// ELOT 743 writes it, capitals kept.
-pub(super) fn romanize_word(word: &str, out: &mut String) {
+pub(crate) fn romanize_word(word: &str, out: &mut String) {
     let letters = letters(word);
     let capitals = letters.iter().filter(|l| l.upper).count();
     spell(&letters, &mut Cased::new(out, letters.len(), capitals));
@@ -157,7 +157,7 @@ const MAX_PLAIN: usize = 32;
 /// or it is longer than [`MAX_PLAIN`] letters: [`romanize_word`] reads
 /// those.
 #[inline]
-pub(super) fn read_plain_word(
+pub(crate) fn read_plain_word(
     title: &str,
     at: usize,
     push: impl FnMut(&'static str),
@@ -171,7 +171,7 @@ pub(super) fn read_plain_word(
         n += 1;
         end += 2;
     }
-    let joined = |c: char| is_greek(c) || super::is_mark(c);
+    let joined = |c: char| is_greek(c) || super::words::is_mark(c);
     let continues = match title[end..].chars().next() {
         Some('\'' | '’' | 'ʼ') => title[end..].chars().nth(1).is_some_and(joined),
         Some(c) => joined(c),

@@ -58,21 +58,6 @@ impl Language {
         Language::Kazakh,
     ];
 
-    /// The language of a BCP 47 language subtag, if slugd reads it here.
-    pub(crate) fn of_tag(language: &str) -> Option<Language> {
-        Some(match language {
-            "ru" => Language::Russian,
-            "uk" => Language::Ukrainian,
-            "be" => Language::Belarusian,
-            "bg" => Language::Bulgarian,
-            "sr" | "bs" | "sh" | "cnr" => Language::Serbian,
-            "mk" => Language::Macedonian,
-            "mn" => Language::Mongolian,
-            "kk" => Language::Kazakh,
-            _ => return None,
-        })
-    }
-
     /// The language a text's Cyrillic letters show: `ў` Belarusian; `і ї є
     /// ґ` Ukrainian; `ѓ ќ ѕ` Macedonian; `ђ ћ љ њ џ ј` Serbian; `қ ғ ұ ң
     /// һ ә` Kazakh; `ө ү` Mongolian; otherwise Russian, which most titles
@@ -158,7 +143,7 @@ fn has_telling(bytes: &[u8]) -> bool {
 
 /// Whether `c` is a Cyrillic letter.
 #[inline]
-pub(super) fn is_cyrillic(c: char) -> bool {
+pub(crate) fn is_cyrillic(c: char) -> bool {
     matches!(c, '\u{0400}'..='\u{04FF}' | '\u{0500}'..='\u{052F}')
 }
 
@@ -217,7 +202,7 @@ struct Letter {
 
 /// Writes `word`, a run of Cyrillic letters and apostrophes between them,
 /// to `out` as `language`'s standard writes it, capitals kept.
-pub(super) fn romanize_word(language: Language, word: &str, out: &mut String) {
+pub(crate) fn romanize_word(language: Language, word: &str, out: &mut String) {
     // Most words fit on the stack; a longer one takes the heap.
     const ON_STACK: usize = 32;
     let mut stack = [Letter {
@@ -316,7 +301,7 @@ fn contextual(language: Language, c: char) -> bool {
 /// whatever the letters around it, as up to four ASCII bytes in a word
 /// (0 bytes after them); 0 where the letters around it matter
 /// ([`contextual`]) or it writes more. Made at the language's first use.
-pub(super) fn context_free(language: Language) -> &'static [u32; 0x130] {
+pub(crate) fn context_free(language: Language) -> &'static [u32; 0x130] {
     static TABLES: [std::sync::OnceLock<[u32; 0x130]>; 8] =
         [const { std::sync::OnceLock::new() }; 8];
     TABLES[language as usize].get_or_init(|| {
@@ -346,7 +331,7 @@ pub(super) fn context_free(language: Language) -> &'static [u32; 0x130] {
 /// the words pass reads Cyrillic letter by letter this way where case
 /// does not matter. `free` is the language's [`context_free`] table.
 #[inline]
-pub(super) fn letter_at(
+pub(crate) fn letter_at(
     language: Language,
     free: &[u32; 0x130],
     title: &[u8],

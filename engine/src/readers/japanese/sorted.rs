@@ -95,7 +95,7 @@ impl SortedReadings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::japanese::kind::Kind;
+    use crate::readers::japanese::kind::Kind;
 
     #[test]
     fn finds_each_line_by_its_written_form() {

@@ -43,7 +43,7 @@ struct Letter {
 }
 
 /// Appends `word`, Thai letters only, in RTGS.
-pub(super) fn romanize_word(word: &str, out: &mut String) {
+pub(crate) fn romanize_word(word: &str, out: &mut String) {
     let letters = letters_of(word);
     let mut reader = Reader {
         w: &letters,
@@ -638,6 +638,6 @@ mod tests {
     /// reader writes ASCII letters and digits and stops.
     #[test]
     fn any_thai_is_read_to_ascii() {
-        crate::slug::writing::tests::reads_any_to_ascii('\u{E01}'..='\u{E5B}', romanize_word);
+        crate::readers::runs::tests::reads_any_to_ascii('\u{E01}'..='\u{E5B}', romanize_word);
     }
 }

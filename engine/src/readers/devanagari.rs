@@ -79,13 +79,13 @@ struct Unit {
 /// `word`, a run of Devanagari, with a virama after each consonant whose
 /// schwa speakers leave out; borrowed when there is none.
 #[cfg(test)]
-pub(super) fn drop_schwas(word: &str) -> Cow<'_, str> {
+pub(crate) fn drop_schwas(word: &str) -> Cow<'_, str> {
     drop_schwas_as(word, Speech::Hindi)
 }
 
 /// How a language drops schwas.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Speech {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Speech {
     /// Hindi: at a word's end and inside it.
     Hindi,
     /// Marathi (`locale: mr`): as Hindi, and `व` is `w` (`वर्धा`
@@ -213,7 +213,7 @@ fn units(word: &str) -> Vec<Unit> {
 /// Marathi and Nepali readers write ([`drop_schwas`] first): `च` ch, `छ`
 /// chh, `श ष` sh, `ड़` d, `ऋ ृ` ri, `ज्ञ` gy, long vowels as short ones,
 /// `ं` n (m before `प फ ब भ म`), `ः` h.
-pub(super) fn romanize(word: &str, speech: Speech, out: &mut String) {
+pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
     // Place names end in a word of their own, written as such: -गाव,
     // -गांव (village) -gaon (Jalgaon, Goregaon), -गढ़ and -गढ (fort,
     // often spelled without the nukta) -garh (Ratangarh), -नगर (town)

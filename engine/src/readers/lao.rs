@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 
 /// Appends `word`, Lao letters only, as the Commission writes it.
-pub(super) fn romanize_word(word: &str, out: &mut String) {
+pub(crate) fn romanize_word(word: &str, out: &mut String) {
     // Tone marks and the repetition mark are not read; `ໍ` + `າ` is
     // `ຳ`.
     let letters: Vec<char> = word
@@ -44,7 +44,7 @@ pub(super) fn romanize_word(word: &str, out: &mut String) {
 /// `run` with `ໍ` + `າ` (a tone mark between them or not) written as the
 /// one vowel `ຳ` they spell, so that the segmenter does not cut between
 /// them (`ຄໍາ`, `ນໍ້າ`); borrowed when it has none.
-pub(super) fn sara_am(run: &str) -> Cow<'_, str> {
+pub(crate) fn sara_am(run: &str) -> Cow<'_, str> {
     if !run.contains('\u{ECD}') {
         return Cow::Borrowed(run);
     }
@@ -281,6 +281,6 @@ mod tests {
     /// reader writes ASCII letters and digits and stops.
     #[test]
     fn any_lao_is_read_to_ascii() {
-        crate::slug::writing::tests::reads_any_to_ascii('\u{E80}'..='\u{EFF}', romanize_word);
+        crate::readers::runs::tests::reads_any_to_ascii('\u{E80}'..='\u{EFF}', romanize_word);
     }
 }

@@ -15,14 +15,14 @@
 use icu::experimental::transliterate::{RuleCollection, Transliterator};
 
 /// The id the transliterator is known by.
-pub(super) const ID: &str = "und-Latn-t-und-thai";
+pub(crate) const ID: &str = "und-Latn-t-und-thai";
 
-const THAI_LATIN: &str = include_str!("../../../../data/transforms/Thai-Latin.xml");
-const THAI_LOGICAL: &str = include_str!("../../../../data/transforms/Thai-ThaiLogical.xml");
-const LOGICAL_LATIN: &str = include_str!("../../../../data/transforms/ThaiLogical-Latin.xml");
+const THAI_LATIN: &str = include_str!("../../../data/transforms/Thai-Latin.xml");
+const THAI_LOGICAL: &str = include_str!("../../../data/transforms/Thai-ThaiLogical.xml");
+const LOGICAL_LATIN: &str = include_str!("../../../data/transforms/ThaiLogical-Latin.xml");
 
 /// Builds the transliterator (a few milliseconds: each thread does it once).
-pub(super) fn build(_id: &str) -> Transliterator {
+pub(crate) fn build(_id: &str) -> Transliterator {
     let mut rules = RuleCollection::default();
     rules.register_source(
         &"und-x-thai-thailogi".parse().expect("a private-use id"),

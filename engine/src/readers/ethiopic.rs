@@ -71,7 +71,7 @@ const SYLLABLES: [&str; 0x180] = [
 
 /// Whether `c` is in the Ethiopic block.
 #[inline]
-pub(super) fn is_ethiopic(c: char) -> bool {
+pub(crate) fn is_ethiopic(c: char) -> bool {
     matches!(c, '\u{1200}'..='\u{137F}')
 }
 
@@ -93,7 +93,7 @@ fn is_sixth_order(c: char) -> bool {
 
 /// Appends `word`, a run of Ethiopic, as the standard writes it; its
 /// numerals as the number they add up to (`፳፻፲፮` `2016`).
-pub(super) fn romanize_word(word: &str, out: &mut String) {
+pub(crate) fn romanize_word(word: &str, out: &mut String) {
     // Whether the last syllable written ended in a consonant.
     let mut after_consonant = false;
     let mut first = true;

@@ -1,0 +1,514 @@
+//! The readers: every language or script the engine reads other than
+//! letter by letter, one module each, found through one table
+//! ([`READERS`]), as `crate::rules` is for versions.
+//!
+//! A reader reads a script ([`Reads`]): its characters, which the scans
+//! for what a title needs read ([`scan`]) are built from at compile time.
+//! A row of the table says which reader reads a script for a title:
+//!
+//! - the reader whose `locales` hold the `locale`'s language, if one does
+//!   (a reader named [`Reader::Transform`] leaves the script to that
+//!   locale's CLDR transform);
+//! - otherwise the reader the title's own letters choose (`by_letters`):
+//!   the only one of its script, or for a script of several languages
+//!   (Cyrillic, Arabic) the one its letters show;
+//! - only among rows whose [`Switch`] the request's rule version has.
+//!
+//! A row says too whether each thread remembers what the reader wrote
+//! ([`Remembered`]): each row has its own memory, for the same word reads
+//! otherwise by another reader.
+//!
+//! Readers read in two places, in the engine's stage 3 (`crate::slug`):
+//! [`words`] reads the scripts written with spaces word by word (Hangul,
+//! Greek, Ethiopic, Cyrillic, Arabic, a Serbian `đ`), before the locale's
+//! transform ([`transforms`]); [`runs`] reads the scripts written without
+//! spaces or as Indic clusters run by run, after it. Japanese
+//! ([`japanese`]) reads last, once the table's readings are known.
+//!
+//! Adding a language: its module here (a function from a word to its
+//! ASCII), its row in [`READERS`], its [`Reader`], and the [`Switch`] of
+//! the rule version that brings it in `crate::rules`. A new script adds
+//! its characters to [`Reads`] as well.
+//!
+//! The modules:
+//! - `korean`, `greek`, `ethiopic`, `arabic`, `cyrillic`: languages by
+//!   their national standards (rules 5), word by word;
+//! - `devanagari` (Hindi, Marathi, Nepali without the schwas speakers
+//!   drop), `rtgs` (Thai), `lao`: scripts by their standards, run by run;
+//!   `thai` builds CLDR's Thai-Latin; `scripts` says which script a
+//!   character is of and reads a run by CLDR's transforms (Indic, Thai,
+//!   Khmer, Myanmar, Han) and ICU4X's word segmenter;
+//! - [`japanese`]: IPADIC's readings and Hepburn;
+//! - [`transforms`]: the `locale`'s CLDR transform, as a stage;
+//! - [`scan`]: what a title needs read, found a block of bytes at a time;
+//! - [`words`] and [`runs`]: the two places readers read, which ask this
+//!   table; `cased`: a letter's case kept in what a standard writes.
+
+mod arabic;
+mod cased;
+mod cyrillic;
+mod devanagari;
+mod ethiopic;
+mod greek;
+pub mod japanese;
+mod korean;
+mod lao;
+mod rtgs;
+pub(crate) mod runs;
+pub(crate) mod scan;
+mod scripts;
+mod thai;
+pub(crate) mod transforms;
+pub(crate) mod words;
+
+use crate::rules::{Rules, Switch};
+pub(crate) use cased::Cased;
+pub use scripts::{MAX_RUN_BYTES, MAX_RUNS};
+
+/// A reader: what reads a script for a title.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reader {
+    /// Hangul by the Revised Romanization (`korean`).
+    Korean,
+    /// Greek by ELOT 743 (`greek`).
+    Greek,
+    /// Amharic by BGN/PCGN (`ethiopic`).
+    Amharic,
+    /// A language written in Cyrillic by its standard (`cyrillic`).
+    Cyrillic(cyrillic::Language),
+    /// Arabic, Persian or Urdu with its vowel marks (`arabic`).
+    Arabic(arabic::Language),
+    /// A Latin `đ` as `dj`, as Serbian sites write it.
+    SerbianLatin,
+    /// Devanagari without the schwas speakers drop (`devanagari`).
+    Devanagari(devanagari::Speech),
+    /// Thai in RTGS (`rtgs`).
+    Rtgs,
+    /// Lao by the Commission Nationale de Toponymie's letters (`lao`).
+    Lao,
+    /// A script by CLDR's transform of it (`scripts`): run by run.
+    Cldr,
+    /// The script left to the `locale`'s CLDR transform ([`transforms`]).
+    Transform,
+    /// Japanese by IPADIC's readings ([`japanese`]), where the table has
+    /// them.
+    Japanese,
+}
+
+/// What a reader reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reads {
+    /// Read word by word ([`words`]).
+    Words(Words),
+    /// Read run by run ([`runs`]): one script of `scripts`.
+    Run(scripts::Script),
+    /// Every script read run by run.
+    Runs,
+    /// Kana, and Han beside it.
+    Kana,
+}
+
+/// The scripts read word by word, each with its characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Words {
+    Hangul,
+    Greek,
+    Ethiopic,
+    Cyrillic,
+    Arabic,
+    /// A Latin `đ` or `Đ`.
+    LatinDj,
+}
+
+impl Words {
+    /// The scripts, in the order [`Words::of`] asks them.
+    pub(crate) const ALL: [Words; 6] = [
+        Words::Hangul,
+        Words::Greek,
+        Words::Ethiopic,
+        Words::Cyrillic,
+        Words::Arabic,
+        Words::LatinDj,
+    ];
+
+    /// The blocks its characters are in, as code point ranges: what the
+    /// scans look for ([`scan`]). The Latin `đ` is looked for only where a
+    /// locale chooses its reader.
+    pub(crate) const fn blocks(self) -> &'static [(u32, u32)] {
+        match self {
+            Words::Hangul => &[(0xAC00, 0xD7A3)],
+            Words::Greek => &[(0x370, 0x3FF), (0x1F00, 0x1FFF)],
+            Words::Ethiopic => &[(0x1200, 0x137F)],
+            Words::Cyrillic => &[(0x400, 0x52F)],
+            Words::Arabic => &[(0x600, 0x6FF)],
+            Words::LatinDj => &[],
+        }
+    }
+
+    /// The script `c` is a letter of, where a reader reads it.
+    #[inline]
+    pub(crate) fn of(c: char) -> Option<Words> {
+        Words::ALL.into_iter().find(|w| w.has(c))
+    }
+
+    /// Whether `c` is a letter this script's readers read.
+    #[inline]
+    pub(crate) fn has(self, c: char) -> bool {
+        match self {
+            Words::Hangul => korean::is_syllable(c),
+            Words::Greek => greek::is_greek(c),
+            Words::Ethiopic => ethiopic::is_ethiopic(c),
+            Words::Cyrillic => cyrillic::is_cyrillic(c),
+            Words::Arabic => arabic::is_arabic(c),
+            Words::LatinDj => matches!(c, 'đ' | 'Đ'),
+        }
+    }
+
+    /// [`Words::has`] of this script, as a function.
+    #[inline]
+    pub(crate) fn test(self) -> fn(char) -> bool {
+        match self {
+            Words::Hangul => korean::is_syllable,
+            Words::Greek => greek::is_greek,
+            Words::Ethiopic => ethiopic::is_ethiopic,
+            Words::Cyrillic => cyrillic::is_cyrillic,
+            Words::Arabic => arabic::is_arabic,
+            Words::LatinDj => |c| matches!(c, 'đ' | 'Đ'),
+        }
+    }
+
+    /// For a script of several languages, the reader its letters in
+    /// `text` show; `None` where one reader alone reads it by its letters.
+    fn shown_by(self, text: &str) -> Option<Reader> {
+        match self {
+            Words::Cyrillic => Some(Reader::Cyrillic(cyrillic::Language::shown_by(text))),
+            Words::Arabic => Some(Reader::Arabic(arabic::Language::shown_by(text))),
+            _ => None,
+        }
+    }
+}
+
+/// Whether each thread remembers what a reader wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Remembered {
+    /// Not remembered: read each time.
+    No,
+    /// Its words, at most [`words::MAX_WORDS`] of [`words::MAX_WORD_BYTES`].
+    Words,
+    /// Its runs, and the words the segmenter cuts them into: at most
+    /// [`MAX_RUNS`] of [`MAX_RUN_BYTES`] of each.
+    Runs,
+}
+
+/// A row of [`READERS`].
+#[derive(Debug)]
+pub(crate) struct Row {
+    /// The reader.
+    pub(crate) reader: Reader,
+    /// What it reads.
+    pub(crate) reads: Reads,
+    /// The languages (BCP 47 language subtags) whose `locale` chooses it.
+    pub(crate) locales: &'static [&'static str],
+    /// Whether a title's letters choose it when no locale does.
+    pub(crate) by_letters: bool,
+    /// Whether each thread remembers what it wrote.
+    pub(crate) remembered: Remembered,
+    /// The switch of the rule versions that read with it.
+    pub(crate) switch: Switch,
+}
+
+/// Languages written in Cyrillic whose CLDR transform reads their text
+/// when they are the `locale`, as before rules 5.
+const CYRILLIC_BY_TRANSFORM: &[&str] = &[
+    "ab", "av", "az", "ba", "ce", "cv", "kv", "ky", "os", "sah", "tg", "tk", "tt", "uz",
+];
+
+/// A row read word by word by its national standard (rules 5).
+const fn national(
+    reader: Reader,
+    script: Words,
+    locales: &'static [&'static str],
+    by_letters: bool,
+    remembered: Remembered,
+) -> Row {
+    Row {
+        reader,
+        reads: Reads::Words(script),
+        locales,
+        by_letters,
+        remembered,
+        switch: Switch::NationalStandards,
+    }
+}
+
+/// Every reader, and what chooses it. For a script, the first row whose
+/// locales hold the `locale`'s language, else the first its letters
+/// choose, among the rows the rule version has.
+pub(crate) const READERS: [Row; 25] = {
+    use Remembered::{No, Runs, Words as W};
+    use Words::*;
+    use arabic::Language as Ar;
+    use cyrillic::Language as Cy;
+    use scripts::Script;
+    [
+        national(Reader::Korean, Hangul, &["ko"], true, W),
+        national(Reader::Greek, Greek, &["el"], true, W),
+        national(
+            Reader::Transform,
+            Ethiopic,
+            &["byn", "gez", "ti", "tig"],
+            false,
+            No,
+        ),
+        national(Reader::Amharic, Ethiopic, &["am"], true, W),
+        national(
+            Reader::Transform,
+            Cyrillic,
+            CYRILLIC_BY_TRANSFORM,
+            false,
+            No,
+        ),
+        national(Reader::Cyrillic(Cy::Russian), Cyrillic, &["ru"], true, W),
+        national(Reader::Cyrillic(Cy::Ukrainian), Cyrillic, &["uk"], true, W),
+        national(Reader::Cyrillic(Cy::Belarusian), Cyrillic, &["be"], true, W),
+        national(Reader::Cyrillic(Cy::Bulgarian), Cyrillic, &["bg"], true, W),
+        national(
+            Reader::Cyrillic(Cy::Serbian),
+            Cyrillic,
+            &["sr", "bs", "sh", "cnr"],
+            true,
+            W,
+        ),
+        national(Reader::Cyrillic(Cy::Macedonian), Cyrillic, &["mk"], true, W),
+        national(Reader::Cyrillic(Cy::Mongolian), Cyrillic, &["mn"], true, W),
+        national(Reader::Cyrillic(Cy::Kazakh), Cyrillic, &["kk"], true, W),
+        national(Reader::Arabic(Ar::Arabic), Arabic, &["ar"], true, No),
+        national(Reader::Arabic(Ar::Persian), Arabic, &["fa"], true, No),
+        national(Reader::Arabic(Ar::Urdu), Arabic, &["ur"], true, No),
+        national(
+            Reader::SerbianLatin,
+            LatinDj,
+            &["sr", "bs", "sh", "cnr"],
+            false,
+            No,
+        ),
+        Row {
+            reader: Reader::Devanagari(devanagari::Speech::Hindi),
+            reads: Reads::Run(Script::DEVANAGARI),
+            locales: &["hi"],
+            by_letters: true,
+            remembered: Runs,
+            switch: Switch::NationalStandards,
+        },
+        Row {
+            reader: Reader::Devanagari(devanagari::Speech::Marathi),
+            reads: Reads::Run(Script::DEVANAGARI),
+            locales: &["mr"],
+            by_letters: false,
+            remembered: Runs,
+            switch: Switch::NationalStandards,
+        },
+        Row {
+            reader: Reader::Devanagari(devanagari::Speech::Nepali),
+            reads: Reads::Run(Script::DEVANAGARI),
+            locales: &["ne"],
+            by_letters: false,
+            remembered: Runs,
+            switch: Switch::NationalStandards,
+        },
+        Row {
+            reader: Reader::Rtgs,
+            reads: Reads::Run(Script::Thai),
+            locales: &["th"],
+            by_letters: true,
+            remembered: Runs,
+            switch: Switch::NationalStandards,
+        },
+        Row {
+            reader: Reader::Lao,
+            reads: Reads::Run(Script::Lao),
+            locales: &["lo"],
+            by_letters: true,
+            remembered: Runs,
+            switch: Switch::NationalStandards,
+        },
+        // Sanskrit keeps every vowel: CLDR's transform.
+        Row {
+            reader: Reader::Cldr,
+            reads: Reads::Run(Script::DEVANAGARI),
+            locales: &["sa"],
+            by_letters: false,
+            remembered: Runs,
+            switch: Switch::Rewrite,
+        },
+        // Every script read run by run before rules 5, or with no reader
+        // of its own, by CLDR.
+        Row {
+            reader: Reader::Cldr,
+            reads: Reads::Runs,
+            locales: &[],
+            by_letters: true,
+            remembered: Runs,
+            switch: Switch::Rewrite,
+        },
+        Row {
+            reader: Reader::Japanese,
+            reads: Reads::Kana,
+            locales: &["ja"],
+            by_letters: true,
+            remembered: No,
+            switch: Switch::JapaneseReadings,
+        },
+    ]
+};
+
+/// A row of [`READERS`], by its place: what the words pass keeps of a
+/// choice, and the index of the row's memory.
+pub(crate) type RowId = u8;
+
+/// The row that reads `reads` for a title with the locale's `language`
+/// (`None` without a locale) under `rules`; `letters` gives the title's
+/// text for a script of several languages, whose letters show which.
+/// `None` where no reader of the table reads it (the script is left as it
+/// is, or to the locale's transform).
+pub(crate) fn choose(
+    reads: Reads,
+    language: Option<&str>,
+    rules: Rules,
+    letters: impl FnOnce() -> Option<Reader>,
+) -> Option<RowId> {
+    let rows = || {
+        READERS
+            .iter()
+            .enumerate()
+            .filter(move |(_, row)| covers(row.reads, reads) && rules.has(row.switch))
+    };
+    if let Some(language) = language
+        && let Some((i, row)) = rows().find(|(_, row)| row.locales.contains(&language))
+    {
+        return (row.reader != Reader::Transform).then_some(i as RowId);
+    }
+    let shown = letters();
+    rows()
+        .find(|(_, row)| row.by_letters && shown.is_none_or(|r| r == row.reader))
+        .map(|(i, _)| i as RowId)
+}
+
+/// [`choose`] for a script read word by word, its letters read from
+/// `text` where it has several languages.
+pub(crate) fn choose_words(
+    script: Words,
+    language: Option<&str>,
+    rules: Rules,
+    text: &str,
+) -> Option<RowId> {
+    choose(Reads::Words(script), language, rules, || {
+        script.shown_by(text)
+    })
+}
+
+/// Whether a row that reads `row` reads what `wanted` is.
+#[inline]
+fn covers(row: Reads, wanted: Reads) -> bool {
+    row == wanted || (row == Reads::Runs && matches!(wanted, Reads::Run(_)))
+}
+
+/// The reader of row `row`.
+#[inline]
+pub(crate) fn reader(row: RowId) -> Reader {
+    READERS[usize::from(row)].reader
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn newest() -> Rules {
+        Rules::NEWEST
+    }
+
+    fn chosen(reads: Reads, language: Option<&str>, rules: Rules) -> Option<Reader> {
+        choose(reads, language, rules, || None).map(reader)
+    }
+
+    #[test]
+    fn a_locale_chooses_its_reader_and_the_letters_choose_otherwise() {
+        let rules = newest();
+        let cyrillic = Reads::Words(Words::Cyrillic);
+        assert_eq!(
+            chosen(cyrillic, Some("uk"), rules),
+            Some(Reader::Cyrillic(cyrillic::Language::Ukrainian))
+        );
+        // Kyrgyz is left to its transform; German to the letters.
+        assert_eq!(chosen(cyrillic, Some("ky"), rules), None);
+        assert_eq!(
+            choose_words(Words::Cyrillic, Some("de"), rules, "Київ").map(reader),
+            Some(Reader::Cyrillic(cyrillic::Language::Ukrainian))
+        );
+        // A Serbian `đ` only with a Serbian locale.
+        let dj = Reads::Words(Words::LatinDj);
+        assert_eq!(chosen(dj, None, rules), None);
+        assert_eq!(chosen(dj, Some("bs"), rules), Some(Reader::SerbianLatin));
+        // Devanagari as Hindi, Marathi with its locale, Sanskrit by CLDR,
+        // and by CLDR before rules 5.
+        let deva = Reads::Run(scripts::Script::DEVANAGARI);
+        assert_eq!(
+            chosen(deva, None, rules),
+            Some(Reader::Devanagari(devanagari::Speech::Hindi))
+        );
+        assert_eq!(
+            chosen(deva, Some("mr"), rules),
+            Some(Reader::Devanagari(devanagari::Speech::Marathi))
+        );
+        assert_eq!(chosen(deva, Some("sa"), rules), Some(Reader::Cldr));
+        let four = Rules::numbered(4).expect("rules 4");
+        assert_eq!(chosen(deva, Some("mr"), four), Some(Reader::Cldr));
+        assert_eq!(chosen(Reads::Words(Words::Greek), None, four), None);
+        assert_eq!(
+            chosen(Reads::Run(scripts::Script::Khmer), None, rules),
+            Some(Reader::Cldr)
+        );
+    }
+
+    /// Every reader a script's letters may show is a row its letters
+    /// choose, and every row's switch is one some version has.
+    #[test]
+    fn the_letters_choose_only_rows_of_the_table() {
+        let rules = newest();
+        for text in [
+            "Київ",
+            "Ђоковић",
+            "Магілёў",
+            "Қоян",
+            "Я",
+            "Өгөөмөр",
+            "Ѓорѓе",
+        ] {
+            let row = choose_words(Words::Cyrillic, None, rules, text).expect("a row");
+            assert_eq!(Some(reader(row)), Words::Cyrillic.shown_by(text), "{text}");
+        }
+        for text in ["کراچی", "تهران", "طنطا"] {
+            let row = choose_words(Words::Arabic, None, rules, text).expect("a row");
+            assert_eq!(Some(reader(row)), Words::Arabic.shown_by(text), "{text}");
+        }
+        for row in &READERS {
+            assert!(rules.has(row.switch), "{row:?}");
+        }
+    }
+
+    #[test]
+    fn each_script_is_found_by_its_letters() {
+        for (c, script) in [
+            ('서', Words::Hangul),
+            ('λ', Words::Greek),
+            ('ሰ', Words::Ethiopic),
+            ('ж', Words::Cyrillic),
+            ('ب', Words::Arabic),
+            ('đ', Words::LatinDj),
+        ] {
+            assert_eq!(Words::of(c), Some(script), "{c}");
+        }
+        assert_eq!(Words::of('a'), None);
+    }
+}
