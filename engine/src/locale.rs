@@ -53,7 +53,24 @@ struct Resolved {
     /// `root` (`de-CH`, `de`, `root`): where its symbol names are looked
     /// for.
     fallbacks: Vec<String>,
+    /// Which reader reads each script under the locale, in each rule
+    /// version: worked out by `crate::readers` at the first title that
+    /// needs it, and kept for every title after.
+    readers: Memo,
 }
+
+/// What [`Resolved::readers`] keeps: bytes only `crate::readers` reads.
+/// Two locales are equal whatever their memos hold.
+#[derive(Debug, Default)]
+pub(crate) struct Memo(OnceLock<Box<[u8]>>);
+
+impl PartialEq for Memo {
+    fn eq(&self, _: &Memo) -> bool {
+        true
+    }
+}
+
+impl Eq for Memo {}
 
 /// Why a `locale` cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -97,6 +114,12 @@ impl SlugLocale {
     /// `ascii: false`; `None` as for [`SlugLocale::and`].
     pub fn and_written(&self) -> Option<&str> {
         self.0.and_written.as_deref()
+    }
+
+    /// The memo of which reader reads each script under this locale
+    /// (`crate::readers`), computed once with `compute`.
+    pub(crate) fn readers_memo(&self, compute: impl FnOnce() -> Box<[u8]>) -> &[u8] {
+        self.0.readers.0.get_or_init(compute)
     }
 
     /// CLDR's fallback chain of the tag, most specific first, ending in
@@ -306,6 +329,7 @@ fn resolve(tag: &str) -> Result<Resolved, LocaleError> {
         letters: own_transform_of(&language),
         and,
         fallbacks: fallbacks(&locale),
+        readers: Memo::default(),
     })
 }
 

@@ -169,6 +169,17 @@ impl Rules {
         Rules::all().find(|r| r.number() == n)
     }
 
+    /// Its place in [`VERSIONS`], from 0.
+    pub(crate) const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The version at place `index` of [`VERSIONS`] (an index below its
+    /// length).
+    pub(crate) const fn at(index: usize) -> Rules {
+        Rules(index as u8)
+    }
+
     /// Its number, as requests and answers write it.
     pub const fn number(self) -> u64 {
         VERSIONS[self.0 as usize].number
@@ -181,7 +192,7 @@ impl Rules {
 
     /// Whether this version has `switch`.
     #[inline]
-    pub fn has(self, switch: Switch) -> bool {
+    pub const fn has(self, switch: Switch) -> bool {
         SETS[self.0 as usize] & (1 << switch as u8) != 0
     }
 

@@ -61,7 +61,8 @@ mod thai;
 pub(crate) mod transforms;
 pub(crate) mod words;
 
-use crate::rules::{Rules, Switch};
+use crate::locale::SlugLocale;
+use crate::rules::{Rules, Switch, VERSIONS};
 pub(crate) use cased::Cased;
 pub use scripts::{MAX_RUN_BYTES, MAX_RUNS};
 
@@ -363,55 +364,169 @@ pub(crate) const READERS: [Row; 25] = {
     ]
 };
 
-/// A row of [`READERS`], by its place: what the words pass keeps of a
-/// choice, and the index of the row's memory.
+/// A row of [`READERS`], by its place: the index of the row's memories.
 pub(crate) type RowId = u8;
 
-/// The row that reads `reads` for a title with the locale's `language`
-/// (`None` without a locale) under `rules`; `letters` gives the title's
-/// text for a script of several languages, whose letters show which.
-/// `None` where no reader of the table reads it (the script is left as it
-/// is, or to the locale's transform).
-pub(crate) fn choose(
-    reads: Reads,
-    language: Option<&str>,
-    rules: Rules,
-    letters: impl FnOnce() -> Option<Reader>,
-) -> Option<RowId> {
-    let rows = || {
-        READERS
-            .iter()
-            .enumerate()
-            .filter(move |(_, row)| covers(row.reads, reads) && rules.has(row.switch))
-    };
-    if let Some(language) = language
-        && let Some((i, row)) = rows().find(|(_, row)| row.locales.contains(&language))
-    {
-        return (row.reader != Reader::Transform).then_some(i as RowId);
-    }
-    let shown = letters();
-    rows()
-        .find(|(_, row)| row.by_letters && shown.is_none_or(|r| r == row.reader))
-        .map(|(i, _)| i as RowId)
-}
+/// The scripts a reader is chosen for: those read word by word
+/// ([`Words::ALL`]), then those read run by run (`scripts::Script::ALL`).
+pub(crate) const KEYS: usize = Words::ALL.len() + scripts::Script::ALL.len();
 
-/// [`choose`] for a script read word by word, its letters read from
-/// `text` where it has several languages.
-pub(crate) fn choose_words(
-    script: Words,
-    language: Option<&str>,
-    rules: Rules,
-    text: &str,
-) -> Option<RowId> {
-    choose(Reads::Words(script), language, rules, || {
-        script.shown_by(text)
-    })
+/// In a choice ([`Choices`]): no reader of the table reads the script (it
+/// is left as it is, or to the locale's transform).
+pub(crate) const NONE: u8 = u8::MAX;
+
+/// In a choice: the script's letters in the title show which of its
+/// readers reads it ([`Words::shown_by`]).
+pub(crate) const SHOWN: u8 = u8::MAX - 1;
+
+/// For each script ([`KEYS`]), the row that reads it for one locale and
+/// rule version, [`NONE`] or [`SHOWN`]: the table, worked out before
+/// any title is read (at compile time without a locale, at a locale's
+/// first title with one), so that a title costs a lookup.
+pub(crate) type Choices = [u8; KEYS];
+
+/// What the script of `key` is.
+const fn reads_of(key: usize) -> Reads {
+    if key < Words::ALL.len() {
+        Reads::Words(Words::ALL[key])
+    } else {
+        Reads::Run(scripts::Script::ALL[key - Words::ALL.len()])
+    }
 }
 
 /// Whether a row that reads `row` reads what `wanted` is.
+const fn covers(row: Reads, wanted: Reads) -> bool {
+    match (row, wanted) {
+        (Reads::Runs, Reads::Run(_)) => true,
+        (Reads::Run(a), Reads::Run(b)) => a.index() == b.index(),
+        (Reads::Words(a), Reads::Words(b)) => a as u8 == b as u8,
+        (Reads::Kana, Reads::Kana) => true,
+        _ => false,
+    }
+}
+
+/// Whether `a` and `b` are the same text.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The choice for the script of `key` with the locale's `language`
+/// (`None` without a locale) under `rules`: among the rows of the script
+/// whose switch `rules` has, the first whose locales hold the language,
+/// else the first the letters choose ([`SHOWN`] where several languages
+/// share the script).
+const fn choose(key: usize, language: Option<&str>, rules: Rules) -> u8 {
+    let reads = reads_of(key);
+    let mut i = 0;
+    if let Some(language) = language {
+        while i < READERS.len() {
+            let row = &READERS[i];
+            if covers(row.reads, reads) && rules.has(row.switch) {
+                let mut l = 0;
+                while l < row.locales.len() {
+                    if same(row.locales[l], language) {
+                        return match row.reader {
+                            Reader::Transform => NONE,
+                            _ => i as u8,
+                        };
+                    }
+                    l += 1;
+                }
+            }
+            i += 1;
+        }
+    }
+    let shown = matches!(reads, Reads::Words(Words::Cyrillic | Words::Arabic));
+    i = 0;
+    while i < READERS.len() {
+        let row = &READERS[i];
+        if covers(row.reads, reads) && rules.has(row.switch) && row.by_letters {
+            return if shown { SHOWN } else { i as u8 };
+        }
+        i += 1;
+    }
+    NONE
+}
+
+/// [`Choices`] of every rule version for `language`, one after another.
+const fn choices_of(language: Option<&str>) -> [Choices; VERSIONS.len()] {
+    let mut all = [[NONE; KEYS]; VERSIONS.len()];
+    let mut v = 0;
+    while v < VERSIONS.len() {
+        let mut key = 0;
+        while key < KEYS {
+            all[v][key] = choose(key, language, Rules::at(v));
+            key += 1;
+        }
+        v += 1;
+    }
+    all
+}
+
+/// [`Choices`] without a locale, made at compile time.
+const WITHOUT_LOCALE: [Choices; VERSIONS.len()] = choices_of(None);
+
+/// The choices for a title with `locale` under `rules`.
 #[inline]
-fn covers(row: Reads, wanted: Reads) -> bool {
-    row == wanted || (row == Reads::Runs && matches!(wanted, Reads::Run(_)))
+pub(crate) fn choices(locale: Option<&SlugLocale>, rules: Rules) -> &Choices {
+    let Some(locale) = locale else {
+        return &WITHOUT_LOCALE[rules.index()];
+    };
+    let memo = locale.readers_memo(|| {
+        choices_of(Some(locale.language()))
+            .concat()
+            .into_boxed_slice()
+    });
+    memo[rules.index() * KEYS..][..KEYS]
+        .try_into()
+        .expect("a memo holds every version's choices")
+}
+
+/// The row `choices` give the script of `key`, the letters of `text`
+/// choosing where they show the language.
+#[inline]
+pub(crate) fn row_of(choices: &Choices, key: usize, text: &str) -> Option<RowId> {
+    match choices[key] {
+        NONE => None,
+        SHOWN => match reads_of(key) {
+            Reads::Words(script) => shown_row(script, text),
+            _ => None,
+        },
+        row => Some(row),
+    }
+}
+
+/// The row of the reader the letters of `text` show for `script`.
+#[cold]
+pub(crate) fn shown_row(script: Words, text: &str) -> Option<RowId> {
+    let shown = script.shown_by(text)?;
+    READERS
+        .iter()
+        .position(|row| row.reader == shown)
+        .map(|i| i as RowId)
+}
+
+/// The key of a script read word by word.
+#[inline]
+pub(crate) const fn word_key(script: Words) -> usize {
+    script as usize
+}
+
+/// The key of a script read run by run.
+#[inline]
+pub(crate) const fn run_key(script: scripts::Script) -> usize {
+    Words::ALL.len() + script.index()
 }
 
 /// The reader of row `row`.
@@ -424,35 +539,32 @@ pub(crate) fn reader(row: RowId) -> Reader {
 mod tests {
     use super::*;
 
-    fn newest() -> Rules {
-        Rules::NEWEST
-    }
-
-    fn chosen(reads: Reads, language: Option<&str>, rules: Rules) -> Option<Reader> {
-        choose(reads, language, rules, || None).map(reader)
+    fn chosen(key: usize, language: Option<&str>, rules: Rules) -> Option<Reader> {
+        row_of(&choices_of(language)[rules.index()], key, "").map(reader)
     }
 
     #[test]
     fn a_locale_chooses_its_reader_and_the_letters_choose_otherwise() {
-        let rules = newest();
-        let cyrillic = Reads::Words(Words::Cyrillic);
+        let rules = Rules::NEWEST;
+        let cyrillic = word_key(Words::Cyrillic);
         assert_eq!(
             chosen(cyrillic, Some("uk"), rules),
             Some(Reader::Cyrillic(cyrillic::Language::Ukrainian))
         );
         // Kyrgyz is left to its transform; German to the letters.
         assert_eq!(chosen(cyrillic, Some("ky"), rules), None);
+        let german = &choices_of(Some("de"))[rules.index()];
         assert_eq!(
-            choose_words(Words::Cyrillic, Some("de"), rules, "Київ").map(reader),
+            row_of(german, cyrillic, "Київ").map(reader),
             Some(Reader::Cyrillic(cyrillic::Language::Ukrainian))
         );
         // A Serbian `đ` only with a Serbian locale.
-        let dj = Reads::Words(Words::LatinDj);
+        let dj = word_key(Words::LatinDj);
         assert_eq!(chosen(dj, None, rules), None);
         assert_eq!(chosen(dj, Some("bs"), rules), Some(Reader::SerbianLatin));
         // Devanagari as Hindi, Marathi with its locale, Sanskrit by CLDR,
-        // and by CLDR before rules 5.
-        let deva = Reads::Run(scripts::Script::DEVANAGARI);
+        // and by CLDR before rules 5; Thai in RTGS whatever the locale.
+        let deva = run_key(scripts::Script::DEVANAGARI);
         assert_eq!(
             chosen(deva, None, rules),
             Some(Reader::Devanagari(devanagari::Speech::Hindi))
@@ -462,20 +574,22 @@ mod tests {
             Some(Reader::Devanagari(devanagari::Speech::Marathi))
         );
         assert_eq!(chosen(deva, Some("sa"), rules), Some(Reader::Cldr));
+        let thai = run_key(scripts::Script::Thai);
+        assert_eq!(chosen(thai, Some("sa"), rules), Some(Reader::Rtgs));
         let four = Rules::numbered(4).expect("rules 4");
         assert_eq!(chosen(deva, Some("mr"), four), Some(Reader::Cldr));
-        assert_eq!(chosen(Reads::Words(Words::Greek), None, four), None);
+        assert_eq!(chosen(word_key(Words::Greek), None, four), None);
         assert_eq!(
-            chosen(Reads::Run(scripts::Script::Khmer), None, rules),
+            chosen(run_key(scripts::Script::Khmer), None, rules),
             Some(Reader::Cldr)
         );
     }
 
-    /// Every reader a script's letters may show is a row its letters
-    /// choose, and every row's switch is one some version has.
+    /// The letters choose among a script's rows of the table: every
+    /// language they may show has its row.
     #[test]
     fn the_letters_choose_only_rows_of_the_table() {
-        let rules = newest();
+        let none = &WITHOUT_LOCALE[Rules::NEWEST.index()];
         for text in [
             "Київ",
             "Ђоковић",
@@ -485,15 +599,25 @@ mod tests {
             "Өгөөмөр",
             "Ѓорѓе",
         ] {
-            let row = choose_words(Words::Cyrillic, None, rules, text).expect("a row");
+            let row = row_of(none, word_key(Words::Cyrillic), text).expect("a row");
             assert_eq!(Some(reader(row)), Words::Cyrillic.shown_by(text), "{text}");
         }
         for text in ["کراچی", "تهران", "طنطا"] {
-            let row = choose_words(Words::Arabic, None, rules, text).expect("a row");
+            let row = row_of(none, word_key(Words::Arabic), text).expect("a row");
             assert_eq!(Some(reader(row)), Words::Arabic.shown_by(text), "{text}");
         }
-        for row in &READERS {
-            assert!(rules.has(row.switch), "{row:?}");
+    }
+
+    /// A locale's choices, worked out at its first title, are those
+    /// worked out for its language.
+    #[test]
+    fn a_locales_memo_holds_its_languages_choices() {
+        let locale = SlugLocale::resolve("uk-UA").expect("a locale");
+        for rules in Rules::all() {
+            assert_eq!(
+                choices(Some(&locale), rules),
+                &choices_of(Some("uk"))[rules.index()]
+            );
         }
     }
 

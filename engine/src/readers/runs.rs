@@ -40,7 +40,8 @@ use super::scan::{self, Leads};
 use super::scan::{find_byte, is_wide_lead};
 use super::scripts::{self, Script};
 use super::{
-    MAX_RUN_BYTES, MAX_RUNS, READERS, Reader, Reads, RowId, choose, devanagari, lao, rtgs,
+    MAX_RUN_BYTES, MAX_RUNS, READERS, Reader, RowId, choices, devanagari, lao, row_of, rtgs,
+    run_key,
 };
 use crate::options::Options;
 use crate::remembered::Memory;
@@ -148,9 +149,7 @@ fn may_start_run(lead: u8, next: u8) -> bool {
 #[inline(never)]
 pub(crate) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options) -> Cow<'t, str> {
     let mut han = None;
-    let language = options.locale.as_ref().map(|l| l.language());
-    // The row that reads the last script met: titles have one or two.
-    let mut chosen: Option<(Script, Option<RowId>)> = None;
+    let choices = choices(options.locale.as_ref(), options.rules);
     let mut out: Option<String> = None;
     // `title[..copied]` is in `out` (or was left as it is, when `out` is
     // none); `title[at..]` is still to read, and a run starts at `at`.
@@ -180,15 +179,7 @@ pub(crate) fn romanize_from<'t>(title: &'t str, first: usize, options: &Options)
                 if spaced {
                     out.push(' ');
                 }
-                let row = match chosen {
-                    Some((known, row)) if known == script => row,
-                    _ => {
-                        let row = choose(Reads::Run(script), language, options.rules, || None);
-                        chosen = Some((script, row));
-                        row
-                    }
-                };
-                read_run(row, script, chunk, out);
+                read_run(row_of(choices, run_key(script), chunk), script, chunk, out);
             }
             if spaced {
                 out.push(' ');

@@ -69,6 +69,38 @@ const MYANMAR: &str = "my-Latn-t-my";
 const HAN: &str = "und-Latn-t-und-hans";
 
 impl Script {
+    /// Every script, in the order of [`Script::index`].
+    pub(crate) const ALL: [Script; 15] = [
+        Script::Indic(0),
+        Script::Indic(1),
+        Script::Indic(2),
+        Script::Indic(3),
+        Script::Indic(4),
+        Script::Indic(5),
+        Script::Indic(6),
+        Script::Indic(7),
+        Script::Indic(8),
+        Script::Indic(9),
+        Script::Thai,
+        Script::Lao,
+        Script::Khmer,
+        Script::Myanmar,
+        Script::Han,
+    ];
+
+    /// Its place in [`Script::ALL`].
+    #[inline]
+    pub(crate) const fn index(self) -> usize {
+        match self {
+            Script::Indic(block) => block as usize,
+            Script::Thai => 10,
+            Script::Lao => 11,
+            Script::Khmer => 12,
+            Script::Myanmar => 13,
+            Script::Han => 14,
+        }
+    }
+
     /// Devanagari, the first of [`INDIC`].
     pub(crate) const DEVANAGARI: Script = Script::Indic(0);
 

@@ -16,44 +16,46 @@ use std::borrow::Cow;
 
 use super::scan::find_byte;
 use super::{
-    Cased, READERS, Reader, Remembered, RowId, Words, arabic, choose_words, cyrillic, ethiopic,
-    greek, korean, reader,
+    Cased, Choices, NONE, READERS, Reader, Remembered, RowId, SHOWN, Words, arabic, choices,
+    cyrillic, ethiopic, greek, korean, reader, shown_row, word_key,
 };
 use crate::locale::SlugLocale;
 use crate::remembered::Memory;
 use crate::rules::Rules;
 pub(crate) use cyrillic::Letters;
 
-/// What a title's reading has chosen so far: for each script read word by
-/// word, the table's row that reads it, found at the script's first
-/// letter; and, once Cyrillic is met, its language's letters.
-pub(crate) struct Chosen<'l> {
-    language: Option<&'l str>,
-    rules: Rules,
-    rows: [Option<Option<RowId>>; Words::ALL.len()],
+/// What a title's reading has chosen: for each script read word by word,
+/// the table's row that reads it ([`Choices`]), where the letters show
+/// the language found at the script's first letter; and, once Cyrillic is
+/// met, its language's letters.
+pub(crate) struct Chosen {
+    rows: [u8; Words::ALL.len()],
     cyrillic: Option<(cyrillic::Language, &'static [u32; 0x130])>,
 }
 
-impl<'l> Chosen<'l> {
-    /// Nothing chosen yet, for a title with the `locale`'s `language`
-    /// (`None` without a locale) under `rules`.
-    pub(crate) fn new(language: Option<&'l str>, rules: Rules) -> Self {
+impl Chosen {
+    /// The rows `choices` give, before the title's letters are read.
+    #[inline]
+    pub(crate) fn new(choices: &Choices) -> Self {
+        let mut rows = [NONE; Words::ALL.len()];
+        rows.copy_from_slice(&choices[..Words::ALL.len()]);
         Chosen {
-            language,
-            rules,
-            rows: [None; Words::ALL.len()],
+            rows,
             cyrillic: None,
         }
     }
 
-    /// The row that reads `script`, chosen the first time from the
-    /// locale or from the letters of `text` (the title from the script's
-    /// first letter on).
+    /// The row that reads `script`; where the letters show the language,
+    /// chosen the first time from those of `text` (the title from the
+    /// script's first letter on).
     #[inline]
     fn row(&mut self, script: Words, text: &str) -> Option<RowId> {
-        let (language, rules) = (self.language, self.rules);
-        *self.rows[script as usize]
-            .get_or_insert_with(|| choose_words(script, language, rules, text))
+        let key = word_key(script);
+        let slot = &mut self.rows[key];
+        if *slot == SHOWN {
+            *slot = shown_row(script, text).unwrap_or(NONE);
+        }
+        (*slot != NONE).then_some(*slot)
     }
 }
 
@@ -223,7 +225,7 @@ pub(crate) fn romanize<'t>(
     if !super::scan::first_of(text, super::scan::reads) && !has_latin_dj(text) {
         return Cow::Borrowed(text);
     }
-    let mut chosen = Chosen::new(locale.map(SlugLocale::language), rules);
+    let mut chosen = Chosen::new(choices(locale, rules));
     let mut out: Option<String> = None;
     let mut copied = 0;
     let mut at = 0;

@@ -530,7 +530,7 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
 /// What the watching pass keeps of rules 5's reading of a title.
 struct NationalWatch {
     /// The readers the table chose for the title's scripts, once met.
-    chosen: Chosen<'static>,
+    chosen: Chosen,
     /// The word last read, before it is pushed.
     read: String,
     /// Before this byte, letters rules 5 leave as they were (Arabic
@@ -615,7 +615,7 @@ pub(super) fn build<const EXTRAS: bool>(
     // The language of the title's Cyrillic, and the words rules 5 read
     // here, written before they are pushed.
     let mut reading = NationalWatch {
-        chosen: Chosen::new(None, options.rules),
+        chosen: Chosen::new(crate::readers::choices(None, options.rules)),
         read: String::new(),
         as_before: 0,
     };
