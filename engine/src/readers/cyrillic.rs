@@ -259,42 +259,61 @@ pub(crate) fn romanize_word(language: Language, word: &str, out: &mut String) {
 }
 
 /// What `language` writes for `c`, a lower-case letter, where `context`
-/// says: a letter of another language than the title's (Tajik `ҳ` in a
-/// title read as Russian) as deunicode writes it.
+/// says: its rule for a letter the letters around it matter for, else its
+/// letters ([`letters`]).
 #[inline]
 fn letter_text(language: Language, c: char, context: Context) -> &'static str {
-    let text = match language {
-        Language::Russian => russian(c, context),
-        Language::Ukrainian => ukrainian(c, context),
-        Language::Belarusian => belarusian(c, context),
-        Language::Bulgarian => bulgarian(c, context),
-        Language::Serbian => serbian(c),
-        Language::Macedonian => macedonian(c),
-        Language::Mongolian => mongolian(c, context),
-        Language::Kazakh => kazakh(c, context),
-    };
-    match text {
-        "" if !matches!(c, 'ъ' | 'ь') => {
-            let written = deunicode::deunicode_char(c).unwrap_or("");
-            written.trim_end_matches(|c: char| !c.is_ascii_alphanumeric())
-        }
-        text => text,
+    let standard = &STANDARDS[language as usize];
+    if standard.in_context.contains(&c)
+        && let Some(text) = (standard.rule)(c, context)
+    {
+        return text;
+    }
+    letter_alone(language, c)
+}
+
+/// What `language` writes for `c` (lower case) whatever the letters around
+/// it: from [`letters`].
+#[inline]
+fn letter_alone(language: Language, c: char) -> &'static str {
+    match (c as u32).checked_sub(0x400) {
+        Some(n) if n < 0x130 => letters(language)[n as usize],
+        _ => "",
     }
 }
 
 /// Whether what `language` writes for `c` (lower case) depends on the
-/// letters around it: the letters its rules read in context. A unit test
-/// holds this list to [`letter_text`] in every context.
+/// letters around it: the letters its rule reads in context. A unit test
+/// holds each language's list to its rule in every context.
 fn contextual(language: Language, c: char) -> bool {
-    match language {
-        Language::Russian => matches!(c, 'е' | 'ы' | 'ь'),
-        Language::Ukrainian => matches!(c, 'г' | 'є' | 'ї' | 'й' | 'ю' | 'я'),
-        Language::Belarusian => matches!(c, 'е' | 'ё' | 'ю' | 'я'),
-        Language::Bulgarian => c == 'я',
-        Language::Serbian | Language::Macedonian => false,
-        Language::Mongolian => c == 'е',
-        Language::Kazakh => matches!(c, 'ё' | 'ю' | 'я'),
-    }
+    STANDARDS[language as usize].in_context.contains(&c)
+}
+
+/// What a language writes for each letter of U+0400 to U+052F (lower
+/// case) whatever the letters around it: [`COMMON`] with the language's
+/// own [`Standard::letters`] over it, and a letter neither has (a letter
+/// of another language than the title's, Tajik `ҳ` in a title read as
+/// Russian) as deunicode writes it. Made at the language's first use.
+fn letters(language: Language) -> &'static [&'static str; 0x130] {
+    static TABLES: [std::sync::OnceLock<[&'static str; 0x130]>; 8] =
+        [const { std::sync::OnceLock::new() }; 8];
+    TABLES[language as usize].get_or_init(|| {
+        let mut table = [""; 0x130];
+        for (n, entry) in table.iter_mut().enumerate() {
+            let Some(c) = char::from_u32(0x400 + n as u32) else {
+                continue;
+            };
+            let own = STANDARDS[language as usize].letters.iter();
+            *entry = match own.chain(COMMON).find(|&&(letter, _)| letter == c) {
+                Some(&(_, text)) => text,
+                None => {
+                    let written = deunicode::deunicode_char(c).unwrap_or("");
+                    written.trim_end_matches(|c: char| !c.is_ascii_alphanumeric())
+                }
+            };
+        }
+        table
+    })
 }
 
 /// For a language, what it writes for each letter of U+0400 to U+052F
@@ -483,103 +502,171 @@ impl Context {
     }
 }
 
-/// The letters most languages write alike.
-fn common(c: char) -> &'static str {
+/// A language's standard: its letters where they differ from
+/// [`COMMON`], and the letters whose reading looks at the letters around
+/// them, with the rule that reads them (`None` where the rule leaves a
+/// letter to the language's letters).
+struct Standard {
+    letters: &'static [(char, &'static str)],
+    in_context: &'static [char],
+    rule: fn(char, Context) -> Option<&'static str>,
+}
+
+/// The letters most languages write alike; `ъ` and `ь` leave no letter.
+const COMMON: &[(char, &str)] = &[
+    ('а', "a"),
+    ('б', "b"),
+    ('в', "v"),
+    ('г', "g"),
+    ('д', "d"),
+    ('е', "e"),
+    ('ж', "zh"),
+    ('з', "z"),
+    ('и', "i"),
+    ('й', "y"),
+    ('к', "k"),
+    ('л', "l"),
+    ('м', "m"),
+    ('н', "n"),
+    ('о', "o"),
+    ('п', "p"),
+    ('р', "r"),
+    ('с', "s"),
+    ('т', "t"),
+    ('у', "u"),
+    ('ф', "f"),
+    ('х', "kh"),
+    ('ц', "ts"),
+    ('ч', "ch"),
+    ('ш', "sh"),
+    ('щ', "shch"),
+    ('ъ', ""),
+    ('ь', ""),
+    ('ы', "y"),
+    ('э', "e"),
+    ('ю', "yu"),
+    ('я', "ya"),
+    ('ё', "yo"),
+    ('і', "i"),
+    ('ї', "yi"),
+    ('є', "ye"),
+    ('ґ', "g"),
+    ('ў', "u"),
+    ('ђ', "dj"),
+    ('ћ', "c"),
+    ('ј', "j"),
+    ('љ', "lj"),
+    ('њ', "nj"),
+    ('џ', "dz"),
+    ('ѓ', "gj"),
+    ('ќ', "kj"),
+    ('ѕ', "dz"),
+    ('ә', "a"),
+    ('ғ', "g"),
+    ('қ', "q"),
+    ('ң', "n"),
+    ('ө', "o"),
+    ('ұ', "u"),
+    ('ү', "u"),
+    ('һ', "h"),
+];
+
+/// Each language's standard, in the order of [`Language`].
+const STANDARDS: [Standard; 8] = [
+    // Russian, by Yandex's rules.
+    Standard {
+        letters: &[('щ', "sch")],
+        in_context: &['е', 'ы', 'ь'],
+        rule: russian,
+    },
+    // Ukrainian, by the resolution of 2010.
+    Standard {
+        letters: &[('г', "h"), ('и', "y")],
+        in_context: &['г', 'є', 'ї', 'й', 'ю', 'я'],
+        rule: ukrainian,
+    },
+    // Belarusian, by the instruction of 2007 without its marks.
+    Standard {
+        letters: &[
+            ('г', "h"),
+            ('х', "ch"),
+            ('ц', "c"),
+            ('ч', "c"),
+            ('ш', "s"),
+            ('ж', "z"),
+            ('й', "j"),
+        ],
+        in_context: &['е', 'ё', 'ю', 'я'],
+        rule: belarusian,
+    },
+    // Bulgarian, by the Transliteration Act of 2009.
+    Standard {
+        letters: &[('ъ', "a"), ('щ', "sht"), ('х', "h"), ('ь', "y")],
+        in_context: &['я'],
+        rule: bulgarian,
+    },
+    // Serbian, as Serbian sites write its Latin alphabet.
+    Standard {
+        letters: &[('ж', "z"), ('ц', "c"), ('ч', "c"), ('ш', "s"), ('х', "h")],
+        in_context: &[],
+        rule: |_, _| None,
+    },
+    // Macedonian, by its official romanization.
+    Standard {
+        letters: &[('ц', "c"), ('х', "h"), ('џ', "dzh")],
+        in_context: &[],
+        rule: |_, _| None,
+    },
+    // Mongolian, by MNS 5217:2012.
+    Standard {
+        letters: &[('ж', "j"), ('й', "i"), ('ь', "i"), ('ъ', "i"), ('щ', "sh")],
+        in_context: &['е'],
+        rule: mongolian,
+    },
+    // Kazakh, by the Latin alphabet of 2021 without its marks.
+    Standard {
+        letters: &[
+            ('ж', "j"),
+            ('й', "i"),
+            ('х', "h"),
+            ('ц', "ts"),
+            ('ч', "s"),
+            ('ш', "s"),
+            ('щ', "s"),
+        ],
+        in_context: &['ё', 'ю', 'я'],
+        rule: kazakh,
+    },
+];
+
+/// Russian's letters in context: `е` ye after `ъ` and `ь`; `-ый` iy; `ь`
+/// y before `и` (Ильич, Марьина).
+fn russian(c: char, at: Context) -> Option<&'static str> {
     match c {
-        'а' => "a",
-        'б' => "b",
-        'в' => "v",
-        'г' => "g",
-        'д' => "d",
-        'е' => "e",
-        'ж' => "zh",
-        'з' => "z",
-        'и' => "i",
-        'й' => "y",
-        'к' => "k",
-        'л' => "l",
-        'м' => "m",
-        'н' => "n",
-        'о' => "o",
-        'п' => "p",
-        'р' => "r",
-        'с' => "s",
-        'т' => "t",
-        'у' => "u",
-        'ф' => "f",
-        'х' => "kh",
-        'ц' => "ts",
-        'ч' => "ch",
-        'ш' => "sh",
-        'щ' => "shch",
-        'ъ' | 'ь' => "",
-        'ы' => "y",
-        'э' => "e",
-        'ю' => "yu",
-        'я' => "ya",
-        'ё' => "yo",
-        'і' => "i",
-        'ї' => "yi",
-        'є' => "ye",
-        'ґ' => "g",
-        'ў' => "u",
-        'ђ' => "dj",
-        'ћ' => "c",
-        'ј' => "j",
-        'љ' => "lj",
-        'њ' => "nj",
-        'џ' => "dz",
-        'ѓ' => "gj",
-        'ќ' => "kj",
-        'ѕ' => "dz",
-        'ә' => "a",
-        'ғ' => "g",
-        'қ' => "q",
-        'ң' => "n",
-        'ө' => "o",
-        'ұ' | 'ү' => "u",
-        'һ' => "h",
-        _ => "",
+        'е' if matches!(at.prev, Some('ъ' | 'ь')) => Some("ye"),
+        'ы' if at.next == Some('й') && at.after_next.is_none() => Some("i"),
+        'ь' if at.next == Some('и') => Some("y"),
+        _ => None,
     }
 }
 
-fn russian(c: char, at: Context) -> &'static str {
+/// Ukrainian's: `зг` zgh; `є ї й ю я` ie i i iu ia after a word's start.
+fn ukrainian(c: char, at: Context) -> Option<&'static str> {
     match c {
-        'е' if matches!(at.prev, Some('ъ' | 'ь')) => "ye",
-        'щ' => "sch",
-        // -ый is written iy.
-        'ы' if at.next == Some('й') && at.after_next.is_none() => "i",
-        // ь before и: y (Ильич, Марьина).
-        'ь' if at.next == Some('и') => "y",
-        _ => common(c),
+        'г' if at.prev == Some('з') => Some("gh"),
+        'є' if !at.first() => Some("ie"),
+        'ї' | 'й' if !at.first() => Some("i"),
+        'ю' if !at.first() => Some("iu"),
+        'я' if !at.first() => Some("ia"),
+        _ => None,
     }
 }
 
-fn ukrainian(c: char, at: Context) -> &'static str {
-    let first = at.first();
-    match c {
-        'г' if at.prev == Some('з') => "gh",
-        'г' => "h",
-        'и' => "y",
-        'є' if !first => "ie",
-        'ї' if !first => "i",
-        'й' if !first => "i",
-        'ю' if !first => "iu",
-        'я' if !first => "ia",
-        _ => common(c),
-    }
-}
-
-fn belarusian(c: char, at: Context) -> &'static str {
+/// Belarusian's: `е ё ю я` je jo ju ja where a syllable starts, ie io iu
+/// ia after a consonant.
+fn belarusian(c: char, at: Context) -> Option<&'static str> {
     let starts = at.starts_syllable("ьўъ");
-    match c {
-        'г' => "h",
-        'х' => "ch",
-        'ц' => "c",
-        'ч' => "c",
-        'ш' => "s",
-        'ж' => "z",
-        'й' => "j",
+    Some(match c {
         'е' if starts => "je",
         'е' => "ie",
         'ё' if starts => "jo",
@@ -588,69 +675,33 @@ fn belarusian(c: char, at: Context) -> &'static str {
         'ю' => "iu",
         'я' if starts => "ja",
         'я' => "ia",
-        _ => common(c),
-    }
+        _ => return None,
+    })
 }
 
-fn bulgarian(c: char, at: Context) -> &'static str {
-    match c {
-        'ъ' => "a",
-        'щ' => "sht",
-        'х' => "h",
-        'ь' => "y",
-        // -ия at a word's end: ia.
-        'я' if at.prev == Some('и') && at.next.is_none() => "a",
-        _ => common(c),
-    }
+/// Bulgarian's: `-ия` ia at a word's end.
+fn bulgarian(c: char, at: Context) -> Option<&'static str> {
+    (c == 'я' && at.prev == Some('и') && at.next.is_none()).then_some("a")
 }
 
-fn serbian(c: char) -> &'static str {
-    match c {
-        'ж' => "z",
-        'ц' | 'ч' => "c",
-        'ш' => "s",
-        'х' => "h",
-        _ => common(c),
-    }
+/// Mongolian's: `е` ye where a syllable starts.
+fn mongolian(c: char, at: Context) -> Option<&'static str> {
+    (c == 'е' && at.starts_syllable("ъь")).then_some("ye")
 }
 
-fn macedonian(c: char) -> &'static str {
-    match c {
-        'ц' => "c",
-        'х' => "h",
-        'џ' => "dzh",
-        _ => common(c),
-    }
-}
-
-fn mongolian(c: char, at: Context) -> &'static str {
-    match c {
-        'е' if at.starts_syllable("ъь") => "ye",
-        'ж' => "j",
-        'й' | 'ь' | 'ъ' => "i",
-        'щ' => "sh",
-        _ => common(c),
-    }
-}
-
-fn kazakh(c: char, at: Context) -> &'static str {
-    // ё ю я are a vowel after a consonant (Актёр aktör, заряд zaräd) and a
-    // glide and a vowel elsewhere (Қоян qoian, Аю aiu).
+/// Kazakh's: `ё ю я` a vowel after a consonant (Актёр aktör, заряд
+/// zaräd), a glide and a vowel elsewhere (Қоян qoian, Аю aiu).
+fn kazakh(c: char, at: Context) -> Option<&'static str> {
     let starts = at.starts_syllable("ъь");
-    match c {
-        'ж' => "j",
-        'й' => "i",
-        'х' => "h",
-        'ц' => "ts",
-        'ч' | 'ш' | 'щ' => "s",
+    Some(match c {
         'ё' if starts => "io",
         'ё' => "o",
         'ю' if starts => "iu",
         'ю' => "u",
         'я' if starts => "ia",
         'я' => "a",
-        _ => common(c),
-    }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -724,6 +775,26 @@ mod tests {
                 if varies {
                     assert!(contextual(language, c), "{language:?} {c}");
                 }
+            }
+        }
+    }
+
+    /// The standards' tables name each letter once, in lower case, and
+    /// what they write is ASCII letters.
+    #[test]
+    fn the_letter_tables_are_lower_case_cyrillic_to_ascii() {
+        for (name, table) in std::iter::once(("common", COMMON)).chain(
+            Language::ALL
+                .iter()
+                .map(|&l| ("own", STANDARDS[l as usize].letters)),
+        ) {
+            for (i, &(c, text)) in table.iter().enumerate() {
+                assert!(is_cyrillic(c) && lower_of(c) == (c, false), "{name} {c}");
+                assert!(text.bytes().all(|b| b.is_ascii_lowercase()), "{name} {c}");
+                assert!(
+                    table[i + 1..].iter().all(|&(other, _)| other != c),
+                    "{name} {c}"
+                );
             }
         }
     }
