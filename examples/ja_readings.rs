@@ -8,7 +8,7 @@
 //! cargo run --release --example ja_readings -- load [DIR]
 //! cargo run --release --example ja_readings -- compact OUT [DIR]
 //! /usr/bin/time -v target/release/examples/ja_readings hold none|hashmap|sorted COMPACT
-//! cargo run --release --example ja_readings -- cost COMPACT
+//! cargo xtask bench japanese --targets reading   (cost COMPACT, with medians)
 //! cargo run --release --example ja_readings -- read COMPACT TITLE...
 //! ```
 
@@ -117,7 +117,11 @@ fn hold(how: &str, path: &str) {
     black_box((map, lines));
 }
 
-/// The median time to read each of a set of titles, over many rounds.
+/// The time to read each title of the tests (tests/data/ja-*.tsv), 200
+/// readings each: a line a title of the microseconds a reading takes by
+/// `keys_needed`, from the sorted lines and from a `HashMap`, and the
+/// keys it needs, tab-separated. `cargo xtask bench japanese --targets
+/// reading` takes their medians.
 fn cost(path: &str) {
     let sorted = sorted(path);
     let map = hashmap(path);
@@ -133,48 +137,36 @@ fn cost(path: &str) {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .filter_map(|l| l.split('\t').next().map(str::to_owned))
         .collect();
-    let median = |f: &dyn Fn(&str)| {
-        let mut each: Vec<f64> = Vec::new();
-        for title in &titles {
-            f(title);
-            let rounds = 200;
-            let started = Instant::now();
-            for _ in 0..rounds {
-                f(black_box(title));
-            }
-            each.push(started.elapsed().as_secs_f64() * 1e6 / rounds as f64);
+    let time = |f: &dyn Fn(&str), title: &str| {
+        f(title);
+        let rounds = 200;
+        let started = Instant::now();
+        for _ in 0..rounds {
+            f(black_box(title));
         }
-        each.sort_by(f64::total_cmp);
-        (each[each.len() / 2], each[each.len() * 9 / 10])
+        started.elapsed().as_secs_f64() * 1e6 / rounds as f64
     };
-    let keys = median(&|t| {
-        black_box(japanese::keys_needed(t));
-    });
-    let by_sorted = median(&|t| {
-        black_box(japanese::read_to_string(t, true, |k| sorted.get(k)));
-    });
-    let by_map = median(&|t| {
-        black_box(japanese::read_to_string(t, true, |k| map.get(k).cloned()));
-    });
-    let key_counts: Vec<usize> = titles
-        .iter()
-        .map(|t| japanese::keys_needed(t).len())
-        .collect();
-    let mut sorted_counts = key_counts.clone();
-    sorted_counts.sort();
-    println!(
-        "{} titles; keys per title median {} max {}",
-        titles.len(),
-        sorted_counts[sorted_counts.len() / 2],
-        sorted_counts.last().unwrap_or(&0)
-    );
-    println!("keys_needed: median {:.1} µs, p90 {:.1} µs", keys.0, keys.1);
-    println!(
-        "read (sorted): median {:.1} µs, p90 {:.1} µs",
-        by_sorted.0, by_sorted.1
-    );
-    println!(
-        "read (hashmap): median {:.1} µs, p90 {:.1} µs",
-        by_map.0, by_map.1
-    );
+    println!("# keys_needed_us\tread_sorted_us\tread_hashmap_us\tkeys");
+    for title in &titles {
+        let keys = time(
+            &|t| {
+                black_box(japanese::keys_needed(t));
+            },
+            title,
+        );
+        let by_sorted = time(
+            &|t| {
+                black_box(japanese::read_to_string(t, true, |k| sorted.get(k)));
+            },
+            title,
+        );
+        let by_map = time(
+            &|t| {
+                black_box(japanese::read_to_string(t, true, |k| map.get(k).cloned()));
+            },
+            title,
+        );
+        let needed = japanese::keys_needed(title).len();
+        println!("{keys:.3}\t{by_sorted:.3}\t{by_map:.3}\t{needed}");
+    }
 }

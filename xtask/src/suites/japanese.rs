@@ -17,6 +17,12 @@
 //! each round (targets `slugify_redis`, `slugify_in_process`; the single
 //! pass's time is `start`).
 //!
+//! Named alone, target `reading` times the engine's reading of each of
+//! those titles (examples/ja_readings.rs `cost`, 200 readings a title):
+//! the lookup of the keys a title needs, and its reading from the compact
+//! form's sorted lines and from a `HashMap`, in microseconds, with the
+//! keys a title needs; the report takes the medians over the titles.
+//!
 //! IPADIC comes from $SLUGD_IPADIC or Debian's mecab-ipadic
 //! (/usr/share/mecab/dic/ipadic), installed when missing.
 
@@ -24,16 +30,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use super::shared::{buckets, corpus, post_titles_in, timed_load, warmed_rss};
-use crate::builds::Build;
-use crate::builds::Builds;
+use crate::builds::{Build, Builds, example};
 use crate::report::Report;
 use crate::rounds::rotated;
 use crate::services::{Backend, Redis};
 use crate::settings::Settings;
-use crate::tools::{need_file, timed};
+use crate::tools::{need_file, output, timed};
 
 const TARGETS: [&str; 6] = [
     "redis_en",
@@ -44,14 +49,26 @@ const TARGETS: [&str; 6] = [
     "slugify_in_process",
 ];
 
+/// The engine's reading of each title, run only when named.
+const READING: &str = "reading";
+
 pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Builds> {
-    let targets = settings.chosen(&TARGETS, &TARGETS)?;
+    let mut all = TARGETS.to_vec();
+    all.push(READING);
+    let mut targets = settings.chosen(&all, &TARGETS)?;
     let ipadic = std::env::var_os("SLUGD_IPADIC")
         .map(PathBuf::from)
         .unwrap_or_else(|| "/usr/share/mecab/dic/ipadic".into());
     need_file(&ipadic.join("Noun.csv"), "mecab-ipadic")?;
     let ipadic_arg = ipadic.display().to_string();
     let japanese = japanese_titles(&settings.root)?;
+    if targets.contains(&READING) {
+        reading(settings, &ipadic_arg, work, report)?;
+        targets.retain(|t| *t != READING);
+        if targets.is_empty() {
+            return Builds::revisions(settings);
+        }
+    }
     let builds = Builds::slugd(settings, work)?;
 
     let mut tables = Vec::new();
@@ -171,6 +188,52 @@ pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Buil
     report.compare("rss", "redis_ja", "redis_en");
     report.compare("rss", "in_process_ja", "in_process_en");
     Ok(builds)
+}
+
+/// Target `reading`: examples/ja_readings.rs's `cost` over the compact
+/// form of IPADIC's readings, each title's times recorded, so that the
+/// report's medians are over the titles.
+fn reading(settings: &Settings, ipadic: &str, work: &Path, report: &mut Report) -> Result<()> {
+    let bin = example(&settings.root, "ja_readings")?;
+    let compact = work.join("ja-compact.txt");
+    let compact_arg = compact.display().to_string();
+    output(
+        Command::new(&bin)
+            .args(["compact", &compact_arg, ipadic])
+            .current_dir(&settings.root),
+    )?;
+    eprintln!("xtask: japanese reading, 200 readings of each title");
+    let printed = output(
+        Command::new(&bin)
+            .args(["cost", &compact_arg])
+            .current_dir(&settings.root),
+    )?;
+    let metrics = [
+        ("keys_needed", "us"),
+        ("read_sorted", "us"),
+        ("read_hashmap", "us"),
+        ("keys", "keys"),
+    ];
+    let mut titles = 0;
+    for line in printed.lines().filter(|l| !l.starts_with('#')) {
+        let values: Vec<f64> = line
+            .split('\t')
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("ja_readings printed {line:?}, not numbers"))?;
+        if values.len() != metrics.len() {
+            bail!(
+                "ja_readings printed {line:?}, not {} numbers",
+                metrics.len()
+            );
+        }
+        for ((metric, unit), value) in metrics.iter().zip(values) {
+            report.record(READING, metric, unit, Build::Now, value);
+        }
+        titles += 1;
+    }
+    report.note("reading_titles", titles);
+    Ok(())
 }
 
 /// The Japanese titles of the tests: the first column of

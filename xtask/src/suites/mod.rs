@@ -190,8 +190,10 @@ pub const SUITES: [Suite; 16] = [
              buckets), RSS of one warmed instance without and with them (right \
              after and --settle s later), and the time per Japanese title of \
              `slugd slugify --locale ja`. Targets: redis_en redis_ja \
-             in_process_en in_process_ja slugify_redis slugify_in_process. \
-             Needs IPADIC (mecab-ipadic).",
+             in_process_en in_process_ja slugify_redis slugify_in_process, and \
+             reading when named: the engine's time to read each Japanese \
+             title (examples/ja_readings.rs), medians over the titles. Needs \
+             IPADIC (mecab-ipadic).",
             japanese::run,
         )
     },
