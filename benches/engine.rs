@@ -20,8 +20,8 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use slugd_engine::memory::MemoryTable;
 use slugd_engine::cldr::{CldrSettings, DEBIAN_DIR};
+use slugd_engine::memory::MemoryTable;
 use slugd_engine::options::{Options, RawOptions, Rules};
 use slugd_engine::slug::slugify;
 

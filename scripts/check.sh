@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The habits, automated (and what CI runs, see .ci/run): formatting, lints
 # as errors over every target and feature of the workspace, the engine's
-# dependency tree free of the network and the async runtime, every test
+# dependency tree free of the network and the async runtime, no import
+# circle between modules (scripts/import_circles.py), every test
 # through scripts/test.sh (the README's test command), and the release
 # binary's link order not stale.
 set -euo pipefail
@@ -15,6 +16,8 @@ if cargo tree --locked -p slugd-engine -e normal --prefix none | grep -E '^(toki
   echo "check.sh: the engine (engine/Cargo.toml) depends on the crates above; it must do no network I/O" >&2
   exit 1
 fi
+echo "check.sh: no import circles between the modules of the engine, the service or xtask" >&2
+scripts/import_circles.py engine/src src xtask/src
 echo "check.sh: no test, script or build step assumes Cargo's cache holds what an earlier command fetched" >&2
 # A fresh machine's Cargo cache holds only what its own build downloaded
 # (no Windows-only crate, for one): a cargo command run offline there fails

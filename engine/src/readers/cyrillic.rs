@@ -239,7 +239,7 @@ pub(crate) fn romanize_word(language: Language, word: &str, out: &mut String) {
         true => &stack[..n],
         false => &heap,
     };
-    let mut cased = super::Cased::new(
+    let mut cased = super::cased::Cased::new(
         out,
         letters.len(),
         letters.iter().filter(|l| l.upper).count(),

@@ -13,12 +13,17 @@
 
 use icu::normalizer::DecomposingNormalizerBorrowed;
 
-use super::Cased;
+use super::cased::Cased;
 
 /// Whether `c` is a Greek letter or a mark on one.
 #[inline]
 pub(crate) fn is_greek(c: char) -> bool {
     matches!(c, '\u{0386}' | '\u{0388}'..='\u{03CE}' | '\u{1F00}'..='\u{1FFC}')
+}
+
+/// Whether `c` is a combining mark of the blocks Greek and Cyrillic use.
+pub(crate) fn is_mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{0483}'..='\u{0489}')
 }
 
 /// One letter of a word: its base letter in lower case, and what was on it.
@@ -171,7 +176,7 @@ pub(crate) fn read_plain_word(
         n += 1;
         end += 2;
     }
-    let joined = |c: char| is_greek(c) || super::words::is_mark(c);
+    let joined = |c: char| is_greek(c) || is_mark(c);
     let continues = match title[end..].chars().next() {
         Some('\'' | '’' | 'ʼ') => title[end..].chars().nth(1).is_some_and(joined),
         Some(c) => joined(c),

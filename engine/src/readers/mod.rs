@@ -63,7 +63,6 @@ pub(crate) mod words;
 
 use crate::locale::SlugLocale;
 use crate::rules::{Rules, Switch, VERSIONS};
-pub(crate) use cased::Cased;
 pub use scripts::{MAX_RUN_BYTES, MAX_RUNS};
 
 /// A reader: what reads a script for a title.

@@ -1,6 +1,6 @@
 //! The scripts written with spaces, read word by word in stage 3 before
 //! the `locale`'s transform ([`super::transforms`]), by the reader the
-//! table chooses for each ([`super::choose_words`]): Hangul, Greek,
+//! table chooses for each ([`super::choices`]): Hangul, Greek,
 //! Ethiopic, Cyrillic, Arabic script with its vowel marks, and with a
 //! Serbian locale a Latin `đ`.
 //!
@@ -14,10 +14,11 @@
 
 use std::borrow::Cow;
 
+use super::cased::Cased;
 use super::scan::find_byte;
 use super::{
-    Cased, Choices, NONE, READERS, Reader, Remembered, RowId, SHOWN, Words, arabic, choices,
-    cyrillic, ethiopic, greek, korean, reader, shown_row, word_key,
+    Choices, NONE, READERS, Reader, Remembered, RowId, SHOWN, Words, arabic, choices, cyrillic,
+    ethiopic, greek, korean, reader, shown_row, word_key,
 };
 use crate::locale::SlugLocale;
 use crate::remembered::Memory;
@@ -310,7 +311,7 @@ fn run_end_with(
                 found |= wanted(c);
             }
             true
-        } else if is_mark(c) {
+        } else if greek::is_mark(c) {
             if in_marks {
                 found |= wanted(c);
             }
@@ -344,11 +345,6 @@ fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
         ),
     };
     Some((char::from_u32(cp).unwrap_or('\u{FFFD}'), len))
-}
-
-/// Whether `c` is a combining mark of the blocks Greek and Cyrillic use.
-pub(crate) fn is_mark(c: char) -> bool {
-    matches!(c, '\u{0300}'..='\u{036F}' | '\u{0483}'..='\u{0489}')
 }
 
 #[cfg(test)]
