@@ -1,4 +1,4 @@
-//! Japanese titles read with IPADIC (src/japanese/): the development set
+//! Japanese titles read with IPADIC (engine/src/readers/japanese/): the development set
 //! (`tests/data/ja-titles.tsv`) word for word, the held-out set
 //! (`tests/data/ja-heldout.tsv`) by its agreement, and the subset of
 //! IPADIC the repository ships (`data/ipadic-subset/`).
