@@ -12,12 +12,12 @@
 //!    ([`compose`], [`Switch::ComposedFirst`]);
 //! 2. **replacements** ([`replace`]): the request's `[from, to]` pairs, in
 //!    one pass;
-//! 3. **the language's reading**: the languages written by their national
-//!    standards ([`read_national`], [`Switch::NationalStandards`]), the
-//!    `locale`'s transform ([`romanize_language`]), the writing systems the engine cannot read
-//!    letter by letter romanized word by word ([`romanize_writing`]), and,
-//!    once the table is known, Japanese read by IPADIC's readings
-//!    ([`read_japanese`]);
+//! 3. **the language's reading**, by the readers of `crate::readers`, each
+//!    chosen by its table: the scripts read word by word
+//!    ([`read_national`], [`Switch::NationalStandards`]), the `locale`'s
+//!    transform ([`romanize_language`]), the scripts read run by run
+//!    ([`romanize_writing`]), and, once the table is known, Japanese read
+//!    by IPADIC's readings ([`read_japanese`]);
 //! 4. **words** ([`words`]): steps 1 to 6 below, over each character; with
 //!    `ascii: false`, the slug in the title's own script instead
 //!    (`unicode`, its own pass);
@@ -68,10 +68,9 @@
 //! The parts:
 //! - `names`: the [`SymbolNames`] trait a table implements;
 //! - `entities`: stage 1's decoder;
-//! - `national`: stage 1's composition, and stage 3's national standards
-//!   (Korean, Greek, the languages written in Cyrillic);
-//! - `writing`: the writing systems romanized word by word: Indic scripts;
-//!   Thai, Lao, Khmer and Myanmar cut into words; Chinese by word;
+//! - `composed`: stage 1's composition (NFC);
+//! - stage 3's readers are `crate::readers`, one module a language or
+//!   script, found through one table;
 //! - `builder`: the pass over the title's bytes, steps 1 to 6;
 //! - `classes`: the character classes and context tests the steps ask, and
 //!   the cut at a word boundary;
@@ -218,7 +217,7 @@ struct Text<'t> {
     text: Cow<'t, str>,
     survey: Survey,
     /// Whether the text may hold what rules 5's composition or national
-    /// standards change (`national::may_apply`): found once, and taken to
+    /// standards change (`readers::scan::may_apply`): found once, and taken to
     /// be so once a stage changes the text.
     national: bool,
 }
@@ -299,7 +298,7 @@ fn decode_entities<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
 }
 
 /// Stage 1, normalization: the title in Unicode's composed form (NFC),
-/// with [`Switch::ComposedFirst`] (`national::compose`).
+/// with [`Switch::ComposedFirst`] (`composed::compose`).
 #[inline]
 fn compose<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
     match text.national && options.rules.has(Switch::ComposedFirst) {
@@ -309,7 +308,7 @@ fn compose<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
 }
 
 /// Stage 3, the languages read by their national standards, with
-/// [`Switch::NationalStandards`] and an ASCII slug (`national`): Korean,
+/// [`Switch::NationalStandards`] and an ASCII slug (`readers::words`): Korean,
 /// Greek, the languages written in Cyrillic, Arabic script with its vowel
 /// marks, before the `locale`'s transform. A title the scan found none of
 /// them in is passed over, unless a locale (Serbian's) reads Latin `đ`.
@@ -344,7 +343,7 @@ fn romanize_language<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
 
 /// Stage 3, the reading of writing systems the engine cannot read letter
 /// by letter, with [`Switch::Rewrite`] and an ASCII slug: romanized word
-/// by word (`writing`). From the run the survey found, when no stage
+/// by word (`readers::runs`). From the run the survey found, when no stage
 /// changed the title.
 #[inline]
 fn romanize_writing<'t>(text: Text<'t>, options: &Options) -> Cow<'t, str> {
