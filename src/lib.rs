@@ -22,10 +22,9 @@
 //! locales and CLDR's names, Japanese reading, the UnicodeData parser and
 //! the name sets. Cargo keeps it pure: no tokio, redis, axum or hyper is
 //! in its dependency tree (`scripts/check.sh` checks with `cargo tree`).
-//! This crate re-exports its modules under their own names
-//! ([`slug`], [`rules`], [`options`], [`validate`], [`locale`], [`cldr`],
-//! [`japanese`], [`unicode_data`], [`builtin`], [`corpus`]) and holds the
-//! service around it. The path of a title runs one way: HTTP or the CLI,
+//! This crate holds the service around it and names the engine's modules
+//! by the engine's own paths (`slugd_engine::slug`,
+//! `slugd_engine::readers::japanese`...), never as its own. The path of a title runs one way: HTTP or the CLI,
 //! then the pipeline, then the sources of names, with the engine beside
 //! them.
 //!

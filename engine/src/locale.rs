@@ -137,7 +137,10 @@ impl SlugLocale {
     /// Whether the locale is Japanese (`ja` is along its chain): rules 3
     /// read its kanji as Japanese.
     pub fn is_japanese(&self) -> bool {
-        self.fallbacks().iter().any(|tag| tag == "ja")
+        let japanese = crate::readers::japanese::LOCALES;
+        self.fallbacks()
+            .iter()
+            .any(|tag| japanese.contains(&tag.as_str()))
     }
 
     /// `title` romanized by the language's transform; borrowed when there

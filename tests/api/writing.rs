@@ -1,4 +1,4 @@
-//! Rules 2's scripts (`slug::writing`): Indic scripts by CLDR's script
+//! Rules 2's scripts (the engine's `readers::runs`): Indic scripts by CLDR's script
 //! transforms, held to CLDR's own test files; Thai, Lao, Khmer and Myanmar
 //! cut into words; Chinese by word in pinyin; over HTTP in both modes, and
 //! rules 1 as before. Expected slugs come from sources named beside them.

@@ -26,9 +26,11 @@
 //! ([`japanese`]) reads last, once the table's readings are known.
 //!
 //! Adding a language: its module here (a function from a word to its
-//! ASCII), its row in [`READERS`], its [`Reader`], and the [`Switch`] of
-//! the rule version that brings it in `crate::rules`. A new script adds
-//! its characters to [`Reads`] as well.
+//! ASCII), its row in [`READERS`], its [`Reader`] with the arm that calls
+//! it in [`words`] or [`runs`], and the [`Switch`] of the rule version
+//! that brings it in `crate::rules`. A new script adds its blocks and its
+//! test of a letter to [`Words`] (or to `scripts::Script`, for a script
+//! read run by run).
 //!
 //! The modules:
 //! - `korean`, `greek`, `ethiopic`, `arabic`, `cyrillic`: languages by
@@ -352,10 +354,14 @@ pub(crate) const READERS: [Row; 25] = {
             remembered: Runs,
             switch: Switch::Rewrite,
         },
+        // Chosen in its own stage, after the table: by these locales along
+        // a locale's fallback chain (`SlugLocale::is_japanese`), or by kana
+        // in the title where the table has IPADIC's readings; Han is then
+        // left to it (`runs`).
         Row {
             reader: Reader::Japanese,
             reads: Reads::Kana,
-            locales: &["ja"],
+            locales: japanese::LOCALES,
             by_letters: true,
             remembered: No,
             switch: Switch::JapaneseReadings,

@@ -269,10 +269,7 @@ fn read_run(row: Option<RowId>, script: Script, run: &str, out: &mut String) {
 /// Whether Han in `title` is read as Chinese: not in a title with kana, nor
 /// with a Japanese `locale`.
 fn reads_han(title: &str, options: &Options) -> bool {
-    let japanese = options
-        .locale
-        .as_ref()
-        .is_some_and(|l| l.fallbacks().iter().any(|t| t == "ja"));
+    let japanese = options.locale.as_ref().is_some_and(|l| l.is_japanese());
     !japanese && !has_kana(title)
 }
 

@@ -191,6 +191,20 @@ pub(crate) fn first_of(text: &str, wanted: impl Fn(char) -> bool) -> bool {
 mod tests {
     use super::*;
 
+    /// Every letter a script's readers read is in the script's blocks, so
+    /// that the scans, built from the blocks, stop at it (a Latin `đ` is
+    /// looked for apart, where a locale chooses its reader).
+    #[test]
+    fn each_scripts_letters_are_in_its_blocks() {
+        for c in '\0'..=char::MAX {
+            for script in Words::ALL {
+                if script != Words::LatinDj && script.has(c) {
+                    assert!(within(script.blocks(), c), "{script:?} U+{:04X}", c as u32);
+                }
+            }
+        }
+    }
+
     /// The scan stops at every character the readers of words read or
     /// composition changes, and the words stage at exactly the two-byte
     /// ones.

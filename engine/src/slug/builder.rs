@@ -12,9 +12,9 @@ use super::plain::Plain;
 use crate::named;
 use crate::options::{Options, StopWords};
 use crate::readers::japanese;
-use crate::readers::runs as writing;
+use crate::readers::runs;
 use crate::readers::scan;
-use crate::readers::words::{self as readers, AtWord, Chosen, Letters};
+use crate::readers::words::{self, AtWord, Chosen, Letters};
 use crate::rules::Switch;
 
 /// For each byte: itself if an ASCII letter or digit, folded to lowercase
@@ -274,9 +274,9 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
         }
     }
 
-    /// Appends what rules 5 read for a word (`readers::read_word_at`),
+    /// Appends what rules 5 read for a word (`words::read_word_at`),
     /// as its ASCII would be read in the title: letters and digits kept in
-    /// their word (`readers::read_word_at` leaves anything else to the
+    /// their word (`words::read_word_at` leaves anything else to the
     /// rewritten title).
     fn push_read(&mut self, text: &[u8]) {
         let mut rest = text;
@@ -293,7 +293,7 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
     }
 
     /// Rules 5's reading of the word at byte `at` of `title`
-    /// (`readers::read_word_at`): appends it and returns where it ends;
+    /// (`words::read_word_at`): appends it and returns where it ends;
     /// `None` when its letters are read as before, `Unrewritten` when the
     /// title must be rewritten first.
     fn read_national(
@@ -306,7 +306,7 @@ impl<const EXTRAS: bool> Builder<'_, EXTRAS> {
             watch.read = SPARE_READ.take();
         }
         watch.read.clear();
-        match readers::read_word_at(title, at, &mut watch.chosen, &mut watch.read) {
+        match words::read_word_at(title, at, &mut watch.chosen, &mut watch.read) {
             Some(AtWord::Read(end)) => {
                 self.push_read(watch.read.as_bytes());
                 Ok(Some(end))
@@ -642,7 +642,7 @@ pub(super) fn build<const EXTRAS: bool>(
         }
         if b.out.len() >= stop_at {
             if watch
-                && (writing::first_run_or(title, i, is_ampersand).is_some()
+                && (runs::first_run_or(title, i, is_ampersand).is_some()
                     || (kana_stops && japanese::is_japanese(&title[i..], false))
                     || (national_stops && scan::may_apply(&title[i..])))
             {
@@ -673,7 +673,7 @@ pub(super) fn build<const EXTRAS: bool>(
             let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
             if national_stops && cp >= 0x300 && i >= reading.as_before && scan::stops_at(cp) {
                 if by_letter
-                    && let Some(end) = readers::greek_word_at(title, i, cp, |text| {
+                    && let Some(end) = words::greek_word_at(title, i, cp, |text| {
                         for &byte in text.as_bytes() {
                             b.push_if_alnum(byte);
                         }
@@ -684,7 +684,7 @@ pub(super) fn build<const EXTRAS: bool>(
                 }
                 if by_letter
                     && let Some(letters) =
-                        readers::cyrillic_letter_at(title, i, cp, &mut reading.chosen)
+                        words::cyrillic_letter_at(title, i, cp, &mut reading.chosen)
                 {
                     match letters {
                         Letters::Packed(word) => b.push_letters(word),
@@ -718,11 +718,10 @@ pub(super) fn build<const EXTRAS: bool>(
                 i += 2;
                 continue;
             }
-        } else if watch && (writing::starts_run(title, i) || (kana_stops && starts_kana(title, i)))
-        {
+        } else if watch && (runs::starts_run(title, i) || (kana_stops && starts_kana(title, i))) {
             return Err(Unrewritten);
         } else if national_stops
-            && scan::may_apply(&title[i..i + writing::utf8_len(byte)])
+            && scan::may_apply(&title[i..i + runs::utf8_len(byte)])
             && let Some(end) = b.read_national(title, i, &mut reading)?
         {
             i = end;

@@ -342,8 +342,8 @@ fn romanize_language<'t>(text: Text<'t>, options: &Options) -> Text<'t> {
 }
 
 /// Stage 3, the reading of writing systems the engine cannot read letter
-/// by letter, with [`Switch::Rewrite`] and an ASCII slug: romanized word
-/// by word (`readers::runs`). From the run the survey found, when no stage
+/// by letter, with [`Switch::Rewrite`] and an ASCII slug: romanized run
+/// by run (`readers::runs`). From the run the survey found, when no stage
 /// changed the title.
 #[inline]
 fn romanize_writing<'t>(text: Text<'t>, options: &Options) -> Cow<'t, str> {
@@ -384,7 +384,8 @@ fn romanize_written<'t>(text: Cow<'t, str>, options: &Options) -> Cow<'t, str> {
 /// the table has IPADIC's readings, in a title with kana, or with a
 /// Japanese `locale` in one with kanji. Kanji the dictionary cannot read
 /// are left to [`words`], which reads them as Chinese. With a Japanese
-/// `locale` its romanization comes after ([`romanizer`] leaves it out),
+/// `locale` its romanization comes after (the transforms stage,
+/// `crate::readers::transforms`, leaves it out),
 /// so without readings the slug is that of the version before. Borrowed
 /// when nothing changes.
 #[inline]

@@ -28,6 +28,12 @@
 //! `read_dir` fails with [`IpadicError::Missing`], which says how to get
 //! it.
 
+/// The languages whose `locale` (along its fallback chain) reads Han as
+/// Japanese: the Japanese row of the readers' table
+/// (`crate::readers::READERS`), and what `crate::locale::SlugLocale::is_japanese`
+/// asks.
+pub const LOCALES: &[&str] = &["ja"];
+
 pub mod hepburn;
 pub mod ipadic;
 pub mod kind;
