@@ -258,6 +258,18 @@ pub(crate) fn romanize_word(language: Language, word: &str, out: &mut String) {
     }
 }
 
+/// Writes `word`, a run of Latin `đ` and `Đ`, as Serbian sites write the
+/// letter in ASCII: `dj`, capitals kept (the row of a Serbian locale's
+/// Latin `đ`).
+pub(crate) fn latin_dj(word: &str, out: &mut String) {
+    let letters = word.chars().count();
+    let capitals = word.chars().filter(|&c| c == 'Đ').count();
+    let mut cased = super::cased::Cased::new(out, letters, capitals);
+    for c in word.chars() {
+        cased.push("dj", c == 'Đ');
+    }
+}
+
 /// What `language` writes for `c`, a lower-case letter, where `context`
 /// says: its rule for a letter the letters around it matter for, else its
 /// letters ([`letters`]).

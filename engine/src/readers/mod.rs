@@ -14,7 +14,7 @@
 //!   (Cyrillic, Arabic) the one its letters show;
 //! - only among rows whose [`Switch`] the request's rule version has.
 //!
-//! A row says too whether each thread remembers what the reader wrote
+//! A row says whether each thread remembers what the reader wrote
 //! ([`Remembered`]): each row has its own memory, for the same word reads
 //! otherwise by another reader.
 //!
@@ -25,10 +25,12 @@
 //! spaces or as Indic clusters run by run, after it. Japanese
 //! ([`japanese`]) reads last, once the table's readings are known.
 //!
-//! Adding a language: its module here (a function from a word to its
-//! ASCII), its row in [`READERS`], its [`Reader`] with the arm that calls
-//! it in [`words`] or [`runs`], and the [`Switch`] of the rule version
-//! that brings it in `crate::rules`. A new script adds its blocks and its
+//! A row says, too, how its reader reads ([`Read`]): the function of its
+//! module that writes a word or a run, which [`words`] and [`runs`] call.
+//!
+//! Adding a language: its module here (a function from a word or a run to
+//! its ASCII), its [`Reader`] and its row in [`READERS`], and the
+//! [`Switch`] of the rule version that brings it in `crate::rules`. A new script adds its blocks and its
 //! test of a letter to [`Words`] (or to `scripts::Script`, for a script
 //! read run by run).
 //!
@@ -62,6 +64,8 @@ mod scripts;
 mod thai;
 pub(crate) mod transforms;
 pub(crate) mod words;
+
+use std::borrow::Cow;
 
 use crate::locale::SlugLocale;
 use crate::rules::{Rules, Switch, VERSIONS};
@@ -203,6 +207,30 @@ pub(crate) enum Remembered {
     Runs,
 }
 
+/// How a row's reader reads what its script gives it: the functions of
+/// its module the readers' two places call ([`words`], [`runs`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Read {
+    /// A word at a time.
+    Word(fn(&str, &mut String)),
+    /// A word at a time, knowing the word after it (Arabic's `ة`, written
+    /// t before a word without the article).
+    WordBeforeNext(fn(&str, Option<&str>, &mut String)),
+    /// A run at a time.
+    Run(fn(&str, &mut String)),
+    /// A run cut into words by ICU4X's word segmenter, after `prepare`,
+    /// each word read by `word`.
+    Segmented {
+        prepare: fn(&str) -> Cow<'_, str>,
+        word: fn(&str, &mut String),
+    },
+    /// By CLDR's transform of the run's script (`scripts`).
+    Cldr,
+    /// Not in these places: the `locale`'s transform reads it, or
+    /// Japanese's own stage.
+    Elsewhere,
+}
+
 /// A row of [`READERS`].
 #[derive(Debug)]
 pub(crate) struct Row {
@@ -218,6 +246,8 @@ pub(crate) struct Row {
     pub(crate) remembered: Remembered,
     /// The switch of the rule versions that read with it.
     pub(crate) switch: Switch,
+    /// How it reads.
+    pub(crate) read: Read,
 }
 
 /// Languages written in Cyrillic whose CLDR transform reads their text
@@ -226,21 +256,56 @@ const CYRILLIC_BY_TRANSFORM: &[&str] = &[
     "ab", "av", "az", "ba", "ce", "cv", "kv", "ky", "os", "sah", "tg", "tk", "tt", "uz",
 ];
 
-/// A row read word by word by its national standard (rules 5).
+/// A row read word by word by its national standard (rules 5): by
+/// `read`, each word remembered.
 const fn national(
     reader: Reader,
     script: Words,
     locales: &'static [&'static str],
-    by_letters: bool,
-    remembered: Remembered,
+    read: Read,
 ) -> Row {
     Row {
         reader,
         reads: Reads::Words(script),
         locales,
-        by_letters,
-        remembered,
+        by_letters: true,
+        remembered: Remembered::Words,
         switch: Switch::NationalStandards,
+        read,
+    }
+}
+
+/// A row of a script read word by word that leaves it to the `locale`'s
+/// transform when the locale is one of `locales` (as before rules 5).
+const fn by_transform(script: Words, locales: &'static [&'static str]) -> Row {
+    Row {
+        reader: Reader::Transform,
+        reads: Reads::Words(script),
+        locales,
+        by_letters: false,
+        remembered: Remembered::No,
+        switch: Switch::NationalStandards,
+        read: Read::Elsewhere,
+    }
+}
+
+/// A row of a script read run by run (rules 5 unless `switch` says),
+/// each run remembered.
+const fn by_run(
+    reader: Reader,
+    script: scripts::Script,
+    locales: &'static [&'static str],
+    by_letters: bool,
+    read: Read,
+) -> Row {
+    Row {
+        reader,
+        reads: Reads::Run(script),
+        locales,
+        by_letters,
+        remembered: Remembered::Runs,
+        switch: Switch::NationalStandards,
+        read,
     }
 }
 
@@ -248,111 +313,176 @@ const fn national(
 /// locales hold the `locale`'s language, else the first its letters
 /// choose, among the rows the rule version has.
 pub(crate) const READERS: [Row; 25] = {
-    use Remembered::{No, Runs, Words as W};
     use Words::*;
     use arabic::Language as Ar;
     use cyrillic::Language as Cy;
+    use devanagari::Speech;
     use scripts::Script;
     [
-        national(Reader::Korean, Hangul, &["ko"], true, W),
-        national(Reader::Greek, Greek, &["el"], true, W),
         national(
-            Reader::Transform,
+            Reader::Korean,
+            Hangul,
+            &["ko"],
+            Read::Word(korean::romanize_word),
+        ),
+        national(
+            Reader::Greek,
+            Greek,
+            &["el"],
+            Read::Word(greek::romanize_word),
+        ),
+        by_transform(Ethiopic, &["byn", "gez", "ti", "tig"]),
+        national(
+            Reader::Amharic,
             Ethiopic,
-            &["byn", "gez", "ti", "tig"],
-            false,
-            No,
+            &["am"],
+            Read::Word(ethiopic::romanize_word),
         ),
-        national(Reader::Amharic, Ethiopic, &["am"], true, W),
+        by_transform(Cyrillic, CYRILLIC_BY_TRANSFORM),
         national(
-            Reader::Transform,
+            Reader::Cyrillic(Cy::Russian),
             Cyrillic,
-            CYRILLIC_BY_TRANSFORM,
-            false,
-            No,
+            &["ru"],
+            Read::Word(|w, out| cyrillic::romanize_word(Cy::Russian, w, out)),
         ),
-        national(Reader::Cyrillic(Cy::Russian), Cyrillic, &["ru"], true, W),
-        national(Reader::Cyrillic(Cy::Ukrainian), Cyrillic, &["uk"], true, W),
-        national(Reader::Cyrillic(Cy::Belarusian), Cyrillic, &["be"], true, W),
-        national(Reader::Cyrillic(Cy::Bulgarian), Cyrillic, &["bg"], true, W),
+        national(
+            Reader::Cyrillic(Cy::Ukrainian),
+            Cyrillic,
+            &["uk"],
+            Read::Word(|w, out| cyrillic::romanize_word(Cy::Ukrainian, w, out)),
+        ),
+        national(
+            Reader::Cyrillic(Cy::Belarusian),
+            Cyrillic,
+            &["be"],
+            Read::Word(|w, out| cyrillic::romanize_word(Cy::Belarusian, w, out)),
+        ),
+        national(
+            Reader::Cyrillic(Cy::Bulgarian),
+            Cyrillic,
+            &["bg"],
+            Read::Word(|w, out| cyrillic::romanize_word(Cy::Bulgarian, w, out)),
+        ),
         national(
             Reader::Cyrillic(Cy::Serbian),
             Cyrillic,
-            &["sr", "bs", "sh", "cnr"],
-            true,
-            W,
+            SERBIAN,
+            Read::Word(|w, out| cyrillic::romanize_word(Cy::Serbian, w, out)),
         ),
-        national(Reader::Cyrillic(Cy::Macedonian), Cyrillic, &["mk"], true, W),
-        national(Reader::Cyrillic(Cy::Mongolian), Cyrillic, &["mn"], true, W),
-        national(Reader::Cyrillic(Cy::Kazakh), Cyrillic, &["kk"], true, W),
-        national(Reader::Arabic(Ar::Arabic), Arabic, &["ar"], true, No),
-        national(Reader::Arabic(Ar::Persian), Arabic, &["fa"], true, No),
-        national(Reader::Arabic(Ar::Urdu), Arabic, &["ur"], true, No),
         national(
-            Reader::SerbianLatin,
-            LatinDj,
-            &["sr", "bs", "sh", "cnr"],
-            false,
-            No,
+            Reader::Cyrillic(Cy::Macedonian),
+            Cyrillic,
+            &["mk"],
+            Read::Word(|w, out| cyrillic::romanize_word(Cy::Macedonian, w, out)),
         ),
+        national(
+            Reader::Cyrillic(Cy::Mongolian),
+            Cyrillic,
+            &["mn"],
+            Read::Word(|w, out| cyrillic::romanize_word(Cy::Mongolian, w, out)),
+        ),
+        national(
+            Reader::Cyrillic(Cy::Kazakh),
+            Cyrillic,
+            &["kk"],
+            Read::Word(|w, out| cyrillic::romanize_word(Cy::Kazakh, w, out)),
+        ),
+        // Arabic script is read only where a word has its vowel marks;
+        // each reading depends on the word after, so none is remembered.
         Row {
-            reader: Reader::Devanagari(devanagari::Speech::Hindi),
-            reads: Reads::Run(Script::DEVANAGARI),
-            locales: &["hi"],
-            by_letters: true,
-            remembered: Runs,
-            switch: Switch::NationalStandards,
+            remembered: Remembered::No,
+            ..national(
+                Reader::Arabic(Ar::Arabic),
+                Arabic,
+                &["ar"],
+                Read::WordBeforeNext(|w, next, out| {
+                    arabic::romanize_word(Ar::Arabic, w, next, out)
+                }),
+            )
         },
         Row {
-            reader: Reader::Devanagari(devanagari::Speech::Marathi),
-            reads: Reads::Run(Script::DEVANAGARI),
-            locales: &["mr"],
+            remembered: Remembered::No,
+            ..national(
+                Reader::Arabic(Ar::Persian),
+                Arabic,
+                &["fa"],
+                Read::WordBeforeNext(|w, next, out| {
+                    arabic::romanize_word(Ar::Persian, w, next, out)
+                }),
+            )
+        },
+        Row {
+            remembered: Remembered::No,
+            ..national(
+                Reader::Arabic(Ar::Urdu),
+                Arabic,
+                &["ur"],
+                Read::WordBeforeNext(|w, next, out| arabic::romanize_word(Ar::Urdu, w, next, out)),
+            )
+        },
+        // A Latin `đ`, read only with a Serbian locale.
+        Row {
             by_letters: false,
-            remembered: Runs,
-            switch: Switch::NationalStandards,
+            remembered: Remembered::No,
+            ..national(
+                Reader::SerbianLatin,
+                LatinDj,
+                SERBIAN,
+                Read::Word(cyrillic::latin_dj),
+            )
         },
-        Row {
-            reader: Reader::Devanagari(devanagari::Speech::Nepali),
-            reads: Reads::Run(Script::DEVANAGARI),
-            locales: &["ne"],
-            by_letters: false,
-            remembered: Runs,
-            switch: Switch::NationalStandards,
-        },
-        Row {
-            reader: Reader::Rtgs,
-            reads: Reads::Run(Script::Thai),
-            locales: &["th"],
-            by_letters: true,
-            remembered: Runs,
-            switch: Switch::NationalStandards,
-        },
-        Row {
-            reader: Reader::Lao,
-            reads: Reads::Run(Script::Lao),
-            locales: &["lo"],
-            by_letters: true,
-            remembered: Runs,
-            switch: Switch::NationalStandards,
-        },
+        by_run(
+            Reader::Devanagari(Speech::Hindi),
+            Script::DEVANAGARI,
+            &["hi"],
+            true,
+            Read::Run(|run, out| devanagari::romanize(run, Speech::Hindi, out)),
+        ),
+        by_run(
+            Reader::Devanagari(Speech::Marathi),
+            Script::DEVANAGARI,
+            &["mr"],
+            false,
+            Read::Run(|run, out| devanagari::romanize(run, Speech::Marathi, out)),
+        ),
+        by_run(
+            Reader::Devanagari(Speech::Nepali),
+            Script::DEVANAGARI,
+            &["ne"],
+            false,
+            Read::Run(|run, out| devanagari::romanize(run, Speech::Nepali, out)),
+        ),
+        by_run(
+            Reader::Rtgs,
+            Script::Thai,
+            &["th"],
+            true,
+            Read::Segmented {
+                prepare: as_it_is,
+                word: rtgs::romanize_word,
+            },
+        ),
+        by_run(
+            Reader::Lao,
+            Script::Lao,
+            &["lo"],
+            true,
+            Read::Segmented {
+                prepare: lao::sara_am,
+                word: lao::romanize_word,
+            },
+        ),
         // Sanskrit keeps every vowel: CLDR's transform.
         Row {
-            reader: Reader::Cldr,
-            reads: Reads::Run(Script::DEVANAGARI),
-            locales: &["sa"],
-            by_letters: false,
-            remembered: Runs,
             switch: Switch::Rewrite,
+            ..by_run(Reader::Cldr, Script::DEVANAGARI, &["sa"], false, Read::Cldr)
         },
         // Every script read run by run before rules 5, or with no reader
         // of its own, by CLDR.
         Row {
-            reader: Reader::Cldr,
             reads: Reads::Runs,
-            locales: &[],
-            by_letters: true,
-            remembered: Runs,
             switch: Switch::Rewrite,
+            ..by_run(Reader::Cldr, Script::Han, &[], true, Read::Cldr)
         },
         // Chosen in its own stage, after the table: by these locales along
         // a locale's fallback chain (`SlugLocale::is_japanese`), or by kana
@@ -363,11 +493,20 @@ pub(crate) const READERS: [Row; 25] = {
             reads: Reads::Kana,
             locales: japanese::LOCALES,
             by_letters: true,
-            remembered: No,
+            remembered: Remembered::No,
             switch: Switch::JapaneseReadings,
+            read: Read::Elsewhere,
         },
     ]
 };
+
+/// A run as it is, for a reader that prepares nothing.
+fn as_it_is(run: &str) -> Cow<'_, str> {
+    Cow::Borrowed(run)
+}
+
+/// The tags of Serbian's locales (and those written the same way).
+const SERBIAN: &[&str] = &["sr", "bs", "sh", "cnr"];
 
 /// A row of [`READERS`], by its place: the index of the row's memories.
 pub(crate) type RowId = u8;

@@ -39,10 +39,7 @@ use std::borrow::Cow;
 use super::scan::{self, Leads};
 use super::scan::{find_byte, is_wide_lead};
 use super::scripts::{self, Script};
-use super::{
-    MAX_RUN_BYTES, MAX_RUNS, READERS, Reader, RowId, choices, devanagari, lao, row_of, rtgs,
-    run_key,
-};
+use super::{MAX_RUN_BYTES, MAX_RUNS, READERS, Read, RowId, choices, row_of, run_key};
 use crate::options::Options;
 use crate::remembered::Memory;
 
@@ -250,13 +247,10 @@ fn read_run(row: Option<RowId>, script: Script, run: &str, out: &mut String) {
         script.romanize(run, out);
         return;
     };
-    let read = |out: &mut String| match READERS[row].reader {
-        Reader::Devanagari(speech) => devanagari::romanize(run, speech, out),
-        Reader::Rtgs => WORDS.with(|words| {
-            scripts::each_word_in(&words[row], run, out, rtgs::romanize_word);
-        }),
-        Reader::Lao => WORDS.with(|words| {
-            scripts::each_word_in(&words[row], &lao::sara_am(run), out, lao::romanize_word);
+    let read = |out: &mut String| match READERS[row].read {
+        Read::Run(read) => read(run, out),
+        Read::Segmented { prepare, word } => WORDS.with(|words| {
+            scripts::each_word_in(&words[row], &prepare(run), out, word);
         }),
         _ => script.romanize(run, out),
     };

@@ -14,11 +14,10 @@
 
 use std::borrow::Cow;
 
-use super::cased::Cased;
 use super::scan::find_byte;
 use super::{
-    Choices, NONE, READERS, Reader, Remembered, RowId, SHOWN, Words, arabic, choices, cyrillic,
-    ethiopic, greek, korean, reader, shown_row, word_key,
+    Choices, NONE, READERS, Read, Reader, Remembered, RowId, SHOWN, Words, arabic, choices,
+    cyrillic, greek, reader, shown_row, word_key,
 };
 use crate::locale::SlugLocale;
 use crate::remembered::Memory;
@@ -176,33 +175,22 @@ fn remember(row: RowId, run: &str, out: &mut String) {
             std::array::from_fn(|_| Memory::new(MAX_WORDS, MAX_WORD_BYTES));
     }
     let row = usize::from(row);
-    let reader = READERS[row].reader;
+    let read = READERS[row].read;
     match READERS[row].remembered {
         Remembered::Words => {
-            WORDS.with(|words| words[row].remember(run, out, |out| read_word(reader, run, out)));
+            WORDS.with(|words| words[row].remember(run, out, |out| read_word(read, run, out)));
         }
-        _ => read_word(reader, run, out),
+        _ => read_word(read, run, out),
     }
 }
 
-/// Writes `run` as `reader` reads a word.
-fn read_word(reader: Reader, run: &str, out: &mut String) {
-    match reader {
-        Reader::Korean => korean::romanize_word(run, out),
-        Reader::Greek => greek::romanize_word(run, out),
-        Reader::Amharic => ethiopic::romanize_word(run, out),
-        Reader::Cyrillic(language) => cyrillic::romanize_word(language, run, out),
-        Reader::SerbianLatin => {
-            let letters = run.chars().count();
-            let capitals = run.chars().filter(|&c| c == 'Đ').count();
-            let mut cased = Cased::new(out, letters, capitals);
-            for c in run.chars() {
-                cased.push("dj", c == 'Đ');
-            }
-        }
-        // Arabic reads a word with the one after it ([`romanize`]); the
-        // other readers read runs, not words.
-        _ => unreachable!("{reader:?} does not read a word alone"),
+/// Writes `run` as `read` reads a word alone.
+fn read_word(read: Read, run: &str, out: &mut String) {
+    match read {
+        Read::Word(word) => word(run, out),
+        Read::WordBeforeNext(word) => word(run, None, out),
+        // The table gives the readers of words only these.
+        _ => unreachable!("{read:?} does not read a word"),
     }
 }
 
@@ -251,12 +239,11 @@ pub(crate) fn romanize<'t>(
         let out = out.get_or_insert_with(|| String::with_capacity(text.len() + 16));
         out.push_str(&text[copied..at]);
         let run = &text[at..end];
-        match reader(row) {
-            Reader::Arabic(language) => {
+        match READERS[usize::from(row)].read {
+            Read::WordBeforeNext(word) => {
                 let after = text[end..].trim_start_matches(|c: char| c.is_whitespace());
-                let next = &after[..run_end(after, 0, arabic::is_arabic)];
-                let next = (!next.is_empty()).then_some(next);
-                arabic::romanize_word(language, run, next, out);
+                let next = &after[..run_end(after, 0, script.test())];
+                word(run, (!next.is_empty()).then_some(next), out);
             }
             _ => remember(row, run, out),
         }
