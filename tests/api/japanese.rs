@@ -4,7 +4,7 @@
 //! process. The titles and their usual romanizations are
 //! `tests/data/ja-titles.tsv`; the subset of IPADIC the repository ships
 //! (`data/ipadic-subset/`) has every form they need, and one test reads
-//! the full dictionary (Debian's `mecab-ipadic`, which scripts/test.sh
+//! the full dictionary (Debian's `mecab-ipadic`, which scripts/dictionaries.sh
 //! installs) over the held-out titles too.
 
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ fn full_ipadic() -> PathBuf {
     assert!(
         dir.join("Noun.csv").exists(),
         "this test needs the full IPADIC in {}: install it with `sudo apt-get install \
-         mecab-ipadic` (scripts/test.sh does), or point SLUGD_IPADIC at its CSV sources",
+         mecab-ipadic` (scripts/dictionaries.sh does), or point SLUGD_IPADIC at its CSV sources",
         dir.display()
     );
     dir
