@@ -12,6 +12,8 @@
 # says what to install and exits 1. `--check` only says what is missing
 # (exit 1 if anything is). scripts/test.sh runs it.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib/apt.sh
 
 check_only=0
 case "${1:-}" in
@@ -40,11 +42,4 @@ if [ "$check_only" = 1 ]; then
   echo "dictionaries.sh: missing ${missing[*]}" >&2
   exit 1
 fi
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "dictionaries.sh: installing ${missing[*]} with apt-get" >&2
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-else
-  echo "dictionaries.sh: missing ${missing[*]}. Install (Debian/Ubuntu: sudo apt-get install ${missing[*]}) and run again." >&2
-  exit 1
-fi
+apt_install "${missing[@]}"

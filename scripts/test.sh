@@ -23,16 +23,8 @@ python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 if [ "${SLUGD_SKIP_BROWSER:-}" != 1 ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 fi
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "test.sh: installing ${missing[*]} with apt-get" >&2
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  else
-    echo "test.sh: missing ${missing[*]}. Install (Debian/Ubuntu: sudo apt-get install ${missing[*]}) and run again." >&2
-    exit 1
-  fi
-fi
+. scripts/lib/apt.sh
+apt_install "${missing[@]}"
 # The Debian package may start a system instance on 6379; the tests never
 # use it, they start their own.
 scripts/dictionaries.sh

@@ -4,15 +4,11 @@
 # processes, readiness.
 # Source it after `cd` to the project root. Everything binds to 127.0.0.1.
 
+. scripts/lib/apt.sh
+
 need() { # command debian-package
   command -v "$1" >/dev/null 2>&1 && return
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "$(basename "$0"): installing $2 with apt-get" >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
-  else
-    echo "$(basename "$0"): $1 is missing; install the Debian package $2" >&2
-    exit 1
-  fi
+  apt_install "$2"
 }
 
 # Builds slugd with the release profile (with flags of its own, such as

@@ -246,28 +246,10 @@ async fn the_service_follows_a_failover_and_loses_no_acknowledged_reservation() 
     // the old one comes back: restarted (empty, as it keeps nothing), the
     // sentinels make it a replica of the new primary.
     primary.restart_after_kill().await;
-    let after = json!({"scope": "posts", "owner": "after", "title": "After"});
-    serve_again(
-        &app,
-        "/reservations",
-        after,
-        Duration::from_secs(20),
-        &sentinels,
-    )
-    .await;
-    let recovered = Instant::now();
-    // Reservations go on for a while on the new primary.
-    tokio::time::sleep(Duration::from_millis(1000)).await;
-    let (acknowledged, slowest_refusal) = reservers.stop().await;
-    assert!(
-        slowest_refusal < PROMPT,
-        "a refusal took {slowest_refusal:?} while there was no primary"
-    );
-    // The replica is the primary now.
-    let role: Vec<redis::Value> = replica.query(&mut redis::cmd("ROLE")).await;
-    assert_eq!(role[0], redis::Value::BulkString(b"master".to_vec()));
-    // Every acknowledged reservation is on it.
-    all_there(&app, &acknowledged, recovered).await;
+    reservations_go_on(&app, &sentinels, reservers, "while there was no primary").await;
+    // The replica is the primary now, and every acknowledged reservation
+    // was found on it.
+    assert_eq!(role(&replica).await, "master");
 }
 
 /// A planned switch (`SENTINEL FAILOVER`): the replica promoted, the
@@ -292,8 +274,7 @@ async fn a_planned_switch_is_followed_and_loses_no_acknowledged_reservation() {
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let role: Vec<redis::Value> = replica.query(&mut redis::cmd("ROLE")).await;
-        if role[0] == redis::Value::BulkString(b"master".to_vec()) {
+        if role(&replica).await == "master" {
             break;
         }
         assert!(
@@ -303,25 +284,46 @@ async fn a_planned_switch_is_followed_and_loses_no_acknowledged_reservation() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    reservations_go_on(&app, &sentinels, reservers, "during the switch").await;
+    assert_eq!(role(&primary).await, "slave");
+}
+
+/// After a switch of primary: reservations through `app` answered again
+/// (asked until one is), then a second of `reservers` on the new primary;
+/// no refusal on the way slower than [`PROMPT`] (`when` says when in the
+/// failure message), and every reservation acknowledged anywhere found.
+async fn reservations_go_on(
+    app: &App,
+    sentinels: &[SentinelProcess],
+    reservers: Reservers,
+    when: &str,
+) {
     let after = json!({"scope": "posts", "owner": "after", "title": "After"});
     serve_again(
-        &app,
+        app,
         "/reservations",
         after,
         Duration::from_secs(20),
-        &sentinels,
+        sentinels,
     )
     .await;
-    let switched = Instant::now();
+    let served = Instant::now();
     tokio::time::sleep(Duration::from_millis(1000)).await;
     let (acknowledged, slowest_refusal) = reservers.stop().await;
     assert!(
         slowest_refusal < PROMPT,
-        "a refusal took {slowest_refusal:?} during the switch"
+        "a refusal took {slowest_refusal:?} {when}"
     );
-    let role: Vec<redis::Value> = primary.query(&mut redis::cmd("ROLE")).await;
-    assert_eq!(role[0], redis::Value::BulkString(b"slave".to_vec()));
-    all_there(&app, &acknowledged, switched).await;
+    all_there(app, &acknowledged, served).await;
+}
+
+/// The role `ROLE` gives `server`: `master` or `slave`.
+async fn role(server: &RedisServer) -> String {
+    let role: Vec<redis::Value> = server.query(&mut redis::cmd("ROLE")).await;
+    match &role[0] {
+        redis::Value::BulkString(role) => String::from_utf8_lossy(role).into_owned(),
+        other => panic!("ROLE answered {other:?}"),
+    }
 }
 
 /// Asks `POST path` with `body` until it is answered 2xx (each refusal a

@@ -161,14 +161,7 @@ impl Words {
     /// Whether `c` is a letter this script's readers read.
     #[inline]
     pub(crate) fn has(self, c: char) -> bool {
-        match self {
-            Words::Hangul => korean::is_syllable(c),
-            Words::Greek => greek::is_greek(c),
-            Words::Ethiopic => ethiopic::is_ethiopic(c),
-            Words::Cyrillic => cyrillic::is_cyrillic(c),
-            Words::Arabic => arabic::is_arabic(c),
-            Words::LatinDj => matches!(c, 'đ' | 'Đ'),
-        }
+        self.test()(c)
     }
 
     /// [`Words::has`] of this script, as a function.
