@@ -3,9 +3,11 @@
 //! Slugs are stored in URLs, so what a title becomes changes only in a
 //! new rule version, and a deployment may pin an old one: a version, once
 //! released, gives the same slug for the same title and options forever
-//! (`tests/data/rules1/` to `rules4/` are the records the tests hold each
-//! to; the newest is recorded when it is released). The default is the
-//! newest.
+//! (`tests/data/rules1/` to `rules5/` are the records the tests hold each
+//! to; a version is recorded when it is released). The default is the
+//! newest released version ([`Rules::NEWEST`]). A version still being
+//! built ([`Version::released`] false) is given only to a request that
+//! names it, and says so: its slugs may change until it is released.
 //!
 //! A version is a set of named [`Switch`]es. The engine asks for a switch
 //! by its name ([`Rules::has`]), never for a version number, so the
@@ -77,6 +79,18 @@ pub enum Switch {
     /// digits as a counter (`2024年` `2024-nen`, not `toshi`), a suffix
     /// after a noun as a suffix (`中華街` `chuka-gai`, not `machi`).
     JapaneseCounters,
+    /// Belarusian and Kazakh in the ASCII their readers type (`ж` zh, `ш`
+    /// sh, `ч` ch, `щ` shch, `х` kh, `ц` ts), not their standards' letters
+    /// stripped of their marks; and Cyrillic without a locale read as
+    /// Bulgarian where a `ъ` stands between consonants, which no other
+    /// language writes.
+    ReadersAscii,
+    /// Armenian as its readers write it in ASCII: `ու` u, `և` yev, `ե`
+    /// ye and `ո` vo at a word's start, `ց` ts, `ղ` gh, `խ` kh.
+    ArmenianAsWritten,
+    /// Kana read in Hepburn where no reading of IPADIC's is loaded
+    /// (`ちゃんと` chanto, not deunicode's Nihon-shiki `tiyanto`).
+    KanaInHepburn,
 }
 
 /// One rule version: its number, what it says to a user choosing one,
@@ -90,24 +104,31 @@ pub struct Version {
     pub says: &'static str,
     /// The switches it adds to the version before.
     pub adds: &'static [Switch],
+    /// Whether it is released: recorded, and its slugs kept forever. A
+    /// version still being built is the last, is not the default, and
+    /// its slugs may change until it is released.
+    pub released: bool,
 }
 
 /// Every rule version, oldest first: the one table of what each does.
-pub const VERSIONS: [Version; 5] = [
+pub const VERSIONS: [Version; 6] = [
     Version {
         number: 1,
         says: "the slugs of slugd 0.1, kept byte for byte",
         adds: &[],
+        released: true,
     },
     Version {
         number: 2,
         says: "HTML entities decoded, Indic, Southeast Asian and Chinese text romanized by word",
         adds: &[Switch::Rewrite, Switch::LettersInWords],
+        released: true,
     },
     Version {
         number: 3,
         says: "Japanese read as Japanese, and ascii: false",
         adds: &[Switch::JapaneseReadings, Switch::UnicodeSlugs],
+        released: true,
     },
     Version {
         number: 4,
@@ -117,6 +138,7 @@ pub const VERSIONS: [Version; 5] = [
             Switch::EngineSpellsWords,
             Switch::ArabicScriptAsIs,
         ],
+        released: true,
     },
     Version {
         number: 5,
@@ -128,8 +150,29 @@ pub const VERSIONS: [Version; 5] = [
             Switch::ScriptLettersKept,
             Switch::JapaneseCounters,
         ],
+        released: true,
+    },
+    Version {
+        number: 6,
+        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, Armenian as its readers write it, kana in Hepburn without IPADIC",
+        adds: &[
+            Switch::ReadersAscii,
+            Switch::ArmenianAsWritten,
+            Switch::KanaInHepburn,
+        ],
+        released: false,
     },
 ];
+
+/// How many versions are released: those before it are, the rest (at
+/// most the last) are being built.
+const RELEASED: usize = {
+    let mut n = 0;
+    while n < VERSIONS.len() && VERSIONS[n].released {
+        n += 1;
+    }
+    n
+};
 
 /// The switches of each version, as bits: `SETS[i]` is version `i + 1`'s.
 const SETS: [u32; VERSIONS.len()] = {
@@ -153,8 +196,20 @@ const SETS: [u32; VERSIONS.len()] = {
 pub struct Rules(u8);
 
 impl Rules {
-    /// The newest version: the default.
-    pub const NEWEST: Rules = Rules(VERSIONS.len() as u8 - 1);
+    /// The newest released version: the default.
+    pub const NEWEST: Rules = Rules(RELEASED as u8 - 1);
+
+    /// The last version: [`Rules::BUILDING`] if there is one, else
+    /// [`Rules::NEWEST`].
+    pub const LAST: Rules = Rules(VERSIONS.len() as u8 - 1);
+
+    /// The version being built, if there is one: given only to a request
+    /// that names it.
+    pub const BUILDING: Option<Rules> = if RELEASED < VERSIONS.len() {
+        Some(Rules(RELEASED as u8))
+    } else {
+        None
+    };
 
     /// The oldest version: the slugs of slugd before versions existed.
     pub const OLDEST: Rules = Rules(0);
@@ -203,14 +258,19 @@ impl Rules {
             .expect("every switch is in a version")
     }
 
+    /// Whether it is released: its slugs kept forever.
+    pub const fn released(self) -> bool {
+        self.version().released
+    }
+
     /// Every version with what it does, for help and errors: `1 (the
-    /// slugs of slugd 0.1, kept byte for byte), 2 (...) or 4 (the newest,
-    /// the default: ...)`.
+    /// slugs of slugd 0.1, kept byte for byte), 2 (...), 5 (the newest,
+    /// the default: ...) or 6 (being built: ...)`.
     pub fn described() -> String {
         let mut text = String::new();
         for rules in Rules::all() {
             if rules != Rules::OLDEST {
-                text.push_str(if rules == Rules::NEWEST { " or " } else { ", " });
+                text.push_str(if rules == Rules::LAST { " or " } else { ", " });
             }
             let version = rules.version();
             let newest = if rules == Rules::NEWEST {
@@ -247,7 +307,21 @@ mod tests {
         assert_eq!(numbers, want);
         assert_eq!(Rules::numbered(0), None);
         assert_eq!(Rules::numbered(VERSIONS.len() as u64 + 1), None);
-        assert_eq!(Rules::NEWEST.number(), VERSIONS.len() as u64);
+        assert_eq!(Rules::NEWEST.number(), RELEASED as u64);
+    }
+
+    #[test]
+    fn only_the_last_version_may_be_unreleased_and_it_is_not_the_default() {
+        for version in &VERSIONS[..VERSIONS.len() - 1] {
+            assert!(version.released, "rules {}", version.number);
+        }
+        assert!(Rules::NEWEST.released());
+        assert_eq!(Rules::default(), Rules::NEWEST);
+        if let Some(building) = Rules::BUILDING {
+            assert!(!building.released());
+            assert_eq!(building.number(), Rules::NEWEST.number() + 1);
+            assert!(building.version().says.starts_with("being built"));
+        }
     }
 
     #[test]
@@ -280,7 +354,7 @@ mod tests {
             assert!(text.contains(&format!("{} (", version.number)), "{text}");
         }
         assert!(
-            text.contains(&format!("or {} (the newest", Rules::NEWEST)),
+            text.contains(&format!("{} (the newest", Rules::NEWEST)),
             "{text}"
         );
     }

@@ -92,13 +92,14 @@ pub fn finish(mut doc: Document) -> String {
 }
 
 /// Writes the rule table (`slugd_engine::rules`) into every `rules` option of the
-/// document: its bound and example are the newest version, and its
-/// description lists what each version does.
+/// document: its bound is the last version (one being built included),
+/// its example the default, and its description lists what each version does.
 fn rule_versions(json: &mut Value) {
     let newest = Rules::NEWEST.number();
+    let last = Rules::LAST.number();
     let bound = |schema: &mut Value| {
         if let Some(maximum) = schema.get_mut("maximum") {
-            *maximum = newest.into();
+            *maximum = last.into();
         }
     };
     let describe = |item: &mut Value| {
@@ -112,7 +113,7 @@ fn rule_versions(json: &mut Value) {
             if object.get("name").and_then(Value::as_str) == Some("rules") {
                 if let Some(Value::Object(schema)) = object.get_mut("schema") {
                     schema.insert("minimum".to_owned(), 1.into());
-                    schema.insert("maximum".to_owned(), newest.into());
+                    schema.insert("maximum".to_owned(), last.into());
                 }
                 if let Some(example) = object.get_mut("example") {
                     *example = newest.into();

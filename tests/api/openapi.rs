@@ -367,13 +367,14 @@ fn every_route_is_added_with_its_documentation() {
 }
 
 #[tokio::test]
-async fn every_rules_option_is_bounded_by_the_newest_version_and_lists_them_all() {
+async fn every_rules_option_is_bounded_by_the_last_version_and_lists_them_all() {
     let app = App::in_process().await;
     let doc = document(&app).await;
     let newest = slugd_engine::options::Rules::NEWEST.number();
+    let last = slugd_engine::options::Rules::LAST.number();
     let body = &doc["components"]["schemas"]["SlugRequest"]["properties"]["rules"];
     assert_eq!(body["minimum"], 1, "{body}");
-    assert_eq!(body["maximum"], newest, "{body}");
+    assert_eq!(body["maximum"], last, "{body}");
     let description = body["description"].as_str().unwrap();
     for version in &slugd_engine::rules::VERSIONS {
         assert!(
@@ -386,7 +387,7 @@ async fn every_rules_option_is_bounded_by_the_newest_version_and_lists_them_all(
         );
     }
     assert!(
-        description.contains(&format!("or {newest} (the newest")),
+        description.contains(&format!("{newest} (the newest, the default")),
         "{description}"
     );
     let query = doc["paths"]["/slug"]["get"]["parameters"]
@@ -395,12 +396,12 @@ async fn every_rules_option_is_bounded_by_the_newest_version_and_lists_them_all(
         .iter()
         .find(|p| p["name"] == "rules")
         .expect("GET /slug takes rules");
-    assert_eq!(query["schema"]["maximum"], newest, "{query}");
+    assert_eq!(query["schema"]["maximum"], last, "{query}");
     assert!(
         query["description"]
             .as_str()
             .unwrap()
-            .contains(&format!("or {newest} (the newest")),
+            .contains(&format!("{newest} (the newest, the default")),
         "{query}"
     );
 }

@@ -262,7 +262,7 @@ async fn answers_say_which_rules_made_them_and_a_version_can_be_pinned() {
         .await;
     assert_eq!(answer, (200, json!({"slugs": ["a", "b"], "rules": 1})));
 
-    let beyond = slugd_engine::options::Rules::NEWEST.number() + 1;
+    let beyond = slugd_engine::options::Rules::LAST.number() + 1;
     let (status, body) = app
         .post("/slug", &json!({"title": "x", "rules": beyond}))
         .await;

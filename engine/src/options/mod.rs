@@ -471,12 +471,12 @@ mod tests {
         );
         assert!(
             bad(RawOptions {
-                rules: Some(Rules::NEWEST.number() + 1),
+                rules: Some(Rules::LAST.number() + 1),
                 ..Default::default()
             })
             .starts_with(&format!(
                 "rules {} does not exist",
-                Rules::NEWEST.number() + 1
+                Rules::LAST.number() + 1
             ))
         );
     }

@@ -30,6 +30,13 @@
 //! - **Kazakh**: the Latin alphabet of 2021 without its marks: `қ` q, `ғ`
 //!   g, `ң` n, `ә` a, `ө` o, `ұ ү` u, `і` i, `ш ч щ` s, `ц` ts; `ё ю я`
 //!   o u a after a consonant, io iu ia elsewhere.
+//!
+//! From rules 6 (`ReadersAscii`), Belarusian and Kazakh are written in the
+//! ASCII their readers type, not their standards' letters stripped of
+//! their marks: `ж` zh, `ш` sh, `ч` ch, `щ` shch, `х` kh, `ц` ts
+//! (`Шчучын` `Shchuchyn`, `Шымкент` `Shymkent`), the rest of each
+//! standard kept (Belarusian `je ie`, Kazakh `q`); and a `ъ` between two
+//! consonants, which only Bulgarian writes, shows Bulgarian.
 
 /// A language written in Cyrillic that slugd reads by its standard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,12 +49,19 @@ pub(crate) enum Language {
     Macedonian,
     Mongolian,
     Kazakh,
+    /// Belarusian in the ASCII its readers type (rules 6).
+    BelarusianAscii,
+    /// Kazakh in the ASCII its readers type (rules 6).
+    KazakhAscii,
 }
+
+/// How many languages (and ways of writing one) there are.
+const LANGUAGES: usize = 10;
 
 impl Language {
     /// Every language, in the order of their numbers.
     #[cfg(test)]
-    const ALL: [Language; 8] = [
+    const ALL: [Language; LANGUAGES] = [
         Language::Russian,
         Language::Ukrainian,
         Language::Belarusian,
@@ -56,17 +70,31 @@ impl Language {
         Language::Macedonian,
         Language::Mongolian,
         Language::Kazakh,
+        Language::BelarusianAscii,
+        Language::KazakhAscii,
     ];
+
+    /// The language as its readers type it in ASCII, where that differs
+    /// from its standard's letters without their marks.
+    const fn in_readers_ascii(self) -> Language {
+        match self {
+            Language::Belarusian => Language::BelarusianAscii,
+            Language::Kazakh => Language::KazakhAscii,
+            other => other,
+        }
+    }
 
     /// The language a text's Cyrillic letters show: `ў` Belarusian; `і ї є
     /// ґ` Ukrainian; `ѓ ќ ѕ` Macedonian; `ђ ћ љ њ џ ј` Serbian; `қ ғ ұ ң
     /// һ ә` Kazakh; `ө ү` Mongolian; otherwise Russian, which most titles
-    /// in Cyrillic are written in.
-    pub(crate) fn shown_by(text: &str) -> Language {
+    /// in Cyrillic are written in. With `readers_ascii` (rules 6), a `ъ`
+    /// between consonants shows Bulgarian (after every letter above), and
+    /// Belarusian and Kazakh are written as their readers type them.
+    pub(crate) fn shown_by(text: &str, readers_ascii: bool) -> Language {
         let mut found = Language::Russian;
         let mut rank = 0;
         let bytes = text.as_bytes();
-        if !has_telling(bytes) {
+        if !has_telling(bytes, readers_ascii) {
             return found;
         }
         let mut at = 0;
@@ -84,21 +112,26 @@ impl Language {
             let next = bytes.get(at + 1).copied().unwrap_or(0);
             at += len;
             let pair = (u16::from(lead) << 8) | u16::from(next);
-            if len != 2 || !((0xD080..0xD090).contains(&pair) || (0xD190..=0xD4BF).contains(&pair))
+            let hard_sign = readers_ascii && (pair == 0xD18A || pair == 0xD0AA);
+            if len != 2
+                || !((0xD080..0xD090).contains(&pair)
+                    || (0xD190..=0xD4BF).contains(&pair)
+                    || hard_sign)
             {
                 continue;
             }
             let c = char::from_u32((u32::from(lead & 0x1F) << 6) | u32::from(next & 0x3F))
                 .unwrap_or('\0');
             let (language, r) = match lower_of(c).0 {
-                'ў' => (Language::Belarusian, 7),
-                'ї' | 'є' | 'ґ' => (Language::Ukrainian, 6),
-                'ѓ' | 'ќ' | 'ѕ' => (Language::Macedonian, 5),
-                'ђ' | 'ћ' | 'љ' | 'њ' | 'џ' | 'ј' => (Language::Serbian, 4),
-                'қ' | 'ғ' | 'ұ' | 'ң' | 'һ' | 'ә' => (Language::Kazakh, 3),
+                'ў' => (Language::Belarusian, 8),
+                'ї' | 'є' | 'ґ' => (Language::Ukrainian, 7),
+                'ѓ' | 'ќ' | 'ѕ' => (Language::Macedonian, 6),
+                'ђ' | 'ћ' | 'љ' | 'њ' | 'џ' | 'ј' => (Language::Serbian, 5),
+                'қ' | 'ғ' | 'ұ' | 'ң' | 'һ' | 'ә' => (Language::Kazakh, 4),
                 // Belarusian writes і too, without ї є ґ.
-                'і' => (Language::Ukrainian, 2),
-                'ө' | 'ү' => (Language::Mongolian, 1),
+                'і' => (Language::Ukrainian, 3),
+                'ө' | 'ү' => (Language::Mongolian, 2),
+                'ъ' if between_consonants(bytes, at - 2) => (Language::Bulgarian, 1),
                 _ => continue,
             };
             if r > rank {
@@ -106,23 +139,54 @@ impl Language {
             }
         }
         // і and ө/ү together: Kazakh writes both.
-        found
+        match readers_ascii {
+            true => found.in_readers_ascii(),
+            false => found,
+        }
     }
 }
 
+/// Whether the two-byte letter at byte `at` of `bytes` stands between two
+/// Cyrillic consonants (Bulgarian `връх`, `път`; a Russian `ъ` stands
+/// before `е ё ю я`, or at a word's end in the old spelling).
+fn between_consonants(bytes: &[u8], at: usize) -> bool {
+    let letter = |from: usize| -> Option<char> {
+        let pair = bytes.get(from..from + 2)?;
+        if !(0xD0..=0xD4).contains(&pair[0]) || pair[1] & 0xC0 != 0x80 {
+            return None;
+        }
+        char::from_u32((u32::from(pair[0] & 0x1F) << 6) | u32::from(pair[1] & 0x3F))
+    };
+    let consonant = |c: Option<char>| {
+        c.map(|c| lower_of(c).0)
+            .is_some_and(|c| ('б'..='щ').contains(&c) && !is_vowel(c) && c != 'й')
+    };
+    at >= 2 && consonant(letter(at - 2)) && consonant(letter(at + 2))
+}
+
 /// Whether `bytes` may hold a letter that tells a language
-/// ([`Language::shown_by`]): a pair of bytes D0 80-8F or D1 90 to D4 BF.
+/// ([`Language::shown_by`]): a pair of bytes D0 80-8F or D1 90 to D4 BF,
+/// or with `hard_sign` a `ъ` or `Ъ` (D1 8A, D0 AA).
 /// Every pair is looked at, 16 at a time without a branch between them,
 /// which the compiler turns into vector instructions: a Russian title
 /// costs a few instructions per 16 bytes.
-fn has_telling(bytes: &[u8]) -> bool {
-    /// Whether a lead byte and the byte after it start a telling letter.
-    #[inline(always)]
-    fn tells(lead: u8, next: u8) -> bool {
-        (lead == 0xD0) & (next < 0x90)
-            | (lead == 0xD1) & (next >= 0x90)
-            | (lead.wrapping_sub(0xD2) < 3)
+fn has_telling(bytes: &[u8], hard_sign: bool) -> bool {
+    if hard_sign {
+        return has_telling_or(bytes, 0x8A, 0xAA);
     }
+    // Bytes no second byte of a pair is: nothing more tells.
+    has_telling_or(bytes, 0, 0)
+}
+
+/// [`has_telling`], a D1 `sign` or D0 `capital` telling too.
+#[inline(always)]
+fn has_telling_or(bytes: &[u8], sign: u8, capital: u8) -> bool {
+    // Whether a lead byte and the byte after it start a telling letter.
+    let tells = |lead: u8, next: u8| -> bool {
+        (lead == 0xD0) & ((next < 0x90) | (next == capital))
+            | (lead == 0xD1) & ((next >= 0x90) | (next == sign))
+            | (lead.wrapping_sub(0xD2) < 3)
+    };
     let Some(last) = bytes.len().checked_sub(1) else {
         return false;
     };
@@ -307,8 +371,8 @@ fn contextual(language: Language, c: char) -> bool {
 /// of another language than the title's, Tajik `ҳ` in a title read as
 /// Russian) as deunicode writes it. Made at the language's first use.
 fn letters(language: Language) -> &'static [&'static str; 0x130] {
-    static TABLES: [std::sync::OnceLock<[&'static str; 0x130]>; 8] =
-        [const { std::sync::OnceLock::new() }; 8];
+    static TABLES: [std::sync::OnceLock<[&'static str; 0x130]>; LANGUAGES] =
+        [const { std::sync::OnceLock::new() }; LANGUAGES];
     TABLES[language as usize].get_or_init(|| {
         let mut table = [""; 0x130];
         for (n, entry) in table.iter_mut().enumerate() {
@@ -333,8 +397,8 @@ fn letters(language: Language) -> &'static [&'static str; 0x130] {
 /// (0 bytes after them); 0 where the letters around it matter
 /// ([`contextual`]) or it writes more. Made at the language's first use.
 pub(crate) fn context_free(language: Language) -> &'static [u32; 0x130] {
-    static TABLES: [std::sync::OnceLock<[u32; 0x130]>; 8] =
-        [const { std::sync::OnceLock::new() }; 8];
+    static TABLES: [std::sync::OnceLock<[u32; 0x130]>; LANGUAGES] =
+        [const { std::sync::OnceLock::new() }; LANGUAGES];
     TABLES[language as usize].get_or_init(|| {
         let mut table = [0u32; 0x130];
         for (n, entry) in table.iter_mut().enumerate() {
@@ -584,7 +648,7 @@ const COMMON: &[(char, &str)] = &[
 ];
 
 /// Each language's standard, in the order of [`Language`].
-const STANDARDS: [Standard; 8] = [
+const STANDARDS: [Standard; LANGUAGES] = [
     // Russian, by Yandex's rules.
     Standard {
         letters: &[('щ', "sch")],
@@ -646,6 +710,18 @@ const STANDARDS: [Standard; 8] = [
             ('ш', "s"),
             ('щ', "s"),
         ],
+        in_context: &['ё', 'ю', 'я'],
+        rule: kazakh,
+    },
+    // Belarusian by the instruction of 2007, in the ASCII its readers type.
+    Standard {
+        letters: &[('г', "h"), ('й', "j")],
+        in_context: &['е', 'ё', 'ю', 'я'],
+        rule: belarusian,
+    },
+    // Kazakh by the Latin alphabet of 2021, in the ASCII its readers type.
+    Standard {
+        letters: &[('й', "i")],
         in_context: &['ё', 'ю', 'я'],
         rule: kazakh,
     },
@@ -747,6 +823,13 @@ mod tests {
             (Language::Mongolian, "Еэвэн", "Yeeven"),
             (Language::Macedonian, "Ѓорѓе", "Gjorgje"),
             (Language::Russian, "шаҳар", "shakhar"),
+            (Language::BelarusianAscii, "Шчучын", "Shchuchyn"),
+            (Language::BelarusianAscii, "Жодзіна", "Zhodzina"),
+            (Language::BelarusianAscii, "Полацк", "Polatsk"),
+            (Language::BelarusianAscii, "Магілёў", "Mahiliou"),
+            (Language::KazakhAscii, "Шымкент", "Shymkent"),
+            (Language::KazakhAscii, "Қызылорда", "Qyzylorda"),
+            (Language::KazakhAscii, "Жезқазған", "Zhezqazgan"),
         ] {
             assert_eq!(read(language, word), want, "{word}");
         }
@@ -813,10 +896,24 @@ mod tests {
 
     #[test]
     fn the_letters_show_the_language() {
-        assert_eq!(Language::shown_by("Київ"), Language::Ukrainian);
-        assert_eq!(Language::shown_by("Ђоковић"), Language::Serbian);
-        assert_eq!(Language::shown_by("Магілёў"), Language::Belarusian);
-        assert_eq!(Language::shown_by("Қоян"), Language::Kazakh);
-        assert_eq!(Language::shown_by("Я люблю"), Language::Russian);
+        assert_eq!(Language::shown_by("Київ", false), Language::Ukrainian);
+        assert_eq!(Language::shown_by("Ђоковић", false), Language::Serbian);
+        assert_eq!(Language::shown_by("Магілёў", false), Language::Belarusian);
+        assert_eq!(Language::shown_by("Қоян", false), Language::Kazakh);
+        assert_eq!(Language::shown_by("Я люблю", false), Language::Russian);
+        // Rules 6: Bulgarian's `ъ` between consonants; Russian's before a
+        // vowel, or at the end in the old spelling, shows nothing.
+        assert_eq!(Language::shown_by("връх", false), Language::Russian);
+        assert_eq!(Language::shown_by("връх", true), Language::Bulgarian);
+        assert_eq!(Language::shown_by("ПЪТ", true), Language::Bulgarian);
+        assert_eq!(Language::shown_by("подъезд", true), Language::Russian);
+        assert_eq!(Language::shown_by("миръ", true), Language::Russian);
+        assert_eq!(Language::shown_by("Қоян", true), Language::KazakhAscii);
+        assert_eq!(
+            Language::shown_by("Магілёў", true),
+            Language::BelarusianAscii
+        );
+        // A Ukrainian letter outranks a Bulgarian `ъ`.
+        assert_eq!(Language::shown_by("път і", true), Language::Ukrainian);
     }
 }

@@ -36,7 +36,8 @@
 //!
 //! The modules:
 //! - `korean`, `greek`, `ethiopic`, `arabic`, `cyrillic`: languages by
-//!   their national standards (rules 5), word by word;
+//!   their national standards (rules 5), word by word; `armenian` as its
+//!   readers write it (rules 6);
 //! - `devanagari` (Hindi, Marathi, Nepali without the schwas speakers
 //!   drop), `rtgs` (Thai), `lao`: scripts by their standards, run by run;
 //!   `thai` builds CLDR's Thai-Latin; `scripts` says which script a
@@ -49,6 +50,7 @@
 //!   table; `cased`: a letter's case kept in what a standard writes.
 
 mod arabic;
+mod armenian;
 mod cased;
 mod cyrillic;
 mod devanagari;
@@ -86,6 +88,8 @@ pub(crate) enum Reader {
     Arabic(arabic::Language),
     /// A Latin `đ` as `dj`, as Serbian sites write it.
     SerbianLatin,
+    /// Armenian as its readers write it (`armenian`).
+    Armenian,
     /// Devanagari without the schwas speakers drop (`devanagari`).
     Devanagari(devanagari::Speech),
     /// Thai in RTGS (`rtgs`).
@@ -125,17 +129,19 @@ pub(crate) enum Words {
     Arabic,
     /// A Latin `đ` or `Đ`.
     LatinDj,
+    Armenian,
 }
 
 impl Words {
     /// The scripts, in the order [`Words::of`] asks them.
-    pub(crate) const ALL: [Words; 6] = [
+    pub(crate) const ALL: [Words; 7] = [
         Words::Hangul,
         Words::Greek,
         Words::Ethiopic,
         Words::Cyrillic,
         Words::Arabic,
         Words::LatinDj,
+        Words::Armenian,
     ];
 
     /// The blocks its characters are in, as code point ranges: what the
@@ -149,6 +155,7 @@ impl Words {
             Words::Cyrillic => &[(0x400, 0x52F)],
             Words::Arabic => &[(0x600, 0x6FF)],
             Words::LatinDj => &[],
+            Words::Armenian => &[(0x530, 0x58F)],
         }
     }
 
@@ -174,14 +181,19 @@ impl Words {
             Words::Cyrillic => cyrillic::is_cyrillic,
             Words::Arabic => arabic::is_arabic,
             Words::LatinDj => |c| matches!(c, 'đ' | 'Đ'),
+            Words::Armenian => armenian::is_armenian,
         }
     }
 
     /// For a script of several languages, the reader its letters in
-    /// `text` show; `None` where one reader alone reads it by its letters.
-    fn shown_by(self, text: &str) -> Option<Reader> {
+    /// `text` show under `rules`; `None` where one reader alone reads it by
+    /// its letters.
+    fn shown_by(self, text: &str, rules: Rules) -> Option<Reader> {
         match self {
-            Words::Cyrillic => Some(Reader::Cyrillic(cyrillic::Language::shown_by(text))),
+            Words::Cyrillic => Some(Reader::Cyrillic(cyrillic::Language::shown_by(
+                text,
+                rules.has(Switch::ReadersAscii),
+            ))),
             Words::Arabic => Some(Reader::Arabic(arabic::Language::shown_by(text))),
             _ => None,
         }
@@ -305,7 +317,7 @@ const fn by_run(
 /// Every reader, and what chooses it. For a script, the first row whose
 /// locales hold the `locale`'s language, else the first its letters
 /// choose, among the rows the rule version has.
-pub(crate) const READERS: [Row; 25] = {
+pub(crate) const READERS: [Row; 28] = {
     use Words::*;
     use arabic::Language as Ar;
     use cyrillic::Language as Cy;
@@ -344,6 +356,25 @@ pub(crate) const READERS: [Row; 25] = {
             &["uk"],
             Read::Word(|w, out| cyrillic::romanize_word(Cy::Ukrainian, w, out)),
         ),
+        // Rules 6: Belarusian and Kazakh in the ASCII their readers type.
+        Row {
+            switch: Switch::ReadersAscii,
+            ..national(
+                Reader::Cyrillic(Cy::BelarusianAscii),
+                Cyrillic,
+                &["be"],
+                Read::Word(|w, out| cyrillic::romanize_word(Cy::BelarusianAscii, w, out)),
+            )
+        },
+        Row {
+            switch: Switch::ReadersAscii,
+            ..national(
+                Reader::Cyrillic(Cy::KazakhAscii),
+                Cyrillic,
+                &["kk"],
+                Read::Word(|w, out| cyrillic::romanize_word(Cy::KazakhAscii, w, out)),
+            )
+        },
         national(
             Reader::Cyrillic(Cy::Belarusian),
             Cyrillic,
@@ -411,6 +442,16 @@ pub(crate) const READERS: [Row; 25] = {
                 Arabic,
                 &["ur"],
                 Read::WordBeforeNext(|w, next, out| arabic::romanize_word(Ar::Urdu, w, next, out)),
+            )
+        },
+        // Rules 6: Armenian as its readers write it.
+        Row {
+            switch: Switch::ArmenianAsWritten,
+            ..national(
+                Reader::Armenian,
+                Armenian,
+                &["hy"],
+                Read::Word(armenian::romanize_word),
             )
         },
         // A Latin `đ`, read only with a Serbian locale.
@@ -517,10 +558,11 @@ pub(crate) const NONE: u8 = u8::MAX;
 pub(crate) const SHOWN: u8 = u8::MAX - 1;
 
 /// For each script ([`KEYS`]), the row that reads it for one locale and
-/// rule version, [`NONE`] or [`SHOWN`]: the table, worked out before
-/// any title is read (at compile time without a locale, at a locale's
-/// first title with one), so that a title costs a lookup.
-pub(crate) type Choices = [u8; KEYS];
+/// rule version, [`NONE`] or [`SHOWN`], and last the version's index
+/// (which the letters choose under): the table, worked out before any
+/// title is read (at compile time without a locale, at a locale's first
+/// title with one), so that a title costs a lookup.
+pub(crate) type Choices = [u8; KEYS + 1];
 
 /// What the script of `key` is.
 const fn reads_of(key: usize) -> Reads {
@@ -598,7 +640,7 @@ const fn choose(key: usize, language: Option<&str>, rules: Rules) -> u8 {
 
 /// [`Choices`] of every rule version for `language`, one after another.
 const fn choices_of(language: Option<&str>) -> [Choices; VERSIONS.len()] {
-    let mut all = [[NONE; KEYS]; VERSIONS.len()];
+    let mut all = [[NONE; KEYS + 1]; VERSIONS.len()];
     let mut v = 0;
     while v < VERSIONS.len() {
         let mut key = 0;
@@ -606,6 +648,7 @@ const fn choices_of(language: Option<&str>) -> [Choices; VERSIONS.len()] {
             all[v][key] = choose(key, language, Rules::at(v));
             key += 1;
         }
+        all[v][KEYS] = v as u8;
         v += 1;
     }
     all
@@ -625,7 +668,7 @@ pub(crate) fn choices(locale: Option<&SlugLocale>, rules: Rules) -> &Choices {
             .concat()
             .into_boxed_slice()
     });
-    memo[rules.index() * KEYS..][..KEYS]
+    memo[rules.index() * (KEYS + 1)..][..KEYS + 1]
         .try_into()
         .expect("a memo holds every version's choices")
 }
@@ -637,17 +680,24 @@ pub(crate) fn row_of(choices: &Choices, key: usize, text: &str) -> Option<RowId>
     match choices[key] {
         NONE => None,
         SHOWN => match reads_of(key) {
-            Reads::Words(script) => shown_row(script, text),
+            Reads::Words(script) => shown_row(script, text, rules_of(choices)),
             _ => None,
         },
         row => Some(row),
     }
 }
 
-/// The row of the reader the letters of `text` show for `script`.
+/// The rule version `choices` were made for.
+#[inline]
+pub(crate) fn rules_of(choices: &Choices) -> Rules {
+    Rules::at(usize::from(choices[KEYS]))
+}
+
+/// The row of the reader the letters of `text` show for `script` under
+/// `rules`.
 #[cold]
-pub(crate) fn shown_row(script: Words, text: &str) -> Option<RowId> {
-    let shown = script.shown_by(text)?;
+pub(crate) fn shown_row(script: Words, text: &str, rules: Rules) -> Option<RowId> {
+    let shown = script.shown_by(text, rules)?;
     READERS
         .iter()
         .position(|row| row.reader == shown)
@@ -735,13 +785,23 @@ mod tests {
             "Я",
             "Өгөөмөр",
             "Ѓорѓе",
+            "връх",
         ] {
+            for rules in Rules::all().filter(|r| r.has(Switch::NationalStandards)) {
+                let choices = &WITHOUT_LOCALE[rules.index()];
+                let row = row_of(choices, word_key(Words::Cyrillic), text).expect("a row");
+                let shown = Words::Cyrillic.shown_by(text, rules);
+                assert_eq!(Some(reader(row)), shown, "{text}");
+                assert!(rules.has(READERS[usize::from(row)].switch), "{text}");
+            }
             let row = row_of(none, word_key(Words::Cyrillic), text).expect("a row");
-            assert_eq!(Some(reader(row)), Words::Cyrillic.shown_by(text), "{text}");
+            let shown = Words::Cyrillic.shown_by(text, Rules::NEWEST);
+            assert_eq!(Some(reader(row)), shown, "{text}");
         }
         for text in ["کراچی", "تهران", "طنطا"] {
             let row = row_of(none, word_key(Words::Arabic), text).expect("a row");
-            assert_eq!(Some(reader(row)), Words::Arabic.shown_by(text), "{text}");
+            let shown = Words::Arabic.shown_by(text, Rules::NEWEST);
+            assert_eq!(Some(reader(row)), shown, "{text}");
         }
     }
 
@@ -767,6 +827,7 @@ mod tests {
             ('ж', Words::Cyrillic),
             ('ب', Words::Arabic),
             ('đ', Words::LatinDj),
+            ('Ե', Words::Armenian),
         ] {
             assert_eq!(Words::of(c), Some(script), "{c}");
         }

@@ -1,8 +1,8 @@
 //! The scripts written with spaces, read word by word in stage 3 before
 //! the `locale`'s transform ([`super::transforms`]), by the reader the
 //! table chooses for each ([`super::choices`]): Hangul, Greek,
-//! Ethiopic, Cyrillic, Arabic script with its vowel marks, and with a
-//! Serbian locale a Latin `đ`.
+//! Ethiopic, Cyrillic, Arabic script with its vowel marks, Armenian, and
+//! with a Serbian locale a Latin `đ`.
 //!
 //! Two ways in: [`romanize`], which rewrites a whole title, and the words
 //! stage's watching pass (`crate::slug`, no `locale`, nothing rewritten),
@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use super::scan::find_byte;
 use super::{
     Choices, NONE, READERS, Read, Reader, Remembered, RowId, SHOWN, Words, arabic, choices,
-    cyrillic, greek, reader, shown_row, word_key,
+    cyrillic, greek, reader, rules_of, shown_row, word_key,
 };
 use crate::locale::SlugLocale;
 use crate::remembered::Memory;
@@ -30,6 +30,7 @@ pub(crate) use cyrillic::Letters;
 /// met, its language's letters.
 pub(crate) struct Chosen {
     rows: [u8; Words::ALL.len()],
+    rules: Rules,
     cyrillic: Option<(cyrillic::Language, &'static [u32; 0x130])>,
 }
 
@@ -41,6 +42,7 @@ impl Chosen {
         rows.copy_from_slice(&choices[..Words::ALL.len()]);
         Chosen {
             rows,
+            rules: rules_of(choices),
             cyrillic: None,
         }
     }
@@ -53,7 +55,7 @@ impl Chosen {
         let key = word_key(script);
         let slot = &mut self.rows[key];
         if *slot == SHOWN {
-            *slot = shown_row(script, text).unwrap_or(NONE);
+            *slot = shown_row(script, text, self.rules).unwrap_or(NONE);
         }
         (*slot != NONE).then_some(*slot)
     }
@@ -96,7 +98,7 @@ pub(crate) fn read_word_at(
     // comma deunicode writes for a letter no standard has) is read in the
     // rewritten title's context, as every stage in turn reads it. Korean
     // and Greek write letters alone.
-    if !matches!(script, Words::Hangul | Words::Greek)
+    if !matches!(script, Words::Hangul | Words::Greek | Words::Armenian)
         && out.bytes().any(|b| !b.is_ascii_alphanumeric())
     {
         return None;

@@ -607,8 +607,11 @@ pub(super) fn build<const EXTRAS: bool>(
     let plain = Plain::get();
     // Below it no sequence starts: letters ask for none.
     let sequence_floor = names.sequence_floor();
-    // Rules 3 read kana as Japanese where the table has readings.
-    let kana_stops = watch && options.rules.has(Switch::JapaneseReadings) && names.has_readings();
+    // Rules 3 read kana as Japanese where the table has readings; rules 6
+    // read it in Hepburn where it has none.
+    let kana_stops = watch
+        && ((options.rules.has(Switch::JapaneseReadings) && names.has_readings())
+            || options.rules.has(Switch::KanaInHepburn));
     // Rules 5 read Greek, Cyrillic, Arabic and Hangul by their standards,
     // and compose combining marks first.
     let national_stops = watch && options.rules.has(Switch::NationalStandards);

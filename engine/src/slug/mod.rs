@@ -394,6 +394,27 @@ fn read_japanese<'t>(text: &'t str, options: &Options, names: &impl SymbolNames)
         return Cow::Borrowed(text);
     }
     let locale = options.locale.as_ref().filter(|l| l.is_japanese());
+    if !names.has_readings() && options.rules.has(Switch::KanaInHepburn) {
+        let hepburn = kana_in_hepburn(text);
+        return match (locale, hepburn) {
+            (None, hepburn) => hepburn,
+            (Some(_), Cow::Borrowed(text)) => read_japanese_with(
+                text,
+                locale,
+                options.rules.has(Switch::JapaneseCounters),
+                names,
+            ),
+            (Some(_), Cow::Owned(read)) => Cow::Owned(
+                read_japanese_with(
+                    &read,
+                    locale,
+                    options.rules.has(Switch::JapaneseCounters),
+                    names,
+                )
+                .into_owned(),
+            ),
+        };
+    }
     if locale.is_none() && !names.has_readings() {
         return Cow::Borrowed(text);
     }
@@ -403,6 +424,28 @@ fn read_japanese<'t>(text: &'t str, options: &Options, names: &impl SymbolNames)
         options.rules.has(Switch::JapaneseCounters),
         names,
     )
+}
+
+/// `text` with its kana in Hepburn, as the readings write it without a
+/// dictionary to read them by (rules 6, where the table has no readings):
+/// each run of kana as one word with what stands beside it, as before.
+/// Borrowed when it has none.
+#[cold]
+fn kana_in_hepburn(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(japanese::is_kana) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(japanese::is_kana) {
+        out.push_str(&rest[..start]);
+        let run = &rest[start..];
+        let end = run.find(|c| !japanese::is_kana(c)).unwrap_or(run.len());
+        japanese::hepburn::romanize_into(&run[..end], japanese::Kind::Other, &mut out);
+        rest = &run[end..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// [`read_japanese`] where it may change the title.
