@@ -4,7 +4,9 @@
 //! (`benches/engine.rs`). One case per option set of
 //! `corpus::race_options` (the defaults by the newest rules, `symbols:
 //! false`, stopwords, replacements, the defaults by rules 1 and 2,
-//! `locale: de`) and the `slug` crate, on the same titles.
+//! `locale: de`), the defaults by rules 6 (`slugd_rules6`: by the default
+//! rules in a tree without a rules 6, so that `--before` compares rules 6
+//! with the rules before it) and the `slug` crate, on the same titles.
 //!
 //! The table build and a first pass, which also builds ICU4X's
 //! transliterators and fills the engine's caches, happen in the setup,
@@ -32,7 +34,7 @@ use std::path::Path;
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
 use slugd::table::MemoryTable;
-use slugd_engine::options::Options;
+use slugd_engine::options::{Options, RawOptions};
 use slugd_engine::slug::slugify;
 
 /// One engine, ready to run: the titles, the in-process table and the
@@ -59,13 +61,24 @@ impl Engine {
 fn warmed(name: &str) -> Engine {
     let table = MemoryTable::shipped(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shipped data files");
-    let options = (name != "slug_crate").then(|| {
-        slugd_engine::corpus::race_options()
-            .into_iter()
-            .find(|(n, _)| *n == name)
-            .unwrap_or_else(|| panic!("no engine {name:?} in corpus::race_options"))
-            .1
-    });
+    let options = match name {
+        "slug_crate" => None,
+        "slugd_rules6" => Some(
+            RawOptions {
+                rules: Some(6),
+                ..RawOptions::default()
+            }
+            .validate()
+            .unwrap_or_default(),
+        ),
+        _ => Some(
+            slugd_engine::corpus::race_options()
+                .into_iter()
+                .find(|(n, _)| *n == name)
+                .unwrap_or_else(|| panic!("no engine {name:?} in corpus::race_options"))
+                .1,
+        ),
+    };
     let engine = Engine {
         titles: slugd_engine::corpus::titles().collect(),
         table,
@@ -83,6 +96,7 @@ fn warmed(name: &str) -> Engine {
 #[bench::slugd_rules1(args = ("slugd_rules1"), setup = warmed)]
 #[bench::slugd_rules2(args = ("slugd_rules2"), setup = warmed)]
 #[bench::slugd_locale_de(args = ("slugd_locale_de"), setup = warmed)]
+#[bench::slugd_rules6(args = ("slugd_rules6"), setup = warmed)]
 #[bench::slug_crate(args = ("slug_crate"), setup = warmed)]
 fn corpus_pass(engine: Engine) -> Engine {
     engine.pass();

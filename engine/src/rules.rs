@@ -88,6 +88,10 @@ pub enum Switch {
     /// Armenian as its readers write it in ASCII: `ու` u, `և` yev, `ե`
     /// ye and `ո` vo at a word's start, `ց` ts, `ղ` gh, `խ` kh.
     ArmenianAsWritten,
+    /// Bengali as its readers write it: the inherent vowel left out where
+    /// speakers leave it out, as Devanagari's readers do, `য` j, `ড়` r,
+    /// `ং` ng (`সিলেট` silet, not CLDR's `sileta`).
+    BengaliAsSpoken,
     /// Kana read in Hepburn where no reading of IPADIC's is loaded
     /// (`ちゃんと` chanto, not deunicode's Nihon-shiki `tiyanto`).
     KanaInHepburn,
@@ -154,10 +158,11 @@ pub const VERSIONS: [Version; 6] = [
     },
     Version {
         number: 6,
-        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, Armenian as its readers write it, kana in Hepburn without IPADIC",
+        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, Armenian and Bengali as their readers write them, kana in Hepburn without IPADIC",
         adds: &[
             Switch::ReadersAscii,
             Switch::ArmenianAsWritten,
+            Switch::BengaliAsSpoken,
             Switch::KanaInHepburn,
         ],
         released: false,

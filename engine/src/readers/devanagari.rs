@@ -94,6 +94,10 @@ pub(crate) enum Speech {
     /// Nepali (`locale: ne`): not after a cluster (`सप्तरी` `saptari`,
     /// `भक्तपुर` `bhaktapur`), and `व` is `w` (`रसुवा` `rasuwa`).
     Nepali,
+    /// Bengali, its letters written as their Devanagari counterparts
+    /// (`super::bengali`): as Hindi, with Bengali's letters: `য` j (y
+    /// after a consonant), `ড় ঢ়` r rh, `ং` ng, `ৈ ৌ` oi ou.
+    Bengali,
 }
 
 /// [`drop_schwas`] as `speech` drops them.
@@ -123,8 +127,9 @@ fn drop_schwas_as(word: &str, speech: Speech) -> Cow<'_, str> {
         if unit.kind != Kind::Schwa || unit.marked || dropped[i + 1] {
             continue;
         }
-        // Nepali keeps the vowel after a cluster (`सप्तरी` `saptari`).
-        if speech == Speech::Nepali && unit.clustered {
+        // Nepali and Bengali keep the vowel after a cluster (`सप्तरी`
+        // `saptari`, `নেত্রকোণা` `netrakona`).
+        if matches!(speech, Speech::Nepali | Speech::Bengali) && unit.clustered {
             continue;
         }
         let next = units[i + 1];
@@ -243,9 +248,15 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
     }
     let read = drop_schwas_as(word, speech);
     let mut chars = read.chars().peekable();
+    let bengali = speech == Speech::Bengali;
+    let mut after_virama = false;
+    let mut last_consonant = '\0';
     while let Some(c) = chars.next() {
+        let clustered = std::mem::take(&mut after_virama);
+        let before = std::mem::replace(&mut last_consonant, c);
         if is_consonant(c) {
             let nukta = chars.next_if_eq(&NUKTA).is_some();
+            after_virama = chars.peek() == Some(&VIRAMA);
             // ज्ञ: gy.
             if c == 'ज' && !nukta && chars.peek() == Some(&VIRAMA) {
                 let mut ahead = chars.clone();
@@ -254,7 +265,7 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
                     chars = ahead;
                     chars.next();
                     out.push_str("gy");
-                    write_vowel(&mut chars, out);
+                    write_vowel(&mut chars, bengali, out);
                     continue;
                 }
             }
@@ -270,13 +281,22 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
             match (c, speech) {
                 _ if before_velar => out.push('n'),
                 ('व', Speech::Nepali | Speech::Marathi) => out.push('w'),
+                ('य', Speech::Bengali) if !nukta => out.push(if clustered { 'y' } else { 'j' }),
+                ('फ', Speech::Bengali) => out.push('f'),
+                // ব after a consonant (ব-ফলা): w, but mb.
+                ('ब', Speech::Bengali) if clustered && before != 'म' => out.push('w'),
+                ('ड', Speech::Bengali) if nukta => out.push('r'),
+                ('\u{095C}', Speech::Bengali) => out.push('r'),
+                ('ढ', Speech::Bengali) if nukta => out.push_str("rh"),
+                ('\u{095D}', Speech::Bengali) => out.push_str("rh"),
                 _ => out.push_str(consonant(c, nukta)),
             }
-            write_vowel(&mut chars, out);
+            write_vowel(&mut chars, bengali, out);
         } else if let Some(vowel) = vowel_letter(c) {
-            out.push_str(vowel);
+            out.push_str(as_spoken(vowel, bengali));
         } else {
             match c {
+                '\u{0902}' if bengali => out.push_str("ng"),
                 '\u{0901}' | '\u{0902}' => {
                     let labial = chars
                         .peek()
@@ -294,17 +314,31 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
 }
 
 /// The vowel after a consonant: its sign, none before a virama, else the
-/// inherent `a`.
-fn write_vowel(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, out: &mut String) {
+/// inherent `a`; as Bengali speaks it where `bengali` says.
+fn write_vowel(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    bengali: bool,
+    out: &mut String,
+) {
     match chars.peek().copied() {
         Some(VIRAMA) => {
             chars.next();
         }
         Some(sign) if is_vowel_sign(sign) => {
             chars.next();
-            out.push_str(vowel_sign(sign));
+            out.push_str(as_spoken(vowel_sign(sign), bengali));
         }
         _ => out.push('a'),
+    }
+}
+
+/// A vowel as Hindi's readers write it, or Bengali's (`ai` oi, `au` ou:
+/// `বৈশাখী` boishakhi, `মৌলভীবাজার` moulvibazar).
+fn as_spoken(vowel: &'static str, bengali: bool) -> &'static str {
+    match (vowel, bengali) {
+        ("ai", true) => "oi",
+        ("au", true) => "ou",
+        _ => vowel,
     }
 }
 

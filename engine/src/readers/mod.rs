@@ -39,7 +39,8 @@
 //!   their national standards (rules 5), word by word; `armenian` as its
 //!   readers write it (rules 6);
 //! - `devanagari` (Hindi, Marathi, Nepali without the schwas speakers
-//!   drop), `rtgs` (Thai), `lao`: scripts by their standards, run by run;
+//!   drop), `bengali` (the same reading, rules 6), `rtgs` (Thai), `lao`:
+//!   scripts by their standards, run by run;
 //!   `thai` builds CLDR's Thai-Latin; `scripts` says which script a
 //!   character is of and reads a run by CLDR's transforms (Indic, Thai,
 //!   Khmer, Myanmar, Han) and ICU4X's word segmenter;
@@ -51,6 +52,7 @@
 
 mod arabic;
 mod armenian;
+mod bengali;
 mod cased;
 mod cyrillic;
 mod devanagari;
@@ -90,6 +92,8 @@ pub(crate) enum Reader {
     SerbianLatin,
     /// Armenian as its readers write it (`armenian`).
     Armenian,
+    /// Bengali without the inherent vowels speakers drop (`bengali`).
+    Bengali,
     /// Devanagari without the schwas speakers drop (`devanagari`).
     Devanagari(devanagari::Speech),
     /// Thai in RTGS (`rtgs`).
@@ -317,7 +321,7 @@ const fn by_run(
 /// Every reader, and what chooses it. For a script, the first row whose
 /// locales hold the `locale`'s language, else the first its letters
 /// choose, among the rows the rule version has.
-pub(crate) const READERS: [Row; 28] = {
+pub(crate) const READERS: [Row; 29] = {
     use Words::*;
     use arabic::Language as Ar;
     use cyrillic::Language as Cy;
@@ -506,6 +510,17 @@ pub(crate) const READERS: [Row; 28] = {
                 word: lao::romanize_word,
             },
         ),
+        // Rules 6: Bengali as its readers write it.
+        Row {
+            switch: Switch::BengaliAsSpoken,
+            ..by_run(
+                Reader::Bengali,
+                Script::BENGALI,
+                &["bn"],
+                true,
+                Read::Run(bengali::romanize),
+            )
+        },
         // Sanskrit keeps every vowel: CLDR's transform.
         Row {
             switch: Switch::Rewrite,

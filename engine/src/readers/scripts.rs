@@ -103,6 +103,8 @@ impl Script {
 
     /// Devanagari, the first of [`INDIC`].
     pub(crate) const DEVANAGARI: Script = Script::Indic(0);
+    /// Bengali (and Assamese).
+    pub(crate) const BENGALI: Script = Script::Indic(1);
 
     /// The script of `c`, by its Unicode block; `None` for every other
     /// character.

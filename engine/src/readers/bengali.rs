@@ -1,0 +1,81 @@
+//! Bengali as its readers write it in ASCII (rules 6): the inherent vowel
+//! left out where speakers leave it out, as Devanagari's readers do
+//! (`খুলনা` `khulna`, `রাজশাহী` `rajshahi`, `জামালপুর` `jamalpur`), and
+//! Bengali's letters as Bangladesh's own English names of its towns write
+//! them: `য` j (`যশোর` `jashor`; y after a consonant, `ব্যাংক` `byank`),
+//! `ড় ঢ়` r rh (`বগুড়া` `bagura`; Bogura sounds the vowel as o, which
+//! the letters do not show), `ং` ng (`রংপুর` `rangpur`), `ৈ ৌ` oi ou,
+//! `ফ` f (`ফেনী` `feni`), `ব` w after a consonant (`ঈশ্বরদী` `ishwardi`),
+//! `শ ষ` sh, `ৎ` t; and the vowel after a cluster kept (`নেত্রকোণা`
+//! `netrakona`).
+//!
+//! The Bengali block is laid out as Devanagari's, 0x80 above it: a run is
+//! written as its Devanagari counterpart and read by `super::devanagari`
+//! with Bengali's speech, so the two scripts share one reading of the
+//! inherent vowel. Rules 5 and before read Bengali by CLDR's transform,
+//! which writes every inherent vowel (`সিলেট` `sileta`).
+
+use super::devanagari::{self, Speech};
+
+/// The Devanagari counterpart of `run`, a run of Bengali: each letter and
+/// sign 0x80 below it, `ৎ` as `त्`, the digits in ASCII.
+fn as_devanagari(run: &str) -> String {
+    let mut out = String::with_capacity(run.len() + 4);
+    for c in run.chars() {
+        match c {
+            // Khanda ta: a `t` with no vowel.
+            '\u{09CE}' => out.push_str("त\u{094D}"),
+            '\u{09E6}'..='\u{09EF}' => {
+                out.push(char::from(b'0' + (c as u32 - 0x09E6) as u8));
+            }
+            // Assamese ra and wa.
+            '\u{09F0}' => out.push('र'),
+            '\u{09F1}' => out.push('व'),
+            // The au length mark alone (composition joins it to `ে`).
+            '\u{09D7}' => out.push('\u{094C}'),
+            '\u{0981}'..='\u{09E3}' => {
+                out.push(char::from_u32(c as u32 - 0x80).unwrap_or(c));
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Writes `run`, a run of Bengali, to `out` as its readers write it.
+pub(crate) fn romanize(run: &str, out: &mut String) {
+    devanagari::romanize(&as_devanagari(run), Speech::Bengali, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(word: &str) -> String {
+        let mut out = String::new();
+        romanize(word, &mut out);
+        out
+    }
+
+    #[test]
+    fn as_bangladeshs_own_names_write_them() {
+        for (word, want) in [
+            ("খুলনা", "khulna"),
+            ("রাজশাহী", "rajshahi"),
+            ("জামালপুর", "jamalpur"),
+            ("রংপুর", "rangpur"),
+            ("সিলেট", "silet"),
+            ("বাংলাদেশ", "bangladesh"),
+            ("চাঁদপুর", "chandpur"),
+            ("ফেনী", "feni"),
+            ("ফরিদপুর", "faridpur"),
+            ("ঈশ্বরদী", "ishwardi"),
+            ("নেত্রকোণা", "netrakona"),
+            ("নারায়ণগঞ্জ", "narayanganj"),
+            ("ঢাকা", "dhaka"),
+            ("বরিশাল", "barishal"),
+        ] {
+            assert_eq!(read(word), want, "{word}");
+        }
+    }
+}
