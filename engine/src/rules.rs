@@ -92,6 +92,11 @@ pub enum Switch {
     /// speakers leave it out, as Devanagari's readers do, `য` j, `ড়` r,
     /// `ং` ng (`সিলেট` silet, not CLDR's `sileta`).
     BengaliAsSpoken,
+    /// Korean's administrative units written after a hyphen with no sound
+    /// change across it where the word shows one (a province's `도`, a
+    /// town's `읍`, a unit after a number), and Korean words apart from the
+    /// digits beside them (`봉천1동` bongcheon-1-dong).
+    KoreanUnits,
     /// Kana read in Hepburn where no reading of IPADIC's is loaded
     /// (`ちゃんと` chanto, not deunicode's Nihon-shiki `tiyanto`).
     KanaInHepburn,
@@ -158,11 +163,12 @@ pub const VERSIONS: [Version; 6] = [
     },
     Version {
         number: 6,
-        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, Armenian and Bengali as their readers write them, kana in Hepburn without IPADIC",
+        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, Armenian and Bengali as their readers write them, Korean's provinces and towns after a hyphen, kana in Hepburn without IPADIC",
         adds: &[
             Switch::ReadersAscii,
             Switch::ArmenianAsWritten,
             Switch::BengaliAsSpoken,
+            Switch::KoreanUnits,
             Switch::KanaInHepburn,
         ],
         released: false,

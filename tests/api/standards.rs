@@ -44,7 +44,7 @@ struct Standard {
 }
 
 /// The standards rules 5 write.
-const STANDARDS: [Standard; 24] = [
+const STANDARDS: [Standard; 25] = [
     Standard {
         file: "ko-rr.tsv",
         without_locale: false,
@@ -206,6 +206,13 @@ const STANDARDS: [Standard; 24] = [
     },
     Standard {
         file: "hy-geonames.tsv",
+        without_locale: true,
+        at_least: 0.9,
+        rules: Some(6),
+        respelled: &[],
+    },
+    Standard {
+        file: "ko-rr.tsv",
         without_locale: true,
         at_least: 0.9,
         rules: Some(6),
@@ -506,7 +513,7 @@ async fn rules_4_keep_their_slugs() {
 #[tokio::test]
 async fn rules_6_write_the_users_cases_as_their_readers_do_in_both_modes() {
     let (_redis, apps) = both_modes().await;
-    let cases: [(&str, Option<&str>, &str, &str); 12] = [
+    let cases: [(&str, Option<&str>, &str, &str); 17] = [
         ("Գյումրի", None, "gyumri", "gyowmri"),
         ("Երևան", None, "yerevan", "erewan"),
         ("Երևան", Some("hy"), "yerevan", "yerevan"),
@@ -522,6 +529,11 @@ async fn rules_6_write_the_users_cases_as_their_readers_do_in_both_modes() {
         ("връх", None, "vrah", "vrkh"),
         ("Мусала връх", None, "musala-vrah", "musala-vrkh"),
         ("подъезд", None, "podyezd", "podyezd"),
+        ("봉천1동", None, "bongcheon-1-dong", "bongcheon1dong"),
+        ("충청북도", None, "chungcheongbuk-do", "chungcheongbukdo"),
+        ("종로 2가", None, "jongno-2-ga", "jongno-2ga"),
+        ("신창읍", Some("ko"), "sinchang-eup", "sinchangeup"),
+        ("여자친구", None, "yeojachingu", "yeojachingu"),
         ("ちゃんと", None, "chanto", "tiyanto"),
         ("こんにちは", None, "konnichiha", "konnitiha"),
     ];

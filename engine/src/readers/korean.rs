@@ -18,8 +18,19 @@
 //! What the standard leaves to a word's meaning is not read: an `ㄴ`
 //! inserted between parts of a compound (`학여울` `hangnyeoul`), verbs'
 //! aspiration after `ㄱ`, `ㄷ`, `ㅂ` (`잡혀` `japyeo`), names written
-//! without sound changes, and the hyphen before an administrative unit
-//! (`삼죽면` `Samjuk-myeon`).
+//! without sound changes, and (rules 5) the hyphen before an
+//! administrative unit (`삼죽면` `Samjuk-myeon`).
+//!
+//! Rules 6 ([`romanize_word_units`]) write the hyphen, with no sound
+//! change across it, where a unit can be told from the word: a province
+//! (`충청북도` `chungcheongbuk-do`, `제주도` `jeju-do`: the nine, a closed
+//! list), a town (`신창읍` `sinchang-eup`: no other word ends in `읍`), and
+//! a unit alone after a number (`봉천1동` `bongcheon-1-dong`, `종로 2가`
+//! `jongno-2-ga`), the digits apart from the syllables
+//! (`super::Row::apart_from_digits`). A city, county, district, township,
+//! neighbourhood or village (`시 군 구 면 동 리`) is not: those syllables end
+//! as many common words (`여자친구`, `목소리`, `그러면`, `반드시`), and
+//! only a list of the places could tell them apart.
 
 /// The first Hangul syllable, `가`.
 const FIRST: u32 = 0xAC00;
@@ -233,9 +244,68 @@ pub(crate) fn romanize_word(word: &str, out: &mut String) {
     }
 }
 
+/// The stems of the nine provinces (`도`) as the Revised Romanization's
+/// own examples and the provinces' names write them.
+const PROVINCES: [&str; 9] = [
+    "경기",
+    "강원",
+    "충청북",
+    "충청남",
+    "전라북",
+    "전라남",
+    "경상북",
+    "경상남",
+    "제주",
+];
+
+/// The administrative units a word may end in, and whether the syllables
+/// before it make it one: a province's stem before `도`, a stem of two or
+/// more syllables before `읍`.
+fn unit_at_end(word: &str) -> Option<(&str, &str)> {
+    let (last_at, last) = word.char_indices().next_back()?;
+    let stem = &word[..last_at];
+    let is_unit = match last {
+        '도' => PROVINCES.contains(&stem),
+        '읍' => stem.chars().filter(|&c| is_syllable(c)).count() >= 2,
+        _ => false,
+    };
+    is_unit.then(|| (stem, &word[last_at..]))
+}
+
+/// [`romanize_word`] with the administrative units rules 6 tell
+/// (`충청북도` `chungcheongbuk-do`), and a unit syllable that is a word
+/// of its own (after a number: `1동`) read alone.
+pub(crate) fn romanize_word_units(word: &str, out: &mut String) {
+    match unit_at_end(word) {
+        Some((stem, unit)) => {
+            romanize_word(stem, out);
+            out.push('-');
+            romanize_word(unit, out);
+        }
+        None => romanize_word(word, out),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_unit_rules_6_can_tell_is_written_after_a_hyphen() {
+        for (word, want) in [
+            ("충청북도", "chungcheongbuk-do"),
+            ("제주도", "jeju-do"),
+            ("신창읍", "sinchang-eup"),
+            ("독도", "dokdo"),
+            ("여자친구", "yeojachingu"),
+            ("목소리", "moksori"),
+            ("동", "dong"),
+        ] {
+            let mut out = String::new();
+            romanize_word_units(word, &mut out);
+            assert_eq!(out, want, "{word}");
+        }
+    }
 
     fn rr(word: &str) -> String {
         let mut out = String::new();

@@ -257,6 +257,9 @@ pub(crate) struct Row {
     pub(crate) switch: Switch,
     /// How it reads.
     pub(crate) read: Read,
+    /// Whether its words are written apart from digits beside them
+    /// (Korean by rules 6: `봉천1동` `bongcheon-1-dong`).
+    pub(crate) apart_from_digits: bool,
 }
 
 /// Languages written in Cyrillic whose CLDR transform reads their text
@@ -281,6 +284,7 @@ const fn national(
         remembered: Remembered::Words,
         switch: Switch::NationalStandards,
         read,
+        apart_from_digits: false,
     }
 }
 
@@ -295,6 +299,7 @@ const fn by_transform(script: Words, locales: &'static [&'static str]) -> Row {
         remembered: Remembered::No,
         switch: Switch::NationalStandards,
         read: Read::Elsewhere,
+        apart_from_digits: false,
     }
 }
 
@@ -315,19 +320,31 @@ const fn by_run(
         remembered: Remembered::Runs,
         switch: Switch::NationalStandards,
         read,
+        apart_from_digits: false,
     }
 }
 
 /// Every reader, and what chooses it. For a script, the first row whose
 /// locales hold the `locale`'s language, else the first its letters
 /// choose, among the rows the rule version has.
-pub(crate) const READERS: [Row; 29] = {
+pub(crate) const READERS: [Row; 30] = {
     use Words::*;
     use arabic::Language as Ar;
     use cyrillic::Language as Cy;
     use devanagari::Speech;
     use scripts::Script;
     [
+        // Rules 6: Korean with its administrative units, apart from digits.
+        Row {
+            switch: Switch::KoreanUnits,
+            apart_from_digits: true,
+            ..national(
+                Reader::Korean,
+                Hangul,
+                &["ko"],
+                Read::Word(korean::romanize_word_units),
+            )
+        },
         national(
             Reader::Korean,
             Hangul,
@@ -545,6 +562,7 @@ pub(crate) const READERS: [Row; 29] = {
             remembered: Remembered::No,
             switch: Switch::JapaneseReadings,
             read: Read::Elsewhere,
+            apart_from_digits: false,
         },
     ]
 };

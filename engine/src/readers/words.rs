@@ -87,6 +87,11 @@ pub(crate) fn read_word_at(
     let row = chosen.row(script, &title[at..])?;
     let (end, marked) = run_end_with(title, at, script.test(), |_| true, true);
     let run = &title[at..end];
+    // A word written apart from the digits beside it is read in the
+    // rewritten title, where the space between them is.
+    if READERS[usize::from(row)].apart_from_digits && beside_digits(title, at, end) {
+        return None;
+    }
     // A combining mark inside the word, or polytonic Greek (three bytes
     // each, some of which composition rewrites: U+1FEF is `), is read
     // after composition, on the whole title.
@@ -96,9 +101,10 @@ pub(crate) fn read_word_at(
     remember(row, run, out);
     // What a reader wrote besides letters and digits (an apostrophe or a
     // comma deunicode writes for a letter no standard has) is read in the
-    // rewritten title's context, as every stage in turn reads it. Korean
-    // and Greek write letters alone.
-    if !matches!(script, Words::Hangul | Words::Greek | Words::Armenian)
+    // rewritten title's context, as every stage in turn reads it. Greek
+    // and Armenian write letters alone (Korean, by rules 6, a hyphen
+    // before a unit).
+    if !matches!(script, Words::Greek | Words::Armenian)
         && out.bytes().any(|b| !b.is_ascii_alphanumeric())
     {
         return None;
@@ -241,6 +247,10 @@ pub(crate) fn romanize<'t>(
         let out = out.get_or_insert_with(|| String::with_capacity(text.len() + 16));
         out.push_str(&text[copied..at]);
         let run = &text[at..end];
+        let apart = READERS[usize::from(row)].apart_from_digits;
+        if apart && text[..at].ends_with(|c: char| c.is_ascii_digit()) {
+            out.push(' ');
+        }
         match READERS[usize::from(row)].read {
             Read::WordBeforeNext(word) => {
                 let after = text[end..].trim_start_matches(|c: char| c.is_whitespace());
@@ -248,6 +258,9 @@ pub(crate) fn romanize<'t>(
                 word(run, (!next.is_empty()).then_some(next), out);
             }
             _ => remember(row, run, out),
+        }
+        if apart && text[end..].starts_with(|c: char| c.is_ascii_digit()) {
+            out.push(' ');
         }
         copied = end;
         at = end;
@@ -259,6 +272,15 @@ pub(crate) fn romanize<'t>(
             Cow::Owned(out)
         }
     }
+}
+
+/// Whether an ASCII digit stands right before byte `at` or at byte `end`
+/// of `title`.
+fn beside_digits(title: &str, at: usize, end: usize) -> bool {
+    let bytes = title.as_bytes();
+    at.checked_sub(1)
+        .is_some_and(|before| bytes[before].is_ascii_digit())
+        || bytes.get(end).is_some_and(u8::is_ascii_digit)
 }
 
 /// Whether `text` has a Latin `đ` (U+0111, U+0110: UTF-8 starting 0xC4).
