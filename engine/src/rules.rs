@@ -7,7 +7,8 @@
 //! to; a version is recorded when it is released). The default is the
 //! newest released version ([`Rules::NEWEST`]). A version still being
 //! built ([`Version::released`] false) is given only to a request that
-//! names it, and says so: its slugs may change until it is released.
+//! names it, and its description (help, errors, the API's document) says
+//! so: its slugs may change until it is released.
 //!
 //! A version is a set of named [`Switch`]es. The engine asks for a switch
 //! by its name ([`Rules::has`]), never for a version number, so the

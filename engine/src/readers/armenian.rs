@@ -15,13 +15,21 @@
 //! Rules 5 and before left Armenian to deunicode, which writes `ու` ow
 //! and `և` ew (`Գյումրի` `gyowmri`, `Երևան` `erewan`). The marks Armenian
 //! puts on a word's stressed vowel (`՛ ՜ ՞`, emphasis, exclamation,
-//! question: `ինչո՞ւ`) are part of the word and leave no trace.
+//! question: `ինչո՞ւ`) are part of the word and leave no trace; its comma
+//! (`՝`) separates words.
 
 /// Whether `c` is read with an Armenian word: a letter of U+0531 to
-/// U+0587, or a mark written on one of its vowels (U+055B to U+055E).
+/// U+0588, or a mark written on one of its vowels (emphasis, exclamation,
+/// question: U+055B, U+055C, U+055E).
 #[inline]
 pub(crate) fn is_armenian(c: char) -> bool {
-    matches!(c, '\u{0531}'..='\u{0556}' | '\u{055B}'..='\u{055E}' | '\u{0560}'..='\u{0588}')
+    matches!(c, '\u{0531}'..='\u{0556}' | '\u{055B}' | '\u{055C}' | '\u{055E}' | '\u{0560}'..='\u{0588}')
+}
+
+/// Whether `c` is a mark on a vowel, which leaves no trace.
+#[inline]
+fn is_mark(c: char) -> bool {
+    matches!(c, '\u{055B}' | '\u{055C}' | '\u{055E}')
 }
 
 /// `c`, an Armenian letter, in lower case, and whether it was a capital.
@@ -102,7 +110,7 @@ fn in_context(prev: Option<char>, c: char, next: Option<char>) -> &'static str {
 /// capital: the marks on its vowels left out.
 fn letters_of(word: &str) -> impl Iterator<Item = (char, bool)> + '_ {
     word.chars()
-        .filter(|&c| is_armenian(c) && !matches!(c, '\u{055B}'..='\u{055E}'))
+        .filter(|&c| is_armenian(c) && !is_mark(c))
         .map(lower_of)
 }
 
@@ -147,6 +155,7 @@ mod tests {
             ("Գավառ", "Gavar"),
             ("և", "yev"),
             ("ինչո՞ւ", "inchu"),
+            ("Ա՜խ", "Akh"),
             ("ՀԱՅԱՍՏԱՆ", "HAYASTAN"),
         ] {
             assert_eq!(read(word), want, "{word}");

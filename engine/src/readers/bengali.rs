@@ -2,7 +2,7 @@
 //! left out where speakers leave it out, as Devanagari's readers do
 //! (`খুলনা` `khulna`, `রাজশাহী` `rajshahi`, `জামালপুর` `jamalpur`), and
 //! Bengali's letters as Bangladesh's own English names of its towns write
-//! them: `য` j (`যশোর` `jashor`; y after a consonant, `ব্যাংক` `byank`),
+//! them: `য` j (`যশোর` `jashor`; y after a consonant, `ব্যাস` `byas`),
 //! `ড় ঢ়` r rh (`বগুড়া` `bagura`; Bogura sounds the vowel as o, which
 //! the letters do not show), `ং` ng (`রংপুর` `rangpur`), `ৈ ৌ` oi ou,
 //! `ফ` f (`ফেনী` `feni`), `ব` w after a consonant (`ঈশ্বরদী` `ishwardi`),
@@ -18,10 +18,14 @@
 use super::devanagari::{self, Speech};
 
 /// The Devanagari counterpart of `run`, a run of Bengali: each letter and
-/// sign 0x80 below it, `ৎ` as `त्`, the digits in ASCII.
+/// sign 0x80 below it, `ৎ` as `त्`, the two-part vowel signs `ো ৌ` whole
+/// however they are written (`ে` then `া` or `ৗ`, as the words stage does
+/// not compose Bengali), the joiners left out (`র‍্য`), the digits in
+/// ASCII.
 fn as_devanagari(run: &str) -> String {
     let mut out = String::with_capacity(run.len() + 4);
-    for c in run.chars() {
+    let mut chars = run.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             // Khanda ta: a `t` with no vowel.
             '\u{09CE}' => out.push_str("त\u{094D}"),
@@ -31,7 +35,10 @@ fn as_devanagari(run: &str) -> String {
             // Assamese ra and wa.
             '\u{09F0}' => out.push('र'),
             '\u{09F1}' => out.push('व'),
-            // The au length mark alone (composition joins it to `ে`).
+            '\u{200C}' | '\u{200D}' => {}
+            '\u{09C7}' if chars.next_if_eq(&'\u{09BE}').is_some() => out.push('\u{094B}'),
+            '\u{09C7}' if chars.next_if_eq(&'\u{09D7}').is_some() => out.push('\u{094C}'),
+            // The au length mark alone.
             '\u{09D7}' => out.push('\u{094C}'),
             '\u{0981}'..='\u{09E3}' => {
                 out.push(char::from_u32(c as u32 - 0x80).unwrap_or(c));
@@ -71,6 +78,12 @@ mod tests {
             ("ফরিদপুর", "faridpur"),
             ("ঈশ্বরদী", "ishwardi"),
             ("নেত্রকোণা", "netrakona"),
+            ("গোপালগঞ্জ", "gopalganj"),
+            ("গে\u{09BE}পালগঞ্জ", "gopalganj"),
+            ("পূর্ব", "purba"),
+            ("আম্বা", "amba"),
+            ("বিশ্ব", "bishwa"),
+            ("র\u{200D}্যাব", "ryab"),
             ("নারায়ণগঞ্জ", "narayanganj"),
             ("ঢাকা", "dhaka"),
             ("বরিশাল", "barishal"),

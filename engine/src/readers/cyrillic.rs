@@ -88,8 +88,9 @@ impl Language {
     /// ґ` Ukrainian; `ѓ ќ ѕ` Macedonian; `ђ ћ љ њ џ ј` Serbian; `қ ғ ұ ң
     /// һ ә` Kazakh; `ө ү` Mongolian; otherwise Russian, which most titles
     /// in Cyrillic are written in. With `readers_ascii` (rules 6), a `ъ`
-    /// between consonants shows Bulgarian (after every letter above), and
-    /// Belarusian and Kazakh are written as their readers type them.
+    /// between consonants shows Bulgarian (after every letter above), `і`
+    /// beside `ы э ё` and without `и щ` Belarusian, and Belarusian and
+    /// Kazakh are written as their readers type them.
     pub(crate) fn shown_by(text: &str, readers_ascii: bool) -> Language {
         let mut found = Language::Russian;
         let mut rank = 0;
@@ -139,10 +140,19 @@ impl Language {
             }
         }
         // і and ө/ү together: Kazakh writes both.
-        match readers_ascii {
-            true => found.in_readers_ascii(),
-            false => found,
+        if !readers_ascii {
+            return found;
         }
+        // Rules 6: `і` beside `ы э ё`, which Ukrainian never writes, and
+        // without `и щ`, which Belarusian never writes, shows Belarusian
+        // (`Бешанковічы`).
+        if rank == 3
+            && text.contains(['ы', 'э', 'ё', 'Ы', 'Э', 'Ё'])
+            && !text.contains(['и', 'щ', 'И', 'Щ'])
+        {
+            found = Language::Belarusian;
+        }
+        found.in_readers_ascii()
     }
 }
 
@@ -915,5 +925,18 @@ mod tests {
         );
         // A Ukrainian letter outranks a Bulgarian `ъ`.
         assert_eq!(Language::shown_by("път і", true), Language::Ukrainian);
+        // `і` with `ы`, without `и`: Belarusian, by rules 6.
+        assert_eq!(
+            Language::shown_by("Бешанковічы", true),
+            Language::BelarusianAscii
+        );
+        assert_eq!(
+            Language::shown_by("Бешанковічы", false),
+            Language::Ukrainian
+        );
+        assert_eq!(
+            Language::shown_by("Київські ліси", true),
+            Language::Ukrainian
+        );
     }
 }

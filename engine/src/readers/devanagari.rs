@@ -117,7 +117,10 @@ fn drop_schwas_as(word: &str, speech: Speech) -> Cow<'_, str> {
         _ => false,
     };
     if units[last].kind == Kind::Schwa && !units[last].marked && vowels > 1 {
-        let keeps = units[last].clustered && matches!(units[last].consonant, 'य' | 'र' | 'व');
+        // Bengali's ব-ফলা is Devanagari's `ब` (`বিশ্ব` `bishwa`).
+        let keeps = units[last].clustered
+            && (matches!(units[last].consonant, 'य' | 'र' | 'व')
+                || (speech == Speech::Bengali && units[last].consonant == 'ब'));
         dropped[last] = !keeps;
     }
     let mut i = last;
@@ -253,8 +256,9 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
     let mut last_consonant = '\0';
     while let Some(c) = chars.next() {
         let clustered = std::mem::take(&mut after_virama);
-        let before = std::mem::replace(&mut last_consonant, c);
+        let before = last_consonant;
         if is_consonant(c) {
+            last_consonant = c;
             let nukta = chars.next_if_eq(&NUKTA).is_some();
             after_virama = chars.peek() == Some(&VIRAMA);
             // ज्ञ: gy.
@@ -283,8 +287,11 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
                 ('व', Speech::Nepali | Speech::Marathi) => out.push('w'),
                 ('य', Speech::Bengali) if !nukta => out.push(if clustered { 'y' } else { 'j' }),
                 ('फ', Speech::Bengali) => out.push('f'),
-                // ব after a consonant (ব-ফলা): w, but mb.
-                ('ब', Speech::Bengali) if clustered && before != 'म' => out.push('w'),
+                // ব after a consonant (ব-ফলা): w; but `র্ব` rb, `ব্ব` bb,
+                // `ম্ব` mb.
+                ('ब', Speech::Bengali) if clustered && !matches!(before, 'र' | 'ब' | 'म') => {
+                    out.push('w')
+                }
                 ('ड', Speech::Bengali) if nukta => out.push('r'),
                 ('\u{095C}', Speech::Bengali) => out.push('r'),
                 ('ढ', Speech::Bengali) if nukta => out.push_str("rh"),
@@ -333,7 +340,7 @@ fn write_vowel(
 }
 
 /// A vowel as Hindi's readers write it, or Bengali's (`ai` oi, `au` ou:
-/// `বৈশাখী` boishakhi, `মৌলভীবাজার` moulvibazar).
+/// `বৈশাখী` boishakhi, `মৌলভী` moulbhi).
 fn as_spoken(vowel: &'static str, bengali: bool) -> &'static str {
     match (vowel, bengali) {
         ("ai", true) => "oi",

@@ -327,7 +327,7 @@ const fn by_run(
 /// Every reader, and what chooses it. For a script, the first row whose
 /// locales hold the `locale`'s language, else the first its letters
 /// choose, among the rows the rule version has.
-pub(crate) const READERS: [Row; 30] = {
+pub(crate) const READERS: [Row; 31] = {
     use Words::*;
     use arabic::Language as Ar;
     use cyrillic::Language as Cy;
@@ -527,7 +527,12 @@ pub(crate) const READERS: [Row; 30] = {
                 word: lao::romanize_word,
             },
         ),
-        // Rules 6: Bengali as its readers write it.
+        // Rules 6: Assamese (its locale) keeps CLDR's reading of its
+        // script; Bengali is read as its readers write it.
+        Row {
+            switch: Switch::BengaliAsSpoken,
+            ..by_run(Reader::Cldr, Script::BENGALI, &["as"], false, Read::Cldr)
+        },
         Row {
             switch: Switch::BengaliAsSpoken,
             ..by_run(

@@ -84,7 +84,14 @@ pub(crate) fn read_word_at(
             false => Some(AtWord::AsBefore(end)),
         };
     }
-    let row = chosen.row(script, &title[at..])?;
+    // A script no reader reads under these rules (Armenian before rules
+    // 6) is read as before, in this pass.
+    let Some(row) = chosen.row(script, &title[at..]) else {
+        return match script {
+            Words::Armenian => Some(AtWord::AsBefore(run_end(title, at, script.test()))),
+            _ => None,
+        };
+    };
     let (end, marked) = run_end_with(title, at, script.test(), |_| true, true);
     let run = &title[at..end];
     // A word written apart from the digits beside it is read in the

@@ -432,7 +432,10 @@ fn read_japanese<'t>(text: &'t str, options: &Options, names: &impl SymbolNames)
 /// Borrowed when it has none.
 #[cold]
 fn kana_in_hepburn(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(japanese::is_kana) {
+    // Kana's UTF-8 starts with 0xE3 or 0xEF: most titles have neither.
+    if find_byte(text.as_bytes(), 0, |b| b == 0xE3 || b == 0xEF).is_none()
+        || !text.chars().any(japanese::is_kana)
+    {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());

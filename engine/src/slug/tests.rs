@@ -676,9 +676,47 @@ fn the_one_pass_gives_what_every_stage_gives() {
         .chain('\u{E00}'..='\u{EFF}')
         .map(|c| format!("x{c}y"))
         .collect();
-    for options in [Options::default(), decamelized, short, cased, preserved] {
+    // The rules being built too, with what they read besides.
+    let building = |raw: RawOptions| {
+        with(RawOptions {
+            rules: Some(Rules::LAST.number()),
+            ..raw
+        })
+    };
+    let newer_titles = [
+        "Երևան, Գյումրի՝ ինչո՞ւ ԵՎ և",
+        "সিলেট গে\u{09BE}পালগঞ্জ র\u{200D}্যাব ১২৩",
+        "ちゃんと こんにちは ラーメン 東京",
+        "봉천1동 충청북도 종로 2가 2024년",
+        "връх Шчучын Қазақстан Магілёў",
+    ];
+    let between_newer: Vec<String> = ('\u{530}'..='\u{58F}')
+        .chain('\u{980}'..='\u{9FF}')
+        .chain('\u{3040}'..='\u{30FF}')
+        .map(|c| format!("x{c}y"))
+        .collect();
+    let newest = [
+        building(RawOptions::default()),
+        building(RawOptions {
+            decamelize: Some(true),
+            ..RawOptions::default()
+        }),
+        building(RawOptions {
+            lowercase: Some(false),
+            ..RawOptions::default()
+        }),
+    ];
+    for (options, built) in [Options::default(), decamelized, short, cased, preserved]
+        .into_iter()
+        .map(|o| (o, false))
+        .chain(newest.into_iter().map(|o| (o, true)))
+    {
         let mut titles: Vec<&str> = crate::corpus::titles().chain(extra).collect();
         titles.extend(between.iter().map(String::as_str));
+        if built {
+            titles.extend(newer_titles);
+            titles.extend(between_newer.iter().map(String::as_str));
+        }
         for title in titles {
             let every_stage = slugify_rewritten(&rewrite(title, &options), &options, &table());
             assert_eq!(slugify(title, &options, &table()), every_stage, "{title:?}");
