@@ -82,9 +82,10 @@ pub enum Switch {
     JapaneseCounters,
     /// Belarusian and Kazakh in the ASCII their readers type (`ж` zh, `ш`
     /// sh, `ч` ch, `щ` shch, `х` kh, `ц` ts), not their standards' letters
-    /// stripped of their marks; and Cyrillic without a locale read as
-    /// Bulgarian where a `ъ` stands between consonants, which no other
-    /// language writes.
+    /// stripped of their marks; and more of Cyrillic's languages told by
+    /// the letters without a locale: Bulgarian by a `ъ` between
+    /// consonants, Belarusian by `і` beside `ы э ё` without `и щ`,
+    /// Ukrainian by `ськ цьк зьк`, which Russian never writes.
     ReadersAscii,
     /// Armenian as its readers write it in ASCII: `ու` u, `և` yev, `ե`
     /// ye and `ո` vo at a word's start, `ց` ts, `ղ` gh, `խ` kh.
@@ -164,7 +165,7 @@ pub const VERSIONS: [Version; 6] = [
     },
     Version {
         number: 6,
-        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, Armenian and Bengali as their readers write them, Korean's provinces and towns after a hyphen, kana in Hepburn without IPADIC",
+        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, more of Cyrillic's languages told by their letters, Armenian and Bengali as their readers write them, Korean's provinces and towns after a hyphen, kana in Hepburn without IPADIC",
         adds: &[
             Switch::ReadersAscii,
             Switch::ArmenianAsWritten,

@@ -89,14 +89,18 @@ impl Language {
     /// һ ә` Kazakh; `ө ү` Mongolian; otherwise Russian, which most titles
     /// in Cyrillic are written in. With `readers_ascii` (rules 6), a `ъ`
     /// between consonants shows Bulgarian (after every letter above), `і`
-    /// beside `ы э ё` and without `и щ` Belarusian, and Belarusian and
-    /// Kazakh are written as their readers type them.
+    /// beside `ы э ё` and without `и щ` Belarusian, `ськ цьк зьк` with no
+    /// other letter Ukrainian, and Belarusian and Kazakh are written as
+    /// their readers type them.
     pub(crate) fn shown_by(text: &str, readers_ascii: bool) -> Language {
         let mut found = Language::Russian;
         let mut rank = 0;
         let bytes = text.as_bytes();
         if !has_telling(bytes, readers_ascii) {
-            return found;
+            return match readers_ascii && ukrainian_soft_k(text) {
+                true => Language::Ukrainian,
+                false => found,
+            };
         }
         let mut at = 0;
         while let Some(&lead) = bytes.get(at) {
@@ -152,8 +156,41 @@ impl Language {
         {
             found = Language::Belarusian;
         }
+        // A soft sign between `с ц з` and `к` (`Зеленський`, `Донецьк`),
+        // which Russian never writes there, shows Ukrainian.
+        if rank == 0 && ukrainian_soft_k(text) {
+            found = Language::Ukrainian;
+        }
         found.in_readers_ascii()
     }
+}
+
+/// Whether `text` has `ськ`, `цьк` or `зьк` (in either case), which
+/// Ukrainian writes (`-ський`, `-цьк`) and Russian never does.
+fn ukrainian_soft_k(text: &str) -> bool {
+    // `ь` is D1 8C, `Ь` D0 AC: most titles have neither.
+    let bytes = text.as_bytes();
+    let Some(first) = bytes
+        .windows(2)
+        .position(|w| (w[0] == 0xD1 && w[1] == 0x8C) || (w[0] == 0xD0 && w[1] == 0xAC))
+    else {
+        return false;
+    };
+    // From the letter before it (two bytes, if it is Cyrillic).
+    let mut start = first.saturating_sub(2);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let mut chars = text[start..].chars().map(|c| lower_of(c).0);
+    let mut before = chars.next();
+    let mut sign = chars.next();
+    for next in chars {
+        if sign == Some('ь') && next == 'к' && matches!(before, Some('с' | 'ц' | 'з')) {
+            return true;
+        }
+        (before, sign) = (sign, Some(next));
+    }
+    false
 }
 
 /// Whether the two-byte letter at byte `at` of `bytes` stands between two
