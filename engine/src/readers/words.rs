@@ -87,10 +87,7 @@ pub(crate) fn read_word_at(
     // A script no reader reads under these rules (Armenian before rules
     // 6) is read as before, in this pass.
     let Some(row) = chosen.row(script, &title[at..]) else {
-        return match script {
-            Words::Armenian => Some(AtWord::AsBefore(run_end(title, at, script.test()))),
-            _ => None,
-        };
+        return Some(AtWord::AsBefore(run_end(title, at, script.test())));
     };
     let (end, marked) = run_end_with(title, at, script.test(), |_| true, true);
     let run = &title[at..end];

@@ -394,36 +394,20 @@ fn read_japanese<'t>(text: &'t str, options: &Options, names: &impl SymbolNames)
         return Cow::Borrowed(text);
     }
     let locale = options.locale.as_ref().filter(|l| l.is_japanese());
+    let counters = options.rules.has(Switch::JapaneseCounters);
     if !names.has_readings() && options.rules.has(Switch::KanaInHepburn) {
-        let hepburn = kana_in_hepburn(text);
-        return match (locale, hepburn) {
-            (None, hepburn) => hepburn,
-            (Some(_), Cow::Borrowed(text)) => read_japanese_with(
-                text,
-                locale,
-                options.rules.has(Switch::JapaneseCounters),
-                names,
-            ),
-            (Some(_), Cow::Owned(read)) => Cow::Owned(
-                read_japanese_with(
-                    &read,
-                    locale,
-                    options.rules.has(Switch::JapaneseCounters),
-                    names,
-                )
-                .into_owned(),
-            ),
+        return match (kana_in_hepburn(text), locale) {
+            (read, None) => read,
+            (Cow::Borrowed(text), Some(_)) => read_japanese_with(text, locale, counters, names),
+            (Cow::Owned(read), Some(_)) => {
+                Cow::Owned(read_japanese_with(&read, locale, counters, names).into_owned())
+            }
         };
     }
     if locale.is_none() && !names.has_readings() {
         return Cow::Borrowed(text);
     }
-    read_japanese_with(
-        text,
-        locale,
-        options.rules.has(Switch::JapaneseCounters),
-        names,
-    )
+    read_japanese_with(text, locale, counters, names)
 }
 
 /// `text` with its kana in Hepburn, as the readings write it without a
