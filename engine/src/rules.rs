@@ -90,6 +90,30 @@ pub enum Switch {
     /// Armenian as its readers write it in ASCII: `ու` u, `և` yev, `ե`
     /// ye and `ո` vo at a word's start, `ց` ts, `ղ` gh, `խ` kh.
     ArmenianAsWritten,
+    /// Georgian by its national romanization of 2002 without the
+    /// ejectives' apostrophes: `ხ` kh, `ც` `წ` ts, `ძ` dz, `ღ` gh, `ყ` q
+    /// (`ხაშური` Khashuri, not deunicode's `xashuri`).
+    GeorgianAsWritten,
+    /// Burmese as Myanmar's own lists of places write it, syllable by
+    /// syllable: `ေ` ay, `ော` aw, `ောင်` aung, `ိုင်` aing, `ြ` `ျ` y,
+    /// `ခ` kh, `ထ` ht, `ဖ` hp, `သ` th (`စစ်တွေ` Sittwe, `တောင်ကြီး`
+    /// Taunggyi), not CLDR's letters.
+    BurmeseAsWritten,
+    /// Sinhala as Sri Lanka's own lists of places write it: the inherent
+    /// vowel at a word's end too, the retroflex letters as the dental ones,
+    /// `ව` w (v before i and u), `ී` ee (`මහරගම` Maharagama, `කළුතර`
+    /// Kalutara), not CLDR's letters with their marks stripped.
+    SinhalaAsWritten,
+    /// Khmer as Cambodia's gazetteer writes it (UNGEGN's system without
+    /// its marks): each vowel read by its consonant's series, a syllable's
+    /// final in its final form (`ស្នួល` Snuol, `កំពង់ចាម` Kampong Cham),
+    /// not deunicode's letters.
+    KhmerAsWritten,
+    /// With a `locale` whose script a reader of runs reads as the
+    /// language's readers write it (Burmese with `my`, Sinhala with `si`),
+    /// that reader reads it, not CLDR's transform of the locale, which
+    /// reads the script letter by letter and would come first.
+    OwnReadersFirst,
     /// Bengali as its readers write it: the inherent vowel left out where
     /// speakers leave it out, as Devanagari's readers do, `য` j, `ড়` r,
     /// `ং` ng (`সিলেট` silet, not CLDR's `sileta`).
@@ -165,10 +189,15 @@ pub const VERSIONS: [Version; 6] = [
     },
     Version {
         number: 6,
-        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, more of Cyrillic's languages told by their letters, Armenian and Bengali as their readers write them, Korean's provinces and towns after a hyphen, kana in Hepburn without IPADIC",
+        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, more of Cyrillic's languages told by their letters, Armenian, Georgian, Bengali, Burmese, Sinhala and Khmer as their readers write them, Korean's provinces and towns after a hyphen, kana in Hepburn without IPADIC",
         adds: &[
             Switch::ReadersAscii,
             Switch::ArmenianAsWritten,
+            Switch::GeorgianAsWritten,
+            Switch::BurmeseAsWritten,
+            Switch::SinhalaAsWritten,
+            Switch::KhmerAsWritten,
+            Switch::OwnReadersFirst,
             Switch::BengaliAsSpoken,
             Switch::KoreanUnits,
             Switch::KanaInHepburn,

@@ -20,24 +20,25 @@
 //!
 //! Readers read in two places, in the engine's stage 3 (`crate::slug`):
 //! [`words`] reads the scripts written with spaces word by word (Hangul,
-//! Greek, Ethiopic, Cyrillic, Arabic, a Serbian `đ`), before the locale's
-//! transform ([`transforms`]); [`runs`] reads the scripts written without
-//! spaces or as Indic clusters run by run, after it. Japanese
-//! ([`japanese`]) reads last, once the table's readings are known.
+//! Greek, Ethiopic, Cyrillic, Arabic, Armenian, Georgian, a Serbian `đ`),
+//! before the locale's transform ([`transforms`]); [`runs`] reads the
+//! scripts written without spaces or as Indic clusters run by run, after
+//! it. Japanese ([`japanese`]) reads last, once the table's readings are
+//! known.
 //!
 //! A row says, too, how its reader reads ([`Read`]): the function of its
 //! module that writes a word or a run, which [`words`] and [`runs`] call.
 //!
 //! Adding a language: its module here (a function from a word or a run to
 //! its ASCII), its [`Reader`] and its row in [`READERS`], and the
-//! [`Switch`] of the rule version that brings it in `crate::rules`. A new script adds its blocks and its
-//! test of a letter to [`Words`] (or to `scripts::Script`, for a script
-//! read run by run).
+//! [`Switch`] of the rule version that brings it in `crate::rules`. A new
+//! script adds its blocks and its test of a letter to [`Words`] (or to
+//! `scripts::Script`, for a script read run by run).
 //!
 //! The modules:
 //! - `korean`, `greek`, `ethiopic`, `arabic`, `cyrillic`: languages by
-//!   their national standards (rules 5), word by word; `armenian` as its
-//!   readers write it (rules 6);
+//!   their national standards (rules 5), word by word; `armenian` and
+//!   `georgian` as their readers write them (rules 6);
 //! - `devanagari` (Hindi, Marathi, Nepali without the schwas speakers
 //!   drop), `bengali` (the same reading, rules 6), `rtgs` (Thai), `lao`:
 //!   scripts by their standards, run by run;
@@ -53,18 +54,22 @@
 mod arabic;
 mod armenian;
 mod bengali;
+mod burmese;
 mod cased;
 mod cyrillic;
 mod devanagari;
 mod ethiopic;
+mod georgian;
 mod greek;
 pub mod japanese;
+mod khmer;
 mod korean;
 mod lao;
 mod rtgs;
 pub(crate) mod runs;
 pub(crate) mod scan;
 mod scripts;
+mod sinhala;
 mod thai;
 pub(crate) mod transforms;
 pub(crate) mod words;
@@ -92,8 +97,16 @@ pub(crate) enum Reader {
     SerbianLatin,
     /// Armenian as its readers write it (`armenian`).
     Armenian,
+    /// Georgian by its national romanization (`georgian`).
+    Georgian,
     /// Bengali without the inherent vowels speakers drop (`bengali`).
     Bengali,
+    /// Burmese as Myanmar's place names write it (`burmese`).
+    Burmese,
+    /// Sinhala as Sri Lanka's place names write it (`sinhala`).
+    Sinhala,
+    /// Khmer as Cambodia's gazetteer writes it (`khmer`).
+    Khmer,
     /// Devanagari without the schwas speakers drop (`devanagari`).
     Devanagari(devanagari::Speech),
     /// Thai in RTGS (`rtgs`).
@@ -134,11 +147,12 @@ pub(crate) enum Words {
     /// A Latin `đ` or `Đ`.
     LatinDj,
     Armenian,
+    Georgian,
 }
 
 impl Words {
     /// The scripts, in the order [`Words::of`] asks them.
-    pub(crate) const ALL: [Words; 7] = [
+    pub(crate) const ALL: [Words; 8] = [
         Words::Hangul,
         Words::Greek,
         Words::Ethiopic,
@@ -146,6 +160,7 @@ impl Words {
         Words::Arabic,
         Words::LatinDj,
         Words::Armenian,
+        Words::Georgian,
     ];
 
     /// The blocks its characters are in, as code point ranges: what the
@@ -160,6 +175,7 @@ impl Words {
             Words::Arabic => &[(0x600, 0x6FF)],
             Words::LatinDj => &[],
             Words::Armenian => &[(0x530, 0x58F)],
+            Words::Georgian => &[(0x10A0, 0x10FF), (0x1C90, 0x1CBF), (0x2D00, 0x2D2F)],
         }
     }
 
@@ -186,6 +202,7 @@ impl Words {
             Words::Arabic => arabic::is_arabic,
             Words::LatinDj => |c| matches!(c, 'đ' | 'Đ'),
             Words::Armenian => armenian::is_armenian,
+            Words::Georgian => georgian::is_georgian,
         }
     }
 
@@ -327,7 +344,7 @@ const fn by_run(
 /// Every reader, and what chooses it. For a script, the first row whose
 /// locales hold the `locale`'s language, else the first its letters
 /// choose, among the rows the rule version has.
-pub(crate) const READERS: [Row; 31] = {
+pub(crate) const READERS: [Row; 35] = {
     use Words::*;
     use arabic::Language as Ar;
     use cyrillic::Language as Cy;
@@ -475,6 +492,16 @@ pub(crate) const READERS: [Row; 31] = {
                 Read::Word(armenian::romanize_word),
             )
         },
+        // Rules 6: Georgian by its national romanization.
+        Row {
+            switch: Switch::GeorgianAsWritten,
+            ..national(
+                Reader::Georgian,
+                Georgian,
+                &["ka"],
+                Read::Word(georgian::romanize_word),
+            )
+        },
         // A Latin `đ`, read only with a Serbian locale.
         Row {
             by_letters: false,
@@ -527,6 +554,42 @@ pub(crate) const READERS: [Row; 31] = {
                 word: lao::romanize_word,
             },
         ),
+        // Rules 6: Burmese as Myanmar's place names write it.
+        Row {
+            switch: Switch::BurmeseAsWritten,
+            ..by_run(
+                Reader::Burmese,
+                Script::Myanmar,
+                &["my"],
+                true,
+                Read::Run(burmese::romanize_segment),
+            )
+        },
+        // Rules 6: Khmer as Cambodia's gazetteer writes it.
+        Row {
+            switch: Switch::KhmerAsWritten,
+            ..by_run(
+                Reader::Khmer,
+                Script::Khmer,
+                &["km"],
+                true,
+                Read::Segmented {
+                    prepare: as_it_is,
+                    word: khmer::romanize_segment,
+                },
+            )
+        },
+        // Rules 6: Sinhala as Sri Lanka's place names write it.
+        Row {
+            switch: Switch::SinhalaAsWritten,
+            ..by_run(
+                Reader::Sinhala,
+                Script::SINHALA,
+                &["si"],
+                true,
+                Read::Run(sinhala::romanize),
+            )
+        },
         // Rules 6: Assamese (its locale) keeps CLDR's reading of its
         // script; Bengali is read as its readers write it.
         Row {
@@ -711,6 +774,18 @@ pub(crate) fn choices(locale: Option<&SlugLocale>, rules: Rules) -> &Choices {
         .expect("a memo holds every version's choices")
 }
 
+/// Whether, with `locale` under `rules`, a reader of runs of its own
+/// reads the locale's script (Burmese with `my`): a row chosen by the
+/// locale's language, not CLDR's reading of every script.
+pub(crate) fn reads_own_runs(locale: &SlugLocale, rules: Rules) -> bool {
+    let language = locale.language();
+    choices(Some(locale), rules)[Words::ALL.len()..KEYS]
+        .iter()
+        .filter(|&&row| row < SHOWN)
+        .map(|&row| &READERS[usize::from(row)])
+        .any(|row| !matches!(row.reader, Reader::Cldr) && row.locales.contains(&language))
+}
+
 /// The row `choices` give the script of `key`, the letters of `text`
 /// choosing where they show the language.
 #[inline]
@@ -866,6 +941,7 @@ mod tests {
             ('ب', Words::Arabic),
             ('đ', Words::LatinDj),
             ('Ե', Words::Armenian),
+            ('ხ', Words::Georgian),
         ] {
             assert_eq!(Words::of(c), Some(script), "{c}");
         }

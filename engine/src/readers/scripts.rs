@@ -105,6 +105,8 @@ impl Script {
     pub(crate) const DEVANAGARI: Script = Script::Indic(0);
     /// Bengali (and Assamese).
     pub(crate) const BENGALI: Script = Script::Indic(1);
+    /// Sinhala, the last of [`INDIC`].
+    pub(crate) const SINHALA: Script = Script::Indic(9);
 
     /// The script of `c`, by its Unicode block; `None` for every other
     /// character.

@@ -26,7 +26,9 @@ pub(crate) fn romanize<'t>(locale: &SlugLocale, text: &'t str, rules: Rules) -> 
 /// reading Japanese (`crate::slug`'s `read_japanese`, which needs its
 /// kana), and [`Switch::ArabicScriptAsIs`] leaves Arabic, Persian and
 /// Pashto to the script's own reading, as without a locale
-/// ([`SlugLocale::drops_letters`]).
+/// ([`SlugLocale::drops_letters`]), and [`Switch::OwnReadersFirst`] leaves
+/// a language whose script a reader of runs reads to that reader
+/// ([`super::reads_own_runs`]).
 #[inline]
 fn romanizer(
     locale: &SlugLocale,
@@ -38,6 +40,9 @@ fn romanizer(
             |_, text| Cow::Borrowed(text)
         }
         locale if rules.has(Switch::ArabicScriptAsIs) && locale.drops_letters() => {
+            |_, text| Cow::Borrowed(text)
+        }
+        locale if rules.has(Switch::OwnReadersFirst) && super::reads_own_runs(locale, rules) => {
             |_, text| Cow::Borrowed(text)
         }
         _ => SlugLocale::romanize_v2,

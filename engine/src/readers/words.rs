@@ -1,8 +1,8 @@
 //! The scripts written with spaces, read word by word in stage 3 before
 //! the `locale`'s transform ([`super::transforms`]), by the reader the
 //! table chooses for each ([`super::choices`]): Hangul, Greek,
-//! Ethiopic, Cyrillic, Arabic script with its vowel marks, Armenian, and
-//! with a Serbian locale a Latin `đ`.
+//! Ethiopic, Cyrillic, Arabic script with its vowel marks, Armenian,
+//! Georgian, and with a Serbian locale a Latin `đ`.
 //!
 //! Two ways in: [`romanize`], which rewrites a whole title, and the words
 //! stage's watching pass (`crate::slug`, no `locale`, nothing rewritten),
@@ -105,10 +105,10 @@ pub(crate) fn read_word_at(
     remember(row, run, out);
     // What a reader wrote besides letters and digits (an apostrophe or a
     // comma deunicode writes for a letter no standard has) is read in the
-    // rewritten title's context, as every stage in turn reads it. Greek
-    // and Armenian write letters alone (Korean, by rules 6, a hyphen
+    // rewritten title's context, as every stage in turn reads it. Greek,
+    // Armenian and Georgian write letters alone (Korean, by rules 6, a hyphen
     // before a unit).
-    if !matches!(script, Words::Greek | Words::Armenian)
+    if !matches!(script, Words::Greek | Words::Armenian | Words::Georgian)
         && out.bytes().any(|b| !b.is_ascii_alphanumeric())
     {
         return None;
