@@ -101,7 +101,7 @@ const STANDARDS: [Standard; 35] = [
     rules_6("ka-geonames.tsv", true, 0.9),
     // Burmese, Khmer and Sinhala: what rules 6 reach so far, so that it
     // cannot fall back (Myanmar's towns 53%, Cambodia's gazetteer 81% of
-    // its provinces, districts and communes, Sri Lanka's villages 77%).
+    // its provinces, districts and communes, Sri Lanka's villages 76%).
     rules_6("my-geonames.tsv", true, 0.52),
     rules_6("km-geonames.tsv", true, 0.54),
     rules_6("km-admin.tsv", true, 0.8),

@@ -6,7 +6,8 @@
 //! the Myanmar government's customary spellings where they differ from it (as used in the
 //! General Administration Department / MIMU place-name lists and on signs):
 //!
-//! - aspirates are kept apart: ခ `kh`, ထ `ht`, ဖ `hp`, ဆ `s` (BGN writes them k, t, p, s);
+//! - the aspirates as the customary spellings write them: ခ `kh`, ထ `ht`, ဖ `hp` (BGN
+//!   writes hk, ht, hp), and ဆ `s` like စ (BGN hs);
 //! - vowels by syllable, not by letter: ေ `ay` (Mandalay, Set Ka Lay) but ွေ `we`
 //!   (Sittwe, Shwe); ဲ and ယ် `e`; ော `aw`; ို `o`, with visarga ိုး `oe` (Boe, Yoe);
 //! - finals: က် `et`, ိုက် `aik`, ောက် `auk`, င် `in`, ိုင် `aing`, ောင် `aung`, စ် `it`,
@@ -32,8 +33,7 @@
 /// Whether `c` is read with a Burmese word (its letters, vowel signs, medials, asat,
 /// virama/stacking, tone marks; NOT its digits U+1040-1049 nor its punctuation ၊ ။).
 pub(crate) fn is_burmese(c: char) -> bool {
-    matches!(c, '\u{1000}'..='\u{103F}' | '\u{104C}'..='\u{108F}' | '\u{109A}'..='\u{109F}'
-        | '\u{AA60}'..='\u{AA7F}' | '\u{A9E0}'..='\u{A9EF}' | '\u{A9FA}'..='\u{A9FE}')
+    matches!(c, '\u{1000}'..='\u{103F}' | '\u{104C}'..='\u{108F}' | '\u{109A}'..='\u{109F}')
 }
 
 /// The vowel of a syllable, from its vowel signs.
@@ -219,12 +219,12 @@ fn initial(base: char, ini: &'static str, y: bool, h: bool, out: &mut String) {
     }
 }
 
-/// Writes `word`, a word the segmenter found in a run of the Myanmar
-/// block, to `out`: its letters as [`romanize_word`] reads them, Burmese
-/// digits as ASCII digits, and a space for anything else (the section
-/// marks `၊ ။`).
-pub(crate) fn romanize_segment(word: &str, out: &mut String) {
-    let mut rest = word;
+/// Writes `run`, a run of the Myanmar block (and the joiners inside it),
+/// to `out`: its words as [`romanize_word`] reads them, syllables
+/// joined, Burmese digits as ASCII digits, the joiners as nothing, and a
+/// space for anything else (the section marks `၊ ။`).
+pub(crate) fn romanize_run(run: &str, out: &mut String) {
+    let mut rest = run;
     while let Some(c) = rest.chars().next() {
         if is_burmese(c) {
             let end = rest.find(|c| !is_burmese(c)).unwrap_or(rest.len());
@@ -235,6 +235,7 @@ pub(crate) fn romanize_segment(word: &str, out: &mut String) {
         match c {
             '\u{1040}'..='\u{1049}' => out.extend(char::from_digit(c as u32 - 0x1040, 10)),
             '\u{1090}'..='\u{1099}' => out.extend(char::from_digit(c as u32 - 0x1090, 10)),
+            '\u{200C}' | '\u{200D}' => {}
             _ => out.push(' '),
         }
         rest = &rest[c.len_utf8()..];

@@ -21,9 +21,10 @@
 //! Left out: conventional English spellings (Phnom Penh, Siem Reap, Battambang,
 //! Kratie, Takeo, Kep, Sihanoukville), readings only a dictionary knows (មណ្ឌល
 //! Mondul, ពោធិ៍សាត់ Pursat, ស្ដេច sdach, សាមគ្គី sameakki, Pali/Sanskrit inherent
-//! vowels as in រតនគិរី Ratanakkiri), word breaks (Khmer writes none, so the
-//! words of a name are joined), and Khmer digits and punctuation, which the
-//! caller handles (they are not Khmer letters for `is_khmer`).
+//! vowels as in រតនគិរី Ratanakkiri), and the words of a name the segmenter does
+//! not know, which stay joined (Khmer writes no spaces). Khmer digits and
+//! punctuation are not Khmer letters for `is_khmer`: [`romanize_segment`] writes
+//! them.
 
 /// Whether `c` is read with a Khmer word: letters and signs U+1780–U+17D3
 /// (coeng U+17D2 included) and U+17DD; not digits, punctuation nor U+19E0–U+19FF.
@@ -256,7 +257,7 @@ fn splits(k: &Cluster) -> bool {
 }
 
 /// The run of bare single consonants starting at byte `i`: its length (counted
-/// up to 2, which is all the reader needs), and whether it ends closed (at the
+/// up to 3, which is all the reader needs), and whether it ends closed (at the
 /// word's end, at a ់, or at a split cluster, whose base is counted) rather
 /// than before a vowel.
 fn bare_run(w: &str, mut i: usize) -> (usize, bool) {
@@ -377,7 +378,8 @@ fn write_onset(k: &Cluster, from_sub: bool, out: &mut String) {
 
 /// Writes `word`, a word the segmenter found in a run of the Khmer block,
 /// to `out`: its letters as [`romanize_word`] reads them, Khmer digits as
-/// ASCII digits, and a space for anything else (its punctuation).
+/// ASCII digits, the joiners as nothing, and a space for anything else
+/// (its punctuation).
 pub(crate) fn romanize_segment(word: &str, out: &mut String) {
     let mut rest = word;
     while let Some(c) = rest.chars().next() {
@@ -389,6 +391,7 @@ pub(crate) fn romanize_segment(word: &str, out: &mut String) {
         }
         match c {
             '\u{17E0}'..='\u{17E9}' => out.extend(char::from_digit(c as u32 - 0x17E0, 10)),
+            '\u{200C}' | '\u{200D}' => {}
             _ => out.push(' '),
         }
         rest = &rest[c.len_utf8()..];

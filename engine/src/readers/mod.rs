@@ -39,6 +39,8 @@
 //! - `korean`, `greek`, `ethiopic`, `arabic`, `cyrillic`: languages by
 //!   their national standards (rules 5), word by word; `armenian` and
 //!   `georgian` as their readers write them (rules 6);
+//! - `burmese`, `khmer`, `sinhala`: as their countries' lists of places
+//!   write them (rules 6), run by run;
 //! - `devanagari` (Hindi, Marathi, Nepali without the schwas speakers
 //!   drop), `bengali` (the same reading, rules 6), `rtgs` (Thai), `lao`:
 //!   scripts by their standards, run by run;
@@ -562,7 +564,7 @@ pub(crate) const READERS: [Row; 35] = {
                 Script::Myanmar,
                 &["my"],
                 true,
-                Read::Run(burmese::romanize_segment),
+                Read::Run(burmese::romanize_run),
             )
         },
         // Rules 6: Khmer as Cambodia's gazetteer writes it.
@@ -776,7 +778,9 @@ pub(crate) fn choices(locale: Option<&SlugLocale>, rules: Rules) -> &Choices {
 
 /// Whether, with `locale` under `rules`, a reader of runs of its own
 /// reads the locale's script (Burmese with `my`): a row chosen by the
-/// locale's language, not CLDR's reading of every script.
+/// locale's language, not CLDR's reading of every script. Of the
+/// languages with such a row, only `my` and `si` have a CLDR transform
+/// this keeps from reading first.
 pub(crate) fn reads_own_runs(locale: &SlugLocale, rules: Rules) -> bool {
     let language = locale.language();
     choices(Some(locale), rules)[Words::ALL.len()..KEYS]

@@ -14,7 +14,9 @@
 //!   CLDR's Thai-Latin rules (by rules 5 in RTGS, `rtgs`), Myanmar by
 //!   CLDR's `my-Latn-t-my`, Lao and Khmer left to deunicode word by word
 //!   (by rules 5 Lao by the Commission Nationale de Toponymie's letters,
-//!   `lao`);
+//!   `lao`); by rules 6 Myanmar and Khmer as their countries' lists of
+//!   places write them (`burmese`, a run read whole; `khmer`, word by
+//!   word), and Sinhala so too (`sinhala`);
 //! - Han cut into words by the segmenter's dictionary, each word's pinyin
 //!   syllables written together (`北京大学` is `Beijing Daxue`), digits
 //!   beside them words of their own. Not in a title that has kana, nor with

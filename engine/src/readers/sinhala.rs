@@ -8,8 +8,8 @@
 //! * every consonant carries its inherent `a` unless a virama (hal kirima) or a vowel sign
 //!   follows, **also at the end of a word**: මහරගම `maharagama`, දඹුල්ල `dambulla`,
 //!   කුලියාපිටිය `kuliyapitiya`, මොරටුව `moratuwa`;
-//! * long vowels are written single (ආ `a`: මාතර `matara`), except ී `ee` and ූ `oo` inside
-//!   a word (වීරකැටිය `weeraketiya`, සූරියවැව `sooriyawewa`); æ (ඇ ඈ ැ ෑ) is `e`
+//! * long vowels are written single (ආ `a`: මාතර `matara`), except ී `ee` and ූ `oo`
+//!   (`u` at a word's end) (වීරකැටිය `weeraketiya`, සූරියවැව `sooriyawewa`); æ (ඇ ඈ ැ ෑ) is `e`
 //!   (ජා-ඇල `ja ela`, වැලිගම `weligama`); යි after a vowel is just `i` (කයිකාවල `kaikawala`);
 //! * retroflex and dental pairs fall together: ට ත `t`, ඩ ද `d`, ණ න `n`, ළ ල `l`
 //!   (කළුතර `kalutara`, නුවරඑළිය `nuwaraeliya`); aspirates add `h` (ධ `dh`: `anuradhapura`);
@@ -109,7 +109,7 @@ fn other_letter(c: char) -> &'static str {
         'අ' | 'ආ' => "a",
         'ඇ' | 'ඈ' => "e",
         'ඉ' => "i",
-        'ඊ' => "e",
+        'ඊ' => "i",
         'උ' | 'ඌ' => "u",
         'ඍ' | 'ඎ' => "ri",
         'ඏ' | 'ඐ' => "lu",

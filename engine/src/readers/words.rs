@@ -63,7 +63,7 @@ impl Chosen {
 
 /// For the words stage's watching pass (no `locale`, nothing rewritten):
 /// when a word a reader reads starts at byte `at` of `title` (Greek,
-/// Cyrillic, Hangul, Ethiopic), writes it to `out` (empty) as
+/// Cyrillic, Hangul, Ethiopic, Armenian, Georgian), writes it to `out` (empty) as
 /// [`romanize`] would and returns where it ends, so the title is read in
 /// one pass; `None` when the title must be rewritten first (a combining
 /// mark, a vocalized Arabic word, a reading with more than letters and

@@ -612,8 +612,9 @@ pub(super) fn build<const EXTRAS: bool>(
     let kana_stops = watch
         && ((options.rules.has(Switch::JapaneseReadings) && names.has_readings())
             || options.rules.has(Switch::KanaInHepburn));
-    // Rules 5 read Greek, Cyrillic, Arabic and Hangul by their standards,
-    // and compose combining marks first.
+    // Rules 5 read Greek, Cyrillic, Arabic and Hangul by their standards
+    // (rules 6 Armenian and Georgian too), and compose combining marks
+    // first.
     let national_stops = watch && options.rules.has(Switch::NationalStandards);
     // The language of the title's Cyrillic, and the words rules 5 read
     // here, written before they are pushed.
@@ -724,6 +725,7 @@ pub(super) fn build<const EXTRAS: bool>(
         } else if watch && (runs::starts_run(title, i) || (kana_stops && starts_kana(title, i))) {
             return Err(Unrewritten);
         } else if national_stops
+            && i >= reading.as_before
             && scan::may_apply(&title[i..i + runs::utf8_len(byte)])
             && let Some(end) = b.read_national(title, i, &mut reading)?
         {
