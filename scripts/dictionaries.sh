@@ -7,6 +7,10 @@
 #   (/usr/share/unicode/cldr/common; `--locales` beyond English);
 # - mecab-ipadic: IPADIC's CSV sources, for Japanese read as Japanese
 #   (/usr/share/mecab/dic/ipadic; `--locales ja` or `all`).
+# - myspell-fa and espeak-ng: Persian's word list and a reader of its
+#   sounds, from which the model of the vowels Persian does not write is
+#   made (/usr/share/hunspell/fa_IR.dic, /usr/bin/espeak-ng; `--locales fa`
+#   or `all`).
 #
 # Installs what is missing with apt-get when it runs as root; otherwise
 # says what to install and exits 1. `--check` only says what is missing
@@ -29,6 +33,8 @@ esac
 packages=(
   "unicode-cldr-core:/usr/share/unicode/cldr/common/annotations/de.xml"
   "mecab-ipadic:/usr/share/mecab/dic/ipadic/Noun.csv"
+  "myspell-fa:/usr/share/hunspell/fa_IR.dic"
+  "espeak-ng:/usr/bin/espeak-ng"
 )
 
 missing=()

@@ -216,6 +216,17 @@ struct TableArgs {
     /// and Japanese is read as by rules 2.
     #[arg(long, env = "SLUGD_IPADIC", default_value = slugd_engine::readers::japanese::ipadic::DEFAULT_DIR)]
     ipadic: PathBuf,
+
+    /// Persian's word list (hunspell's form), for reading Persian written
+    /// without vowel marks (rules 6) when --locales is `all` or has `fa`:
+    /// Debian's `myspell-fa` package puts it here. espeak-ng (Debian's
+    /// `espeak-ng`) is run over its stems to learn what Persian does not
+    /// write, some ten seconds. `load` puts the model in Redis; `serve`
+    /// and `slugify` make it in the process for the in-process table (a
+    /// Redis table holds what its loader made). Without them, a warning,
+    /// and Persian without vowel marks is read as by rules 5.
+    #[arg(long, env = "SLUGD_PERSIAN_WORDS", default_value = crate::table::persian::DEFAULT_WORDS)]
+    persian_words: PathBuf,
 }
 
 /// `slugd serve`.
@@ -625,6 +636,8 @@ impl TableArgs {
             cldr: self.cldr(),
             ipadic: self.ipadic.clone(),
             japanese: self.japanese(),
+            persian_words: self.persian_words.clone(),
+            persian: self.has_language("fa"),
             refresh_interval: millis("--refresh-interval-ms", refresh_ms)?,
         })
     }
@@ -637,11 +650,16 @@ impl TableArgs {
 
     /// Whether the locales ask for Japanese readings.
     fn japanese(&self) -> bool {
+        self.has_language("ja")
+    }
+
+    /// Whether the locales are `all` or have one of `language`.
+    fn has_language(&self, language: &str) -> bool {
         match &self.locales {
             LocaleSelection::All => true,
             LocaleSelection::List(tags) => tags.iter().any(|tag| {
-                let language = tag.split(['-', '_']).next().unwrap_or("");
-                language.eq_ignore_ascii_case("ja")
+                let tag_language = tag.split(['-', '_']).next().unwrap_or("");
+                tag_language.eq_ignore_ascii_case(language)
             }),
         }
     }
@@ -718,6 +736,10 @@ impl LoadArgs {
             categories: self.table.categories.clone(),
             cldr: self.table.cldr(),
             japanese: self.table.japanese().then(|| self.table.ipadic.clone()),
+            persian: self
+                .table
+                .has_language("fa")
+                .then(|| self.table.persian_words.clone()),
             lock_wait: Duration::from_secs(self.lock_wait_secs),
         })
     }

@@ -33,6 +33,7 @@ use crate::cldr::{
 use crate::locale::SlugLocale;
 use crate::membership::Membership;
 use crate::readers::japanese::{Reading, SortedReadings};
+use crate::readers::persian::VowelModel;
 use crate::slug::SymbolNames;
 use crate::unicode_data::{Categories, DataError, DataSource, Entry, Reader};
 
@@ -57,6 +58,9 @@ pub struct MemoryTable {
     /// IPADIC's Japanese readings, when `ja` is among the locales and the
     /// dictionary was found; shared by the clones.
     readings: Option<Arc<SortedReadings>>,
+    /// Persian's model of vowels, when `fa` is among the locales and it
+    /// could be made; shared by the clones.
+    vowels: Option<Arc<VowelModel>>,
 }
 
 /// CLDR's names in memory.
@@ -226,6 +230,7 @@ impl MemoryTable {
                 ],
             },
             readings: None,
+            vowels: None,
         }
     }
 
@@ -282,6 +287,7 @@ impl MemoryTable {
             chars: Store::from_sorted(entries.iter().map(|e| (e.ch as u32, e.name.as_str()))),
             cldr: CldrNames::default(),
             readings: None,
+            vowels: None,
         })
     }
 
@@ -335,6 +341,12 @@ impl MemoryTable {
         self.readings.as_deref()
     }
 
+    /// The table with Persian's model of vowels.
+    pub fn with_vowels(mut self, vowels: Arc<VowelModel>) -> Self {
+        self.vowels = Some(vowels);
+        self
+    }
+
     /// The CLDR names held, over every locale.
     pub fn cldr_names(&self) -> usize {
         let locales = self.cldr.locales.len();
@@ -355,6 +367,7 @@ impl MemoryTable {
             + self.cldr.keys.heap_bytes()
             + self.cldr.names.iter().map(Store::heap_bytes).sum::<usize>()
             + self.readings().map_or(0, SortedReadings::heap_bytes)
+            + self.vowels.as_deref().map_or(0, VowelModel::heap_bytes)
     }
 
     /// Leaves out the names as written, as a table loaded before them
@@ -408,6 +421,11 @@ impl NameSource for MemoryTable {
     fn reading(&self, form: &str) -> Option<Reading> {
         self.readings.as_ref()?.get(form)
     }
+
+    #[inline]
+    fn vowels(&self) -> Option<&VowelModel> {
+        self.vowels.as_deref()
+    }
 }
 
 /// The first lines of [`MemoryTable::to_source`]'s form.
@@ -457,6 +475,11 @@ impl SymbolNames for MemoryTable {
 
     fn reading(&self, form: &str) -> Option<Reading> {
         NameSource::reading(self, form)
+    }
+
+    #[inline]
+    fn vowels(&self) -> Option<&VowelModel> {
+        self.vowels.as_deref()
     }
 }
 

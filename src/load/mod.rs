@@ -48,8 +48,10 @@ pub use self::lock::LOCK_TTL;
 use self::lock::LoadLock;
 use crate::redis_conn::{Conn, RedisConfig};
 use crate::table::layout::{self, CldrMeta, Keys, LongNames, Membership, Meta, Version};
+use crate::table::persian;
 use slugd_engine::cldr::{self, CldrError, CldrSettings, KeySet, Locales};
 use slugd_engine::readers::japanese::{self, IpadicError, Readings};
+use slugd_engine::readers::persian::VowelModel;
 use slugd_engine::unicode_data::{
     BadLine, Categories, DataError, DataSource, LineError, ReadError, Reader,
 };
@@ -70,6 +72,9 @@ pub struct LoadSettings {
     /// IPADIC's directory, when Japanese readings are loaded (`--locales`
     /// has `ja` or is `all`).
     pub japanese: Option<PathBuf>,
+    /// Persian's word list, when Persian's model of vowels is made
+    /// (`--locales` has `fa` or is `all`).
+    pub persian: Option<PathBuf>,
     /// How long to wait for another loader's lock.
     pub lock_wait: Duration,
 }
@@ -98,6 +103,10 @@ pub struct LoadReport {
     /// MEMORY USAGE summed over the buckets of Japanese readings (part of
     /// `bytes`).
     pub japanese_bytes: u64,
+    /// Contexts of Persian's model of vowels (0: none).
+    pub persian_contexts: u64,
+    /// The model's bytes in the meta hash (part of `bytes`).
+    pub persian_bytes: u64,
     /// Versions removed after the switch.
     pub removed: Vec<Version>,
     /// Wall time of the whole load.
@@ -127,6 +136,13 @@ impl fmt::Display for LoadReport {
                 f,
                 "\nJapanese readings of {} written forms, {} bytes of Redis memory",
                 self.japanese_forms, self.japanese_bytes
+            )?;
+        }
+        if self.persian_contexts > 0 {
+            write!(
+                f,
+                "\nPersian's model of vowels: {} contexts, {} bytes in the meta",
+                self.persian_contexts, self.persian_bytes
             )?;
         }
         if !self.removed.is_empty() {
@@ -164,6 +180,8 @@ pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
     // a broken dictionary fails the load here, and the lock is not held
     // idle while it is read.
     let readings = read_readings(settings).await?;
+    // Persian's model too (some seconds of espeak-ng).
+    let vowels = make_vowels(settings).await?;
     let conn = Conn::for_loader(&settings.redis)
         .await
         .map_err(redis_err("connecting"))?;
@@ -175,7 +193,9 @@ pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
         lock,
         settings,
     };
-    let result = load.steps(file, (tags, cldr_keys), readings, started).await;
+    let result = load
+        .steps(file, (tags, cldr_keys), readings, vowels, started)
+        .await;
     load.lock.release().await;
     result
 }
@@ -206,6 +226,30 @@ async fn read_readings(settings: &LoadSettings) -> Result<Option<Readings>, Load
             Ok(None)
         }
         Err(e) => Err(LoadError::Japanese(e)),
+    }
+}
+
+/// Persian's model of vowels, when the locales ask for it and its
+/// packages are there ([`crate::table::persian::build`], on a blocking
+/// thread). Without them, a warning that says how to get them, and none.
+async fn make_vowels(settings: &LoadSettings) -> Result<Option<Arc<VowelModel>>, LoadError> {
+    let Some(words) = settings.persian.clone() else {
+        return Ok(None);
+    };
+    let made = tokio::task::spawn_blocking(move || persian::build(&words))
+        .await
+        .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
+    match made {
+        Ok(model) => Ok(Some(Arc::new(model))),
+        Err(e) if e.is_missing() => {
+            tracing::warn!(
+                error = %e,
+                "no model of Persian's vowels loaded: Persian without vowel marks is read as by rules 5; to read it: {}",
+                persian::HOW_TO_GET
+            );
+            Ok(None)
+        }
+        Err(e) => Err(LoadError::Persian(e)),
     }
 }
 
@@ -249,6 +293,7 @@ impl Load<'_> {
         file: Box<dyn BufRead + Send>,
         (tags, cldr_keys): (Vec<String>, KeySet),
         readings: Option<Readings>,
+        vowels: Option<Arc<VowelModel>>,
         started: Instant,
     ) -> Result<LoadReport, LoadError> {
         let version = self.new_version().await?;
@@ -273,7 +318,14 @@ impl Load<'_> {
         };
         let fields = written.fields + cldr.fields + readings.fields;
         let (meta, keys, reading_bytes) = self
-            .write_meta(version, written.members, written.long, cldr, readings)
+            .write_meta(
+                version,
+                written.members,
+                written.long,
+                cldr,
+                readings,
+                vowels,
+            )
             .await?;
         self.switch(version).await?;
         self.announce(version).await;
@@ -289,6 +341,8 @@ impl Load<'_> {
             bytes: meta.bytes,
             japanese_forms: meta.readings.forms,
             japanese_bytes: reading_bytes,
+            persian_contexts: meta.vowels.as_ref().map_or(0, |v| v.entries() as u64),
+            persian_bytes: meta.vowels.as_ref().map_or(0, |v| v.encode().len() as u64),
             removed,
             elapsed: started.elapsed(),
         })
@@ -536,6 +590,7 @@ impl Load<'_> {
         long: LongNames,
         cldr: CldrWritten,
         readings: ReadingsWritten,
+        vowels: Option<Arc<VowelModel>>,
     ) -> Result<(Meta, u64, u64), LoadError> {
         let doing = "writing the version's meta";
         let mut meta = Meta {
@@ -550,6 +605,7 @@ impl Load<'_> {
             bytes: 0,
             cldr: cldr.meta,
             readings: readings.meta,
+            vowels,
         };
         let meta_key = self.keys.meta(version);
         let mut hset = redis::cmd("HSET");

@@ -6,7 +6,8 @@
 //! (a load from another directory may hold more); before Redis has answered
 //! once, the service's own settings. Without `--data` and `--cldr` the
 //! copy is made of the files built into the binary. A version with
-//! Japanese readings is copied with the readings of `--ipadic`.
+//! Japanese readings is copied with the readings of `--ipadic`; a version
+//! with Persian's model of vowels, with that model (the service holds it).
 
 use std::path::PathBuf;
 
@@ -32,6 +33,10 @@ pub struct CopySource {
     /// answered when the service's `--locales` ask for them (`japanese`).
     ipadic: PathBuf,
     japanese: bool,
+    /// The Persian word list, for the copy made before Redis has answered
+    /// when the service's `--locales` ask for Persian (`persian`).
+    persian_words: PathBuf,
+    persian: bool,
 }
 
 impl CopySource {
@@ -43,6 +48,8 @@ impl CopySource {
             cldr: settings.cldr.clone(),
             ipadic: settings.ipadic.clone(),
             japanese: settings.japanese,
+            persian_words: settings.persian_words.clone(),
+            persian: settings.persian,
         }
     }
 
@@ -59,18 +66,27 @@ impl CopySource {
         if live.is_some_and(|meta| meta.cldr.written.is_empty()) {
             table.drop_written();
         }
-        match live {
+        let table = match live {
             // The version's Japanese readings, from --ipadic: without them
             // the copy would read Japanese otherwise than Redis does, so it
             // fails instead, whatever the reason.
             Some(meta) if meta.readings.any() => {
                 let readings = memory::read_readings(self.ipadic.clone()).await?;
-                Ok(table.with_readings(readings))
+                table.with_readings(readings)
             }
-            Some(_) => Ok(table),
-            None => Ok(memory::read_japanese(
+            Some(_) => table,
+            None => {
+                memory::read_japanese(table, self.japanese.then_some(self.ipadic.as_path())).await?
+            }
+        };
+        match live {
+            Some(meta) => Ok(match &meta.vowels {
+                Some(vowels) => table.with_vowels(vowels.clone()),
+                None => table,
+            }),
+            None => Ok(memory::read_persian(
                 table,
-                self.japanese.then_some(self.ipadic.as_path()),
+                self.persian.then_some(self.persian_words.as_path()),
             )
             .await?),
         }

@@ -53,9 +53,11 @@
 
 use std::collections::HashMap;
 use std::fmt::Write;
+use std::sync::Arc;
 
 use slugd_engine::cldr::{KeySet, Locales};
 pub use slugd_engine::membership::Membership;
+use slugd_engine::readers::persian::VowelModel;
 use slugd_engine::unicode_data::Categories;
 
 /// Code points per bucket, as a shift.
@@ -292,6 +294,10 @@ pub struct Meta {
     pub cldr: CldrMeta,
     /// Japanese readings; none for a table loaded without them.
     pub readings: Readings,
+    /// Persian's model of vowels (field `fa_vowels`, its text form); none
+    /// for a table loaded without it. Read once with the meta, and held
+    /// by the service while the version is live.
+    pub vowels: Option<Arc<VowelModel>>,
 }
 
 /// What a version holds of CLDR's names, in the meta fields `cldr_*`.
@@ -464,6 +470,8 @@ pub mod field {
     pub const JA_BUCKETS: &str = "ja_buckets";
     /// Japanese written forms.
     pub const JA_FORMS: &str = "ja_forms";
+    /// Persian's model of vowels, as text.
+    pub const FA_VOWELS: &str = "fa_vowels";
 }
 
 impl Meta {
@@ -485,6 +493,9 @@ impl Meta {
                 (field::JA_BUCKETS, self.readings.buckets.to_string()),
                 (field::JA_FORMS, self.readings.forms.to_string()),
             ]);
+        }
+        if let Some(vowels) = &self.vowels {
+            fields.push((field::FA_VOWELS, vowels.encode()));
         }
         fields
     }
@@ -532,6 +543,12 @@ impl Meta {
                     forms: number(field::JA_FORMS)?,
                 },
             },
+            vowels: match fields.get(field::FA_VOWELS) {
+                None => None,
+                Some(text) => Some(Arc::new(
+                    VowelModel::decode(text).map_err(|e| format!("'fa_vowels': {e}"))?,
+                )),
+            },
         })
     }
 }
@@ -571,6 +588,7 @@ mod tests {
             bytes: 420,
             cldr: CldrMeta::default(),
             readings: Readings::default(),
+            vowels: None,
         };
         // A table loaded before CLDR names: none.
         let old: HashMap<String, String> = meta
@@ -594,6 +612,10 @@ mod tests {
                 names: 2,
             },
             readings: Readings::for_forms(129),
+            vowels: Some(Arc::new(slugd_engine::readers::persian::train(&[(
+                "تهران".to_owned(),
+                "tehran".to_owned(),
+            )]))),
             ..meta
         };
         assert_eq!(meta.readings.buckets, 3);

@@ -11,7 +11,8 @@
 //!   while Redis is down; [`copy`]: the one rule for an in-process copy of
 //!   the Redis table, which the fallback and `/bench` build.
 //! - [`layout`]: the Redis key layout and meta schema both the loader and
-//!   the reader use.
+//!   the reader use; [`persian`]: Persian's model of vowels, made from
+//!   the packages a user installs, for both.
 //! - [`settings`]: what a table is opened from; [`error`]: why it fails.
 //!
 //! The files below this one never import it: arrows run from here down.
@@ -23,6 +24,7 @@ mod error;
 mod fallback;
 pub(crate) mod layout;
 mod memory;
+pub mod persian;
 mod redis;
 mod settings;
 
@@ -68,6 +70,11 @@ impl SymbolTable {
             let table = memory::read_japanese(
                 table,
                 settings.japanese.then_some(settings.ipadic.as_path()),
+            )
+            .await?;
+            let table = memory::read_persian(
+                table,
+                settings.persian.then_some(settings.persian_words.as_path()),
             )
             .await?;
             tracing::info!(

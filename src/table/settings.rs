@@ -27,6 +27,13 @@ pub struct TableSettings {
     /// Whether the in-process table holds Japanese readings: `--locales`
     /// has `ja` or is `all`.
     pub japanese: bool,
+    /// The Persian word list (`--persian-words`): Persian's model of
+    /// vowels of the in-process table when `persian`, and of the
+    /// fallback's copy before Redis has answered.
+    pub persian_words: PathBuf,
+    /// Whether the in-process table has Persian's model of vowels:
+    /// `--locales` has `fa` or is `all`.
+    pub persian: bool,
     /// The key prefix in Redis.
     pub prefix: String,
     /// Categories of the in-process table. A Redis table says its own; until

@@ -33,6 +33,8 @@ pub fn table_settings(config: Option<RedisConfig>) -> TableSettings {
         cldr: shipped_cldr(),
         ipadic: slugd_engine::readers::japanese::ipadic::DEFAULT_DIR.into(),
         japanese: false,
+        persian_words: slugd::table::persian::DEFAULT_WORDS.into(),
+        persian: false,
         refresh_interval: Duration::from_millis(200),
         on_redis_down: Default::default(),
         name_cache: 1024,
@@ -102,6 +104,14 @@ impl AppBuilder {
     pub fn japanese(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
         self.settings.table.ipadic = dir.into();
         self.settings.table.japanese = true;
+        self
+    }
+
+    /// Persian's word list, for the in-process table's model of Persian's
+    /// vowels (as `--locales fa` gives it, made with espeak-ng).
+    pub fn persian(mut self, words: impl Into<std::path::PathBuf>) -> Self {
+        self.settings.table.persian_words = words.into();
+        self.settings.table.persian = true;
         self
     }
 

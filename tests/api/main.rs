@@ -24,6 +24,7 @@ mod openapi;
 mod operations;
 mod options;
 mod outage;
+mod persian;
 mod properties;
 mod replicas;
 mod reservations;

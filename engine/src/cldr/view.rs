@@ -21,6 +21,7 @@ use super::keys::KeySet;
 use super::locales::Locales;
 use crate::locale::SlugLocale;
 use crate::readers::japanese::Reading;
+use crate::readers::persian::VowelModel;
 use crate::slug::SymbolNames;
 
 /// Where a view's names come from.
@@ -38,6 +39,11 @@ pub trait NameSource {
     #[inline]
     fn reading(&self, form: &str) -> Option<Reading> {
         let _ = form;
+        None
+    }
+    /// Persian's model of vowels ([`SymbolNames::vowels`]).
+    #[inline]
+    fn vowels(&self) -> Option<&VowelModel> {
         None
     }
 }
@@ -141,6 +147,11 @@ impl<S: NameSource> SymbolNames for View<'_, S> {
     #[inline]
     fn reading(&self, form: &str) -> Option<Reading> {
         self.source.reading(form)
+    }
+
+    #[inline]
+    fn vowels(&self) -> Option<&VowelModel> {
+        self.source.vowels()
     }
 }
 

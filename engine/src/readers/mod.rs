@@ -67,6 +67,7 @@ pub mod japanese;
 mod khmer;
 mod korean;
 mod lao;
+pub mod persian;
 mod rtgs;
 pub(crate) mod runs;
 pub(crate) mod scan;
@@ -788,6 +789,24 @@ pub(crate) fn reads_own_runs(locale: &SlugLocale, rules: Rules) -> bool {
         .filter(|&&row| row < SHOWN)
         .map(|&row| &READERS[usize::from(row)])
         .any(|row| !matches!(row.reader, Reader::Cldr) && row.locales.contains(&language))
+}
+
+/// Whether `text`'s Arabic script is read as Persian with `locale` under
+/// `rules`: the locale's reader of the script is Persian's, or, where the
+/// letters choose, they show Persian ([`arabic::Language::shown_by`]).
+pub(crate) fn reads_persian(text: &str, locale: Option<&SlugLocale>, rules: Rules) -> bool {
+    let key = Words::ALL
+        .iter()
+        .position(|&w| w == Words::Arabic)
+        .expect("Arabic is read word by word");
+    match choices(locale, rules)[key] {
+        NONE => false,
+        SHOWN => arabic::Language::shown_by(text) == arabic::Language::Persian,
+        row => matches!(
+            READERS[usize::from(row)].reader,
+            Reader::Arabic(arabic::Language::Persian)
+        ),
+    }
 }
 
 /// The row `choices` give the script of `key`, the letters of `text`

@@ -16,8 +16,10 @@
 //!    chosen by its table: the scripts read word by word
 //!    ([`read_national`], [`Switch::NationalStandards`]), the `locale`'s
 //!    transform ([`romanize_language`]), the scripts read run by run
-//!    ([`romanize_writing`]), and, once the table is known, Japanese read
-//!    by IPADIC's readings ([`read_japanese`]);
+//!    ([`romanize_writing`]), and, once the table is known, Persian
+//!    without vowel marks by the table's model of its vowels
+//!    ([`read_persian`]) and Japanese by IPADIC's readings
+//!    ([`read_japanese`]);
 //! 4. **words** ([`words`]): steps 1 to 6 below, over each character; with
 //!    `ascii: false`, the slug in the title's own script instead
 //!    (`unicode`, its own pass);
@@ -26,7 +28,7 @@
 //! 6. **the fallback** ([`fallback`]): an empty slug becomes the slug of
 //!    `fallback` when given.
 //!
-//! Stages 1 to 3 but Japanese make [`rewrite`], which the service's
+//! Stages 1 to 3 but Persian and Japanese make [`rewrite`], which the service's
 //! pipeline calls first to know what to ask the table for; the others make
 //! [`slugify_rewritten`]. [`slugify`] runs them all, with one fast path:
 //! a title read as it is by stage 4, which stops at anything stages 1 to 3
@@ -101,8 +103,8 @@ pub use names::{NoSymbols, SymbolNames};
 pub use unicode::{cut as cut_unicode, uri};
 
 use crate::locale::SlugLocale;
-use crate::readers::japanese;
 use crate::readers::scan::{self, find_byte};
+use crate::readers::{japanese, persian};
 use crate::readers::{runs, transforms, words as readers_words};
 use builder::{Unrewritten, build};
 use classes::{is_ampersand, truncate_at_word};
@@ -205,9 +207,32 @@ fn words_of_rewritten(
     if !options.ascii {
         return unicode::slug(title, options, names).ok_or(EmptySlug);
     }
-    match words(&read_japanese(title, options, names), options, names, false) {
+    let persian = read_persian(title, options, names);
+    match words(
+        &read_japanese(&persian, options, names),
+        options,
+        names,
+        false,
+    ) {
         Ok(slug) => slug,
         Err(Unrewritten) => unreachable!("only a watching pass stops"),
+    }
+}
+
+/// Persian written without vowel marks, read by the table's model of its
+/// vowels ([`Switch::PersianVowels`]; `crate::readers::persian`) when the
+/// title is read as Persian; borrowed otherwise. After the table, since
+/// the model is the table's.
+#[inline]
+fn read_persian<'t>(text: &'t str, options: &Options, names: &impl SymbolNames) -> Cow<'t, str> {
+    match names.vowels() {
+        Some(model)
+            if options.rules.has(Switch::PersianVowels)
+                && crate::readers::reads_persian(text, options.locale.as_ref(), options.rules) =>
+        {
+            persian::read_words(text, model)
+        }
+        _ => Cow::Borrowed(text),
     }
 }
 

@@ -2,6 +2,7 @@
 //! implements, and the two simplest implementations (no table, a map).
 
 use crate::readers::japanese::Reading;
+use crate::readers::persian::VowelModel;
 
 /// Names characters of the symbol table. `None` means "not a table
 /// character": the engine transliterates it instead.
@@ -47,6 +48,13 @@ pub trait SymbolNames {
     #[inline]
     fn reading(&self, form: &str) -> Option<Reading> {
         let _ = form;
+        None
+    }
+
+    /// The model of Persian's unwritten vowels, when the table has one
+    /// (rules 6 read Persian without vowel marks by it).
+    #[inline]
+    fn vowels(&self) -> Option<&VowelModel> {
         None
     }
 }

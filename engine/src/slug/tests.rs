@@ -740,3 +740,73 @@ fn the_one_pass_gives_what_every_stage_gives() {
         }
     }
 }
+
+/// No symbols, and a model of Persian's vowels.
+struct WithVowels(crate::readers::persian::VowelModel);
+
+impl SymbolNames for WithVowels {
+    fn name(&self, _: char) -> Option<&str> {
+        None
+    }
+
+    fn vowels(&self) -> Option<&crate::readers::persian::VowelModel> {
+        Some(&self.0)
+    }
+}
+
+#[test]
+fn persian_is_read_by_the_tables_model_in_one_pass_as_in_every_stage() {
+    use super::{rewrite, slugify_rewritten};
+    use crate::readers::persian;
+    let pairs: Vec<(String, String)> = [
+        ("تهران", "tˈehrɑn"),
+        ("کتاب", "ketˈɑb"),
+        ("شیراز", "ʃirˈɑz"),
+        ("کرمان", "kermˈɑn"),
+    ]
+    .iter()
+    .map(|&(word, ipa)| (persian::normalized(word), persian::fold_ipa(ipa).unwrap()))
+    .collect();
+    let names = WithVowels(persian::train(&pairs));
+    let options = |rules: u64, locale: Option<&str>| {
+        with(RawOptions {
+            rules: Some(rules),
+            locale: locale.map(Into::into),
+            ..RawOptions::default()
+        })
+    };
+    for rules in [5, 6] {
+        for locale in [None, Some("fa"), Some("ar")] {
+            let options = options(rules, locale);
+            for title in [
+                "تهران",
+                "کتاب تهران",
+                "Hello شیراز!",
+                "مرحبا بالعالم",
+                "کتاب\u{200C}ها ۱۲",
+                "كتاب مُحَمَّد",
+                "x\u{0640}y",
+            ] {
+                assert_eq!(
+                    slugify(title, &options, &names),
+                    slugify_rewritten(&rewrite(title, &options), &options, &names),
+                    "{title} rules {rules} {locale:?}"
+                );
+            }
+        }
+    }
+    let slug = |title: &str, rules: u64, locale: Option<&str>| {
+        slugify(title, &options(rules, locale), &names).unwrap()
+    };
+    assert_eq!(slug("کتاب تهران", 6, None), "ketab-tehran");
+    assert_eq!(slug("کتاب تهران", 5, None), "khtab-thran");
+    assert_eq!(slug("تهران", 6, Some("fa")), "tehran");
+    // No letter of Persian's own: read as Arabic, as before.
+    assert_eq!(slug("تهران", 6, None), "thran");
+    assert_eq!(slug("تهران", 6, Some("ar")), "thran");
+    // Without a model, as before.
+    assert_eq!(
+        slugify("کتاب", &options(6, None), &NoSymbols).unwrap(),
+        "khtab"
+    );
+}

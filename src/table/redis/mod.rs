@@ -53,6 +53,7 @@ use slugd_engine::locale::SlugLocale;
 use slugd_engine::named;
 use slugd_engine::options::Options;
 use slugd_engine::readers::japanese::{self, Reading};
+use slugd_engine::readers::persian::VowelModel;
 use slugd_engine::unicode_data::Categories;
 
 /// What the service holds of one table version: its id and its meta (the
@@ -136,6 +137,8 @@ pub type FormReadings = HashMap<Box<str>, Reading>;
 pub struct RequestSource {
     names: Names,
     readings: Option<FormReadings>,
+    /// The version's model of Persian's vowels, when it has one.
+    vowels: Option<Arc<VowelModel>>,
 }
 
 impl NameSource for RequestSource {
@@ -156,6 +159,11 @@ impl NameSource for RequestSource {
 
     fn reading(&self, form: &str) -> Option<Reading> {
         self.readings.as_ref()?.get(form).cloned()
+    }
+
+    #[inline]
+    fn vowels(&self) -> Option<&VowelModel> {
+        self.vowels.as_deref()
     }
 }
 
@@ -306,6 +314,7 @@ impl RedisTable {
                         source: RequestSource {
                             names: HashMap::new(),
                             readings: None,
+                            vowels: None,
                         },
                     }),
                 };
@@ -331,12 +340,14 @@ impl RedisTable {
             let missing = self.cache.lookup(version.version, wanted, &mut names);
             self.metrics.cache_lookup(asked, missing.len());
             // Moves the version and chain out: each use returns.
+            let vowels = version.meta.vowels.clone();
             let done = |version, chain, names, readings| RequestNames {
                 version: Some(version),
                 chain,
                 source: RequestSource {
                     names,
                     readings: has_readings.then_some(readings),
+                    vowels,
                 },
             };
             if missing.is_empty() && forms.is_empty() {

@@ -1,0 +1,874 @@
+//! Persian written without vowel marks, read by a model of its letters in
+//! context (rules 6): what espeak-ng's Persian voice says a word's letters
+//! sound like, learnt at load time from its readings of a word list, so
+//! that a word the list does not have is read too (`تهران` tehran,
+//! `اصفهان` esfahan, `شیراز` shiraz; rules 5 wrote the consonants alone,
+//! `thran`).
+//!
+//! Neither the word list (Debian's `myspell-fa`) nor espeak-ng (GPL-3) is
+//! in slugd: the service runs espeak-ng over the list when it loads a
+//! table (`slugd load`, or `serve` in process with the `fa` locale), and
+//! keeps only this model, some 12,000 contexts.
+//!
+//! The model, learnt by [`train`]:
+//! 1. each word of the list is [`normalized`] (vowel marks and joiners
+//!    other than ZWNJ dropped, Arabic `ي ك ة` as Persian `ی ک ه`), and
+//!    espeak-ng's IPA for it folded to ASCII letters ([`fold_ipa`]);
+//! 2. each letter is aligned with the ASCII it gave: one of the sounds the
+//!    letter may have ([`sounds`]), doubled or not, then up to two vowels
+//!    (the ones Persian does not write), by the cheapest alignment, whose
+//!    costs three rounds of counting then learn (hard EM);
+//! 3. for each letter, with two letters before and three after it (then
+//!    narrower contexts, down to the letter alone) and whether a vowel or
+//!    a consonant was written last, the ASCII it most often gave (ties:
+//!    the smallest); a context is kept only where it says something the
+//!    narrower ones do not.
+//!
+//! A word is read letter by letter, the widest context known first
+//! ([`VowelModel::read`]). `غ` and `ق` both sound q in espeak-ng's Persian;
+//! readers write `غ` gh (Damghan), so the model does.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// The contexts, widest first: letters before and after the letter.
+const LEVELS: [(usize, usize); 6] = [(2, 3), (2, 2), (1, 2), (1, 1), (0, 1), (0, 0)];
+
+/// How many training words the alignment costs are learnt from.
+const EM_WORDS: usize = 10_000;
+
+/// Rounds of learning the alignment costs.
+const EM_ROUNDS: usize = 3;
+
+/// The vowels Persian leaves unwritten, as ASCII.
+const VOWELS: &[u8] = b"aeiou";
+
+/// The version of the model's text form ([`VowelModel::encode`]).
+const FORMAT: &str = "persian-vowels 1";
+
+/// ZERO WIDTH NON-JOINER, a letter of the model (it writes nothing).
+const ZWNJ: char = '\u{200C}';
+
+/// A model of Persian's letters in context: for each context, the ASCII
+/// its letter is read as ([`train`] says how it is learnt). Some 12,000
+/// contexts, each a number of eight bytes and a reading's of two. Two
+/// models are equal when they read alike (their text forms are equal),
+/// however their letters are numbered.
+#[derive(Debug, Clone, Default)]
+pub struct VowelModel {
+    /// Its letters, numbered.
+    alphabet: Alphabet,
+    /// Context (packed: [`pack`]) -> its reading in `chunks`.
+    contexts: HashMap<u64, u16>,
+    /// The readings, each once.
+    chunks: Vec<Box<str>>,
+}
+
+/// Whether `c` is a letter of a Persian word the model reads: the Arabic
+/// block's letters (not its digits, punctuation or marks), and ZWNJ.
+#[inline]
+pub fn is_letter(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0620}'..='\u{063F}'
+            | '\u{0641}'..='\u{064A}'
+            | '\u{066E}'..='\u{066F}'
+            | '\u{0671}'..='\u{06D3}'
+            | '\u{06D5}'
+            | '\u{06EE}'..='\u{06EF}'
+            | '\u{06FA}'..='\u{06FC}'
+            | '\u{06FF}'
+            | ZWNJ
+    )
+}
+
+/// Whether `c` is left out of a word before it is read: the vowel marks,
+/// the tatweel, and the joiners but ZWNJ.
+#[inline]
+fn is_dropped(c: char) -> bool {
+    matches!(
+        c,
+        '\u{064B}'..='\u{065F}'
+            | '\u{0670}'
+            | '\u{06D6}'..='\u{06ED}'
+            | '\u{0640}'
+            | '\u{200B}'
+            | '\u{200D}'..='\u{200F}'
+    )
+}
+
+/// `word` as the model reads it: its marks and joiners (but ZWNJ) left
+/// out, and the Arabic letters Persian writes otherwise written so (`ي ى`
+/// `ی`, `ك` `ک`, `ة ۀ` `ه`).
+pub fn normalized(word: &str) -> String {
+    word.chars()
+        .filter(|&c| !is_dropped(c))
+        .map(|c| match c {
+            'ي' | 'ى' => 'ی',
+            'ك' => 'ک',
+            'ة' | 'ۀ' => 'ه',
+            c => c,
+        })
+        .collect()
+}
+
+/// The sounds a letter may stand for, as ASCII, the likeliest first; `None`
+/// for a letter the list does not say (anything short, at first).
+fn sounds(c: char) -> Option<&'static [&'static str]> {
+    Some(match c {
+        'ب' => &["b", "m"],
+        'پ' => &["p"],
+        'ت' | 'ط' => &["t"],
+        'ث' | 'س' | 'ص' => &["s"],
+        'ج' => &["j"],
+        'چ' => &["ch"],
+        'ح' => &["h"],
+        'خ' => &["kh"],
+        'د' => &["d"],
+        'ذ' | 'ز' | 'ض' | 'ظ' => &["z"],
+        'ر' => &["r"],
+        'ژ' => &["zh"],
+        'ش' => &["sh"],
+        'ع' | 'أ' | 'إ' | 'ء' | ZWNJ => &[""],
+        'غ' | 'ق' => &["q", "gh"],
+        'ف' => &["f"],
+        'ک' => &["k"],
+        'گ' => &["g"],
+        'ل' => &["l"],
+        'م' => &["m"],
+        'ن' => &["n", "m"],
+        'و' => &["v", "u", "o", "", "w", "ow"],
+        'ه' => &["h", "e", ""],
+        'ی' => &["y", "i", "", "ey", "ay", "iy"],
+        'ا' => &["", "a", "an"],
+        'آ' => &["a", "", "aa"],
+        'ؤ' => &["", "v"],
+        'ئ' => &["", "y"],
+        _ => return None,
+    })
+}
+
+/// `ipa`, espeak-ng's IPA for a word, folded to the ASCII letters readers
+/// write for its sounds (`tehrˈɑn` tehran, `ʃiːrˈɑːz` shiraz: stress and
+/// length left out, a long consonant doubled, `ʃ` sh, `x` kh, `ɒ ɑ æ` a);
+/// `None` where espeak-ng read part of it as another language (`(en)`).
+pub fn fold_ipa(ipa: &str) -> Option<String> {
+    if ipa.contains('(') {
+        return None;
+    }
+    const VOWEL_SIGNS: &str = "aeiouɑɒæəɛɔɪʊɐʌ";
+    let chars: Vec<char> = ipa
+        .chars()
+        .filter(|c| !matches!(c, 'ˈ' | 'ˌ' | '.' | '‿' | 'ˑ' | '\u{0361}'))
+        .collect();
+    let mut out = String::with_capacity(chars.len() + 4);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        let after = chars.get(i + 2).copied();
+        let (text, used) = match (c, next, after) {
+            ('t', Some('ʃ'), Some('ʰ')) => ("chh", 3),
+            ('t', Some('ʃ'), _) => ("ch", 2),
+            ('d', Some('ʒ'), _) => ("j", 2),
+            ('c', Some('ʰ'), _) => ("chh", 2),
+            ('ɟ', Some('ʱ' | 'ʰ'), _) => ("jh", 2),
+            ('ð', Some('ˤ'), _) | ('z', Some('ˤ'), _) => ("z", 2),
+            ('s', Some('ˤ'), _) => ("s", 2),
+            ('d', Some('ˤ'), _) => ("d", 2),
+            ('t', Some('ˤ' | 'ˁ'), _) => ("t", 2),
+            ('q', Some('1'), _) => ("q", 2),
+            (c, Some('\u{0303}'), _) if VOWEL_SIGNS.contains(c) => {
+                out.push_str(single(c));
+                ("n", 2)
+            }
+            ('ː', _, _) => {
+                // Length: a long vowel is written once, a long consonant
+                // twice.
+                let last = chars[..i].iter().rev().find(|c| !c.is_whitespace());
+                match last {
+                    Some(&last) if !VOWEL_SIGNS.contains(last) => (single(last), 1),
+                    _ => ("", 1),
+                }
+            }
+            (c, _, _) => (single(c), 1),
+        };
+        out.push_str(text);
+        i += used;
+    }
+    Some(
+        out.chars()
+            .filter(char::is_ascii_alphabetic)
+            .map(|c| c.to_ascii_lowercase())
+            .collect(),
+    )
+}
+
+/// What one IPA character is written as (itself, when ASCII).
+fn single(c: char) -> &'static str {
+    match c {
+        'ɫ' => "l",
+        'ʰ' | 'ʱ' | 'ħ' | 'ɦ' => "h",
+        'ʕ' | 'ʔ' | 'ʲ' | 'ʷ' => "",
+        'ɣ' | 'ġ' => "gh",
+        'ʁ' | 'ɽ' | 'ɾ' => "r",
+        'χ' | 'x' => "kh",
+        'ʃ' | 'š' => "sh",
+        'ʒ' => "zh",
+        'ʐ' => "z",
+        'θ' => "th",
+        'ð' => "dh",
+        'ɢ' | 'q' => "q",
+        'ɡ' | 'g' => "g",
+        'j' => "y",
+        'c' => "ch",
+        'ɟ' => "j",
+        'ʈ' => "t",
+        'ɖ' => "d",
+        'ʋ' => "w",
+        'ʂ' => "s",
+        'ŋ' | 'ɲ' => "n",
+        'ʦ' => "ts",
+        'ɑ' | 'ɒ' | 'æ' | 'ə' | 'ɐ' | 'ʌ' | 'ā' => "a",
+        'ɪ' | 'ɨ' => "i",
+        'ʊ' | 'ɯ' => "u",
+        'ɛ' => "e",
+        'ɔ' | 'ø' => "o",
+        'ã' => "an",
+        'ẽ' => "en",
+        'ĩ' => "in",
+        'õ' => "on",
+        'ũ' => "un",
+        c if c.is_ascii_alphabetic() => ascii_letter(c),
+        _ => "",
+    }
+}
+
+/// An ASCII letter as a static string.
+fn ascii_letter(c: char) -> &'static str {
+    const LETTERS: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    LETTERS.find(c).map_or("", |at| &LETTERS[at..at + 1])
+}
+
+/// The training words of a word list: the words without ZWNJ that three
+/// or more longer words of the list start with (stems, not their
+/// inflections: the model learns more from `دانشگاه` than from its
+/// plurals), each once. `list` holds the words, [`normalized`], a line
+/// each, in any order: one buffer, not a string a word, since a list has
+/// hundreds of thousands.
+pub fn stems(list: &str) -> Vec<String> {
+    let mut words: Vec<&str> = list.lines().filter(|w| !w.is_empty()).collect();
+    words.sort_unstable();
+    words.dedup();
+    let mut stems = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        if word.contains(ZWNJ) {
+            continue;
+        }
+        let longer = words[i + 1..]
+            .iter()
+            .take(3)
+            .take_while(|w| w.starts_with(word))
+            .count();
+        if longer >= 3 {
+            stems.push((*word).to_owned());
+        }
+    }
+    stems
+}
+
+/// The alignment of a word's letters with the ASCII they gave.
+struct Aligner {
+    /// (letter, ASCII) -> cost, once learnt; `None` before.
+    costs: Option<HashMap<(char, Box<str>), f64>>,
+}
+
+/// One way a letter may give the ASCII at a position: its text, where it
+/// ends, and its cost.
+struct Step {
+    end: usize,
+    cost: f64,
+}
+
+impl Aligner {
+    /// The cost of a letter giving `sound` (the `rank`th it may have),
+    /// doubled or not, then `vowels` vowels, before costs are learnt.
+    fn first_cost(c: char, sound: &str, rank: usize, doubled: bool, vowels: usize) -> f64 {
+        let mut cost = rank as f64 + if doubled { 1.5 } else { 0.0 } + 0.4 * vowels as f64;
+        if sound.is_empty() && sounds(c).is_some_and(|s| !s.contains(&"")) {
+            cost += 3.0;
+        }
+        cost
+    }
+
+    /// The ways letter `c` may give `out` from byte `at`.
+    fn steps(&self, c: char, out: &str, at: usize, steps: &mut Vec<Step>) {
+        steps.clear();
+        let rest = &out[at..];
+        let unknown: [&str; 3] = ["", rest.get(..1).unwrap_or(""), rest.get(..2).unwrap_or("")];
+        let listed = sounds(c);
+        let mut candidates: Vec<&str> = match listed {
+            Some(list) => list.to_vec(),
+            None => unknown.to_vec(),
+        };
+        if !candidates.contains(&"") {
+            candidates.push("");
+        }
+        for (rank, &sound) in candidates.iter().enumerate() {
+            for doubled in [false, true] {
+                if doubled && sound.is_empty() {
+                    continue;
+                }
+                let len = sound.len() * if doubled { 2 } else { 1 };
+                if !rest.starts_with(sound) || (doubled && !rest[sound.len()..].starts_with(sound))
+                {
+                    continue;
+                }
+                let mut vowels = 0;
+                loop {
+                    let end = at + len + vowels;
+                    let cost = match &self.costs {
+                        None => Self::first_cost(c, sound, rank, doubled, vowels),
+                        Some(costs) => match costs.get(&(c, Box::from(&out[at..end]))) {
+                            Some(&cost) => cost,
+                            None => 12.0 + Self::first_cost(c, sound, rank, doubled, vowels),
+                        },
+                    };
+                    steps.push(Step { end, cost });
+                    if vowels >= 2 || end >= out.len() || !VOWELS.contains(&out.as_bytes()[end]) {
+                        break;
+                    }
+                    vowels += 1;
+                }
+            }
+        }
+    }
+
+    /// The ASCII each letter of `word` gave in `out`, by the cheapest
+    /// alignment; `None` when there is none.
+    fn align(&self, word: &[char], out: &str) -> Option<Vec<Box<str>>> {
+        let (n, m) = (word.len(), out.len());
+        let mut best = vec![f64::INFINITY; (n + 1) * (m + 1)];
+        let mut from = vec![usize::MAX; (n + 1) * (m + 1)];
+        best[0] = 0.0;
+        let mut steps = Vec::new();
+        for (i, &c) in word.iter().enumerate() {
+            for j in 0..=m {
+                let here = best[i * (m + 1) + j];
+                if here.is_infinite() {
+                    continue;
+                }
+                self.steps(c, out, j, &mut steps);
+                for step in &steps {
+                    let at = (i + 1) * (m + 1) + step.end;
+                    if here + step.cost < best[at] {
+                        best[at] = here + step.cost;
+                        from[at] = j;
+                    }
+                }
+            }
+        }
+        if best[n * (m + 1) + m].is_infinite() {
+            return None;
+        }
+        let mut chunks = vec![Box::<str>::default(); n];
+        let mut j = m;
+        for i in (1..=n).rev() {
+            let start = from[i * (m + 1) + j];
+            chunks[i - 1] = Box::from(&out[start..j]);
+            j = start;
+        }
+        Some(chunks)
+    }
+
+    /// Learns the costs from `pairs` by hard EM: each round aligns them
+    /// and costs each (letter, ASCII) by how often it was seen.
+    fn learn(&mut self, pairs: &[(Vec<char>, String)]) {
+        for _ in 0..EM_ROUNDS {
+            let mut seen: HashMap<(char, Box<str>), u32> = HashMap::new();
+            let mut per_letter: HashMap<char, u32> = HashMap::new();
+            for (word, out) in pairs {
+                let Some(chunks) = self.align(word, out) else {
+                    continue;
+                };
+                for (&c, chunk) in word.iter().zip(chunks) {
+                    *seen.entry((c, chunk)).or_default() += 1;
+                    *per_letter.entry(c).or_default() += 1;
+                }
+            }
+            self.costs = Some(
+                seen.into_iter()
+                    .map(|((c, chunk), n)| {
+                        let total = f64::from(per_letter[&c]);
+                        ((c, chunk), -((f64::from(n) + 0.5) / (total + 5.0)).ln())
+                    })
+                    .collect(),
+            );
+        }
+    }
+}
+
+/// A model's letters as numbers of seven bits: 0 a letter it does not
+/// know, 1 and 2 the padding before and after a word, then its letters
+/// in the order first seen.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Alphabet {
+    letters: Vec<char>,
+}
+
+/// A letter the model does not know.
+const OTHER: u8 = 0;
+/// The padding before a word (`^` in the text form).
+const BEFORE: u8 = 1;
+/// The padding after a word (`$`).
+const AFTER: u8 = 2;
+/// How many letters an alphabet holds (ids up to 127).
+const MAX_LETTERS: usize = 125;
+
+impl Alphabet {
+    /// The number of `c`, [`OTHER`] if it does not know it.
+    fn id(&self, c: char) -> u8 {
+        match c {
+            '^' => BEFORE,
+            '$' => AFTER,
+            c => self
+                .letters
+                .iter()
+                .position(|&l| l == c)
+                .and_then(|at| u8::try_from(at + 3).ok())
+                .unwrap_or(OTHER),
+        }
+    }
+
+    /// The number of `c`, given one if it has none (while it has room).
+    fn learn(&mut self, c: char) -> u8 {
+        match self.id(c) {
+            OTHER if self.letters.len() < MAX_LETTERS && !matches!(c, '^' | '$') => {
+                self.letters.push(c);
+                u8::try_from(self.letters.len() + 2).unwrap_or(OTHER)
+            }
+            id => id,
+        }
+    }
+
+    /// The letter of number `id`.
+    fn char_of(&self, id: u8) -> char {
+        match id {
+            BEFORE => '^',
+            AFTER => '$',
+            OTHER => '?',
+            id => self.letters[usize::from(id) - 3],
+        }
+    }
+}
+
+/// The flag of what was written last: 1 nothing, 2 a vowel, 3 a
+/// consonant (0: no flag, the narrowest level's).
+fn flag(written: &str) -> u8 {
+    match written.as_bytes().last() {
+        None => 1,
+        Some(b) if VOWELS.contains(b) => 2,
+        Some(_) => 3,
+    }
+}
+
+/// The flag's letter in the text form.
+const FLAGS: [char; 4] = ['-', '^', 'V', 'C'];
+
+/// A context as a number: its level in the top byte, the flag below it,
+/// then its letters seven bits each (at most six), the last lowest.
+fn pack(level: usize, flag: u8, letters: &[u8]) -> u64 {
+    let mut key = (level as u64) << 56 | u64::from(flag) << 48;
+    for (k, &letter) in letters.iter().rev().enumerate() {
+        key |= u64::from(letter & 0x7F) << (7 * k);
+    }
+    key
+}
+
+/// A packed context's level, flag and letters.
+fn unpack(key: u64) -> (usize, u8, Vec<u8>) {
+    let level = usize::try_from(key >> 56)
+        .unwrap_or(0)
+        .min(LEVELS.len() - 1);
+    let flag = ((key >> 48) & 0xFF) as u8;
+    let (left, right) = LEVELS[level];
+    let n = left + 1 + right;
+    let letters = (0..n)
+        .map(|j| ((key >> (7 * (n - 1 - j))) & 0x7F) as u8)
+        .collect();
+    (level, flag, letters)
+}
+
+/// The key of letter `at` of `padded` (letter numbers, four paddings
+/// either side) at `level`, after `flag`.
+fn key_at(padded: &[u8], at: usize, level: usize, flag: u8) -> u64 {
+    let (left, right) = LEVELS[level];
+    let flag = if level + 1 < LEVELS.len() { flag } else { 0 };
+    pack(level, flag, &padded[at - left..=at + right])
+}
+
+/// `word`'s letters as `alphabet` numbers them, four paddings either side.
+fn padded(word: impl Iterator<Item = u8>) -> Vec<u8> {
+    let mut padded = vec![BEFORE; 4];
+    padded.extend(word);
+    padded.extend([AFTER; 4]);
+    padded
+}
+
+/// Learns the model from `pairs`: each a word of the list and the ASCII
+/// of espeak-ng's reading of it ([`fold_ipa`]), the words normalized.
+pub fn train(pairs: &[(String, String)]) -> VowelModel {
+    let pairs: Vec<(Vec<char>, String)> = pairs
+        .iter()
+        .map(|(word, out)| (word.chars().collect(), out.clone()))
+        .collect();
+    let mut aligner = Aligner { costs: None };
+    aligner.learn(&pairs[..pairs.len().min(EM_WORDS)]);
+    let mut model = VowelModel::default();
+    let mut chunk_ids: HashMap<Box<str>, u16> = HashMap::new();
+    // (context, ASCII) -> times seen.
+    let mut counts: HashMap<(u64, u16), u32> = HashMap::new();
+    for (word, out) in &pairs {
+        let Some(chunks) = aligner.align(word, out) else {
+            continue;
+        };
+        let padded = padded(word.iter().map(|&c| model.alphabet.learn(c)));
+        let mut written = String::new();
+        for (i, chunk) in chunks.into_iter().enumerate() {
+            let flag = flag(&written);
+            written.push_str(&chunk);
+            let next = u16::try_from(model.chunks.len()).unwrap_or(u16::MAX);
+            let id = *chunk_ids.entry(chunk.clone()).or_insert_with(|| {
+                model.chunks.push(chunk);
+                next
+            });
+            for level in 0..LEVELS.len() {
+                *counts
+                    .entry((key_at(&padded, i + 4, level, flag), id))
+                    .or_default() += 1;
+            }
+        }
+    }
+    // Each context's likeliest ASCII (ties: the smallest).
+    let mut best: HashMap<u64, (u16, u32)> = HashMap::new();
+    for ((key, id), n) in counts {
+        let entry = best.entry(key).or_insert((id, n));
+        if n > entry.1
+            || (n == entry.1 && model.chunks[usize::from(id)] < model.chunks[usize::from(entry.0)])
+        {
+            *entry = (id, n);
+        }
+    }
+    // The narrowest level first: a wider context is kept only where its
+    // reading differs from what the narrower ones kept say.
+    let mut by_level: Vec<Vec<(u64, u16)>> = vec![Vec::new(); LEVELS.len()];
+    for (key, (id, _)) in best {
+        by_level[unpack(key).0].push((key, id));
+    }
+    for (level, contexts) in by_level.into_iter().enumerate().rev() {
+        for (key, id) in contexts {
+            if level + 1 < LEVELS.len() && model.narrower(key) == Some(id) {
+                continue;
+            }
+            model.contexts.insert(key, id);
+        }
+    }
+    model.contexts.shrink_to_fit();
+    model
+}
+
+impl PartialEq for VowelModel {
+    fn eq(&self, other: &Self) -> bool {
+        self.encode() == other.encode()
+    }
+}
+
+impl Eq for VowelModel {}
+
+impl VowelModel {
+    /// What the levels narrower than `key`'s say for its context.
+    fn narrower(&self, key: u64) -> Option<u16> {
+        let (level, flag, letters) = unpack(key);
+        let (left, _) = LEVELS[level];
+        (level + 1..LEVELS.len()).find_map(|narrower| {
+            let (l, r) = LEVELS[narrower];
+            let flag = if narrower + 1 < LEVELS.len() { flag } else { 0 };
+            let key = pack(narrower, flag, &letters[left - l..=left + r]);
+            self.contexts.get(&key).copied()
+        })
+    }
+
+    /// Writes `word` (letters of [`is_letter`]) to `out` in ASCII as the
+    /// model reads it, a last `ه` said e as eh. A letter the model never
+    /// saw is written as its likeliest sound, or, for a letter Persian
+    /// does not write, as it is, for the stages after to write.
+    pub fn read(&self, word: &str, out: &mut String) {
+        let letters: Vec<char> = normalized(word).chars().collect();
+        let padded = padded(letters.iter().map(|&c| self.alphabet.id(c)));
+        let start = out.len();
+        for (i, &letter) in letters.iter().enumerate() {
+            let flag = flag(&out[start..]);
+            let found = (0..LEVELS.len())
+                .find_map(|level| self.contexts.get(&key_at(&padded, i + 4, level, flag)))
+                .map(|&id| &*self.chunks[usize::from(id)]);
+            match found {
+                Some(chunk) if letter == 'غ' && chunk.starts_with('q') => {
+                    out.push_str("gh");
+                    out.push_str(&chunk[1..]);
+                }
+                // A word's last `ه` said e is written eh, as names write it
+                // (`ساوه` Saveh, `مراغه` Maragheh).
+                Some("e") if letter == 'ه' && i + 1 == letters.len() => out.push_str("eh"),
+                Some(chunk) => out.push_str(chunk),
+                None => match sounds(letter) {
+                    Some(sounds) => out.push_str(sounds[0]),
+                    None => out.push(letter),
+                },
+            }
+        }
+    }
+
+    /// How many contexts it holds.
+    pub fn entries(&self) -> usize {
+        self.contexts.len()
+    }
+
+    /// Heap bytes it holds, roughly: its map's slots, its readings and
+    /// its letters.
+    pub fn heap_bytes(&self) -> usize {
+        self.contexts.capacity() * (std::mem::size_of::<(u64, u16)>() + 1)
+            + self
+                .chunks
+                .iter()
+                .map(|c| c.len() + std::mem::size_of::<Box<str>>())
+                .sum::<usize>()
+            + self.alphabet.letters.capacity() * std::mem::size_of::<char>()
+    }
+
+    /// The model as text, to store: a header line, then one line per
+    /// context, `level TAB context TAB ASCII`, the context its flag (`^`
+    /// nothing written yet, `V` a vowel, `C` a consonant; none at the
+    /// narrowest level), the letters before, `|`, the letter, `|`, the
+    /// letters after; sorted.
+    pub fn encode(&self) -> String {
+        let mut lines: Vec<String> = self
+            .contexts
+            .iter()
+            .map(|(&key, &id)| {
+                let (level, flag, letters) = unpack(key);
+                let (left, _) = LEVELS[level];
+                let mut line = format!("{level}\t");
+                if flag != 0 {
+                    line.push(FLAGS[usize::from(flag & 3)]);
+                }
+                for (j, &letter) in letters.iter().enumerate() {
+                    if j == left || j == left + 1 {
+                        line.push('|');
+                    }
+                    line.push(self.alphabet.char_of(letter));
+                }
+                let _ = write!(line, "\t{}", self.chunks[usize::from(id)]);
+                line
+            })
+            .collect();
+        lines.sort_unstable();
+        let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 20);
+        text.push_str(FORMAT);
+        text.push('\n');
+        for line in lines {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    }
+
+    /// The model from [`VowelModel::encode`]'s text.
+    pub fn decode(text: &str) -> Result<Self, String> {
+        let mut lines = text.lines();
+        if lines.next() != Some(FORMAT) {
+            return Err(format!(
+                "not a model of Persian's vowels (no `{FORMAT}` line)"
+            ));
+        }
+        let mut model = VowelModel::default();
+        let mut chunk_ids: HashMap<&str, u16> = HashMap::new();
+        for (n, line) in lines.enumerate() {
+            let bad = |what: &str| format!("line {}: {what}: {line:?}", n + 2);
+            let mut fields = line.split('\t');
+            let (Some(level), Some(context), Some(chunk), None) =
+                (fields.next(), fields.next(), fields.next(), fields.next())
+            else {
+                return Err(bad("not level, context and reading"));
+            };
+            let level: usize = level
+                .parse()
+                .ok()
+                .filter(|&l| l < LEVELS.len())
+                .ok_or_else(|| bad("no such level"))?;
+            if !chunk.bytes().all(|b| b.is_ascii_lowercase()) {
+                return Err(bad("a reading not in a-z"));
+            }
+            let mut chars = context.chars();
+            let flag = match level + 1 < LEVELS.len() {
+                true => chars
+                    .next()
+                    .and_then(|c| FLAGS.iter().position(|&f| f == c))
+                    .and_then(|f| u8::try_from(f).ok())
+                    .filter(|&f| f > 0)
+                    .ok_or_else(|| bad("no flag"))?,
+                false => 0,
+            };
+            let letters: Vec<u8> = chars
+                .filter(|&c| c != '|')
+                .map(|c| model.alphabet.learn(c))
+                .collect();
+            let (left, right) = LEVELS[level];
+            if letters.len() != left + 1 + right {
+                return Err(bad("a context of another width"));
+            }
+            let next = u16::try_from(model.chunks.len()).unwrap_or(u16::MAX);
+            let id = *chunk_ids.entry(chunk).or_insert_with(|| {
+                model.chunks.push(chunk.into());
+                next
+            });
+            model.contexts.insert(pack(level, flag, &letters), id);
+        }
+        Ok(model)
+    }
+}
+
+/// `text` with each Persian word that has no vowel marks read by `model`;
+/// borrowed when it has none.
+pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel) -> Cow<'t, str> {
+    if !text.chars().any(|c| is_letter(c) && c != ZWNJ) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| is_letter(c) && c != ZWNJ) {
+        out.push_str(&rest[..start]);
+        let word = &rest[start..];
+        let end = word
+            .find(|c: char| !(is_letter(c) || is_dropped(c)))
+            .unwrap_or(word.len());
+        model.read(&word[..end], &mut out);
+        rest = &word[end..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pairs as espeak-ng reads these words, folded.
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|&(word, ipa)| (normalized(word), fold_ipa(ipa).unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn espeaks_ipa_is_folded_to_the_letters_readers_write() {
+        // espeak-ng 1.51's Persian, as `espeak-ng -v fa -q --ipa` prints it.
+        for (ipa, want) in [
+            ("tehrˈɑn", "tehran"),
+            ("ʃiːrˈɑːz", "shiraz"),
+            ("xˈɑhar", "khahar"),
+            ("zˈandʒɑn", "zanjan"),
+            ("eslˈɑmʃahr", "eslamshahr"),
+            ("q1ˈom", "qom"),
+            ("mohˈammad", "mohammad"),
+            ("tʃˈɑj", "chay"),
+            ("ʒˈɑleh", "zhaleh"),
+            ("kˈɑːr", "kar"),
+            ("sˈɑ‿t", "sat"),
+            ("bˈanːɑ", "banna"),
+        ] {
+            assert_eq!(fold_ipa(ipa).as_deref(), Some(want), "{ipa}");
+        }
+        assert_eq!(fold_ipa("(en)hˈeloʊ(fa)"), None);
+    }
+
+    #[test]
+    fn a_word_is_written_in_persian_letters_before_it_is_read() {
+        assert_eq!(normalized("كتابي"), "کتابی");
+        assert_eq!(normalized("مُحَمَّد"), "محمد");
+        assert_eq!(normalized("خانهٔ"), "خانه");
+        assert_eq!(normalized("می\u{200C}روم"), "می\u{200C}روم");
+    }
+
+    #[test]
+    fn the_letters_are_aligned_with_the_sounds_they_gave() {
+        let aligner = Aligner { costs: None };
+        let word: Vec<char> = "تهران".chars().collect();
+        let chunks = aligner.align(&word, "tehran").unwrap();
+        assert_eq!(
+            chunks.iter().map(|c| &**c).collect::<Vec<_>>(),
+            ["te", "h", "r", "a", "n"]
+        );
+        let word: Vec<char> = "بنا".chars().collect();
+        let chunks = aligner.align(&word, "banna").unwrap();
+        assert_eq!(
+            chunks.iter().map(|c| &**c).collect::<Vec<_>>(),
+            ["ba", "nn", "a"]
+        );
+    }
+
+    #[test]
+    fn a_model_reads_the_words_it_learnt_and_others_like_them() {
+        let model = train(&pairs(&[
+            ("تهران", "tehrˈɑn"),
+            ("کرمان", "kermˈɑn"),
+            ("زنجان", "zˈandʒɑn"),
+            ("شیراز", "ʃirˈɑz"),
+            ("کتاب", "ketˈɑb"),
+            ("باغ", "bˈɑq1"),
+            ("قم", "q1ˈom"),
+        ]));
+        let read = |word: &str| {
+            let mut out = String::new();
+            model.read(word, &mut out);
+            out
+        };
+        assert_eq!(read("تهران"), "tehran");
+        assert_eq!(read("شیراز"), "shiraz");
+        // غ as readers write it.
+        assert_eq!(read("باغ"), "bagh");
+        assert_eq!(read("قم"), "qom");
+        // A letter it never saw: its likeliest sound, or, one Persian
+        // does not write, left for the stages after.
+        assert_eq!(read("ثث"), "ss");
+        assert_eq!(read("ڤ"), "ڤ");
+        let text = model.encode();
+        assert_eq!(VowelModel::decode(&text), Ok(model.clone()));
+        assert!(VowelModel::decode("something else").is_err());
+        assert!(VowelModel::decode(&format!("{FORMAT}\n9\tx|y|z\ta\n")).is_err());
+    }
+
+    #[test]
+    fn stems_are_the_words_longer_ones_start_with() {
+        let words = [
+            "کتاب",
+            "کتابها",
+            "کتابی",
+            "کتابم",
+            "دست",
+            "دستها",
+            "می\u{200C}روم",
+        ];
+        assert_eq!(stems(&words.join("\n")), ["کتاب"]);
+    }
+
+    #[test]
+    fn a_title_has_its_persian_words_read_and_the_rest_kept() {
+        let model = train(&pairs(&[("تهران", "tehrˈɑn"), ("کرمان", "kermˈɑn")]));
+        assert_eq!(
+            read_words("Hello تهران 2024!", &model),
+            "Hello tehran 2024!"
+        );
+        assert!(matches!(read_words("Hello", &model), Cow::Borrowed(_)));
+    }
+}
