@@ -5,10 +5,10 @@
 //! a program over the list's stems, two at a time). The loader stores the
 //! model with the table; the in-process table makes it at start.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use slugd_engine::readers::persian::{self, VowelModel};
 
@@ -20,6 +20,13 @@ pub const HOW_TO_GET: &str = "install Debian's myspell-fa and espeak-ng (apt-get
 
 /// Words sent to one espeak-ng at a time.
 const BATCH: usize = 2_000;
+
+/// The longest one espeak-ng may take over a batch (it takes a second or
+/// two): past it, it is stopped and the model not made.
+const BATCH_TIME: Duration = Duration::from_secs(120);
+
+/// The fewest words espeak-ng must read for a model to be made.
+const MIN_WORDS: usize = 1_000;
 
 /// Why the model could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +74,12 @@ pub fn build(words: &Path) -> Result<VowelModel, PersianError> {
         .filter_map(|(word, ipa)| Some((word, persian::fold_ipa(&ipa?)?)))
         .filter(|(_, ascii)| !ascii.is_empty())
         .collect();
+    if pairs.len() < MIN_WORDS {
+        return Err(PersianError::Espeak(format!(
+            "it read {} of the list's words; a model needs {MIN_WORDS} at least",
+            pairs.len()
+        )));
+    }
     let model = persian::train(&pairs);
     tracing::info!(
         words = pairs.len(),
@@ -149,18 +162,38 @@ fn espeak(words: &[String]) -> Result<Vec<Option<String>>, PersianError> {
             _ => PersianError::Espeak(e.to_string()),
         })?;
     let mut stdin = child.stdin.take().expect("stdin is piped");
+    let mut stdout = child.stdout.take().expect("stdout is piped");
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child
-        .wait_with_output()
-        .map_err(|e| PersianError::Espeak(e.to_string()))?;
+    let reader = std::thread::spawn(move || {
+        let mut read = Vec::new();
+        stdout.read_to_end(&mut read).map(|_| read)
+    });
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() > BATCH_TIME => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(PersianError::Espeak(format!(
+                    "it took over {} s for {} words, and was stopped",
+                    BATCH_TIME.as_secs(),
+                    words.len()
+                )));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(e) => return Err(PersianError::Espeak(e.to_string())),
+        }
+    };
     let _ = writer.join();
-    if !output.status.success() {
-        return Err(PersianError::Espeak(format!(
-            "it exited with {}",
-            output.status
-        )));
+    let output = reader
+        .join()
+        .unwrap_or_else(|_| Err(io::Error::other("the reader thread panicked")))
+        .map_err(|e| PersianError::Espeak(e.to_string()))?;
+    if !status.success() {
+        return Err(PersianError::Espeak(format!("it exited with {status}")));
     }
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = String::from_utf8_lossy(&output);
     let lines: Vec<&str> = text
         .lines()
         .map(str::trim)
@@ -171,6 +204,12 @@ fn espeak(words: &[String]) -> Result<Vec<Option<String>>, PersianError> {
     }
     if words.len() == 1 {
         return Ok(vec![(!lines.is_empty()).then(|| lines.join(" "))]);
+    }
+    if lines.is_empty() {
+        return Err(PersianError::Espeak(format!(
+            "it printed nothing for {} words",
+            words.len()
+        )));
     }
     let (first, second) = words.split_at(words.len() / 2);
     let mut read = espeak(first)?;

@@ -240,6 +240,14 @@ impl Options {
         self.ascii && self.rules.has(Switch::JapaneseReadings)
     }
 
+    /// Whether Persian without vowel marks is read by the table's model of
+    /// its vowels (rules 6, an ASCII slug): a title with Arabic letters
+    /// then needs the table, symbols or not.
+    #[inline]
+    pub fn reads_persian(&self) -> bool {
+        self.ascii && self.rules.has(Switch::PersianVowels)
+    }
+
     /// Whether symbols are named as the locale writes them: `ascii:
     /// false` from rules 4 (before, by the romanized names).
     #[inline]

@@ -83,7 +83,8 @@ pub fn is_letter(c: char) -> bool {
     )
 }
 
-/// Whether `c` is left out of a word before it is read: the vowel marks,
+/// Whether `c` is left out of a word before it is read: the vowel and
+/// Quranic marks (not the Quranic symbols `۞ ۩`, which the table names),
 /// the tatweel, and the joiners but ZWNJ.
 #[inline]
 fn is_dropped(c: char) -> bool {
@@ -91,11 +92,20 @@ fn is_dropped(c: char) -> bool {
         c,
         '\u{064B}'..='\u{065F}'
             | '\u{0670}'
-            | '\u{06D6}'..='\u{06ED}'
+            | '\u{06D6}'..='\u{06DC}'
+            | '\u{06DF}'..='\u{06E4}'
+            | '\u{06E7}'..='\u{06E8}'
+            | '\u{06EA}'..='\u{06ED}'
             | '\u{0640}'
             | '\u{200B}'
             | '\u{200D}'..='\u{200F}'
     )
+}
+
+/// Whether `text` has a letter the model reads (not ZWNJ alone): a title
+/// that may be read by it.
+pub fn has_letters(text: &str) -> bool {
+    text.chars().any(|c| is_letter(c) && c != ZWNJ)
 }
 
 /// `word` as the model reads it: its marks and joiners (but ZWNJ) left
@@ -441,10 +451,11 @@ impl Alphabet {
         }
     }
 
-    /// The number of `c`, given one if it has none (while it has room).
+    /// The number of `c`, given one if it has none (while it has room;
+    /// `?`, the text form's letter it does not know, has none).
     fn learn(&mut self, c: char) -> u8 {
         match self.id(c) {
-            OTHER if self.letters.len() < MAX_LETTERS && !matches!(c, '^' | '$') => {
+            OTHER if self.letters.len() < MAX_LETTERS && !matches!(c, '^' | '$' | '?') => {
                 self.letters.push(c);
                 u8::try_from(self.letters.len() + 2).unwrap_or(OTHER)
             }
@@ -517,10 +528,17 @@ fn padded(word: impl Iterator<Item = u8>) -> Vec<u8> {
 }
 
 /// Learns the model from `pairs`: each a word of the list and the ASCII
-/// of espeak-ng's reading of it ([`fold_ipa`]), the words normalized.
+/// of espeak-ng's reading of it ([`fold_ipa`]), the words normalized. A
+/// pair whose word has anything but [`is_letter`]s, or whose reading
+/// anything but `a` to `z`, is left out.
 pub fn train(pairs: &[(String, String)]) -> VowelModel {
     let pairs: Vec<(Vec<char>, String)> = pairs
         .iter()
+        .filter(|(word, out)| {
+            !word.is_empty()
+                && word.chars().all(is_letter)
+                && out.bytes().all(|b| b.is_ascii_lowercase())
+        })
         .map(|(word, out)| (word.chars().collect(), out.clone()))
         .collect();
     let mut aligner = Aligner { costs: None };
@@ -741,7 +759,7 @@ impl VowelModel {
 /// `text` with each Persian word that has no vowel marks read by `model`;
 /// borrowed when it has none.
 pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel) -> Cow<'t, str> {
-    if !text.chars().any(|c| is_letter(c) && c != ZWNJ) {
+    if !has_letters(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);

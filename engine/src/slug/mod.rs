@@ -207,9 +207,11 @@ fn words_of_rewritten(
     if !options.ascii {
         return unicode::slug(title, options, names).ok_or(EmptySlug);
     }
-    let persian = read_persian(title, options, names);
+    // Japanese first: the table's readings were fetched for the first
+    // bytes of the title as the table saw it.
+    let japanese = read_japanese(title, options, names);
     match words(
-        &read_japanese(&persian, options, names),
+        &read_persian(&japanese, options, names),
         options,
         names,
         false,

@@ -53,7 +53,7 @@ use slugd_engine::locale::SlugLocale;
 use slugd_engine::named;
 use slugd_engine::options::Options;
 use slugd_engine::readers::japanese::{self, Reading};
-use slugd_engine::readers::persian::VowelModel;
+use slugd_engine::readers::persian::{self, VowelModel};
 use slugd_engine::unicode_data::Categories;
 
 /// What the service holds of one table version: its id and its meta (the
@@ -301,10 +301,15 @@ impl RedisTable {
             Ok(version) => version,
             // Redis has never answered: a title none of whose characters
             // can be in the table is slugged all the same. Japanese (by
-            // rules 3) is not: its readings would be in the table.
+            // rules 3) is not: its readings would be in the table; nor
+            // Persian by rules 6, whose model of vowels would be.
             Err(e) => {
+                let persian = options.reads_persian();
                 let needs_table = titles.iter().any(|t| {
-                    named::may_need_table(t.as_ref(), &self.expected) || is_japanese(t.as_ref())
+                    let t = t.as_ref();
+                    named::may_need_table(t, &self.expected)
+                        || is_japanese(t)
+                        || (persian && persian::has_letters(t))
                 });
                 return match needs_table {
                     true => Err(e),
