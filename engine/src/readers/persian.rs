@@ -527,6 +527,10 @@ fn padded(word: impl Iterator<Item = u8>) -> Vec<u8> {
     padded
 }
 
+/// A training word aligned: its letters' numbers (padded), and each
+/// letter's flag and reading's number.
+type Aligned = (Vec<u8>, Vec<(u8, u16)>);
+
 /// Learns the model from `pairs`: each a word of the list and the ASCII
 /// of espeak-ng's reading of it ([`fold_ipa`]), the words normalized. A
 /// pair whose word has anything but [`is_letter`]s, or whose reading
@@ -545,15 +549,16 @@ pub fn train(pairs: &[(String, String)]) -> VowelModel {
     aligner.learn(&pairs[..pairs.len().min(EM_WORDS)]);
     let mut model = VowelModel::default();
     let mut chunk_ids: HashMap<Box<str>, u16> = HashMap::new();
-    // (context, ASCII) -> times seen.
-    let mut counts: HashMap<(u64, u16), u32> = HashMap::new();
+    // Each word aligned once.
+    let mut aligned: Vec<Aligned> = Vec::with_capacity(pairs.len());
     for (word, out) in &pairs {
         let Some(chunks) = aligner.align(word, out) else {
             continue;
         };
         let padded = padded(word.iter().map(|&c| model.alphabet.learn(c)));
         let mut written = String::new();
-        for (i, chunk) in chunks.into_iter().enumerate() {
+        let mut read = Vec::with_capacity(chunks.len());
+        for chunk in chunks {
             let flag = flag(&written);
             written.push_str(&chunk);
             let next = u16::try_from(model.chunks.len()).unwrap_or(u16::MAX);
@@ -561,31 +566,34 @@ pub fn train(pairs: &[(String, String)]) -> VowelModel {
                 model.chunks.push(chunk);
                 next
             });
-            for level in 0..LEVELS.len() {
+            read.push((flag, id));
+        }
+        aligned.push((padded, read));
+    }
+    // A level at a time, the narrowest first (a level's counts are a
+    // sixth of all, and gone before the next level's): each context's
+    // likeliest reading (ties: the smallest), kept only where it differs
+    // from what the narrower levels kept say.
+    for level in (0..LEVELS.len()).rev() {
+        let mut counts: HashMap<(u64, u16), u32> = HashMap::new();
+        for (padded, read) in &aligned {
+            for (i, &(flag, id)) in read.iter().enumerate() {
                 *counts
-                    .entry((key_at(&padded, i + 4, level, flag), id))
+                    .entry((key_at(padded, i + 4, level, flag), id))
                     .or_default() += 1;
             }
         }
-    }
-    // Each context's likeliest ASCII (ties: the smallest).
-    let mut best: HashMap<u64, (u16, u32)> = HashMap::new();
-    for ((key, id), n) in counts {
-        let entry = best.entry(key).or_insert((id, n));
-        if n > entry.1
-            || (n == entry.1 && model.chunks[usize::from(id)] < model.chunks[usize::from(entry.0)])
-        {
-            *entry = (id, n);
+        let mut best: HashMap<u64, (u16, u32)> = HashMap::with_capacity(counts.len());
+        for ((key, id), n) in counts {
+            let entry = best.entry(key).or_insert((id, n));
+            if n > entry.1
+                || (n == entry.1
+                    && model.chunks[usize::from(id)] < model.chunks[usize::from(entry.0)])
+            {
+                *entry = (id, n);
+            }
         }
-    }
-    // The narrowest level first: a wider context is kept only where its
-    // reading differs from what the narrower ones kept say.
-    let mut by_level: Vec<Vec<(u64, u16)>> = vec![Vec::new(); LEVELS.len()];
-    for (key, (id, _)) in best {
-        by_level[unpack(key).0].push((key, id));
-    }
-    for (level, contexts) in by_level.into_iter().enumerate().rev() {
-        for (key, id) in contexts {
+        for (key, (id, _)) in best {
             if level + 1 < LEVELS.len() && model.narrower(key) == Some(id) {
                 continue;
             }
