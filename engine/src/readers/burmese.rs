@@ -224,22 +224,12 @@ fn initial(base: char, ini: &'static str, y: bool, h: bool, out: &mut String) {
 /// joined, Burmese digits as ASCII digits, the joiners as nothing, and a
 /// space for anything else (the section marks `၊ ။`).
 pub(crate) fn romanize_run(run: &str, out: &mut String) {
-    let mut rest = run;
-    while let Some(c) = rest.chars().next() {
-        if is_burmese(c) {
-            let end = rest.find(|c| !is_burmese(c)).unwrap_or(rest.len());
-            romanize_word(&rest[..end], out);
-            rest = &rest[end..];
-            continue;
-        }
-        match c {
-            '\u{1040}'..='\u{1049}' => out.extend(char::from_digit(c as u32 - 0x1040, 10)),
-            '\u{1090}'..='\u{1099}' => out.extend(char::from_digit(c as u32 - 0x1090, 10)),
-            '\u{200C}' | '\u{200D}' => {}
-            _ => out.push(' '),
-        }
-        rest = &rest[c.len_utf8()..];
-    }
+    let digit = |c: char| match c {
+        '\u{1040}'..='\u{1049}' => Some(c as u32 - 0x1040),
+        '\u{1090}'..='\u{1099}' => Some(c as u32 - 0x1090),
+        _ => None,
+    };
+    super::read_letters(run, out, is_burmese, digit, romanize_word);
 }
 
 /// Writes `word`, a run of chars for which is_burmese is true, to `out` in lower-case ASCII

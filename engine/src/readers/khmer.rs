@@ -381,21 +381,8 @@ fn write_onset(k: &Cluster, from_sub: bool, out: &mut String) {
 /// ASCII digits, the joiners as nothing, and a space for anything else
 /// (its punctuation).
 pub(crate) fn romanize_segment(word: &str, out: &mut String) {
-    let mut rest = word;
-    while let Some(c) = rest.chars().next() {
-        if is_khmer(c) {
-            let end = rest.find(|c| !is_khmer(c)).unwrap_or(rest.len());
-            romanize_word(&rest[..end], out);
-            rest = &rest[end..];
-            continue;
-        }
-        match c {
-            '\u{17E0}'..='\u{17E9}' => out.extend(char::from_digit(c as u32 - 0x17E0, 10)),
-            '\u{200C}' | '\u{200D}' => {}
-            _ => out.push(' '),
-        }
-        rest = &rest[c.len_utf8()..];
-    }
+    let digit = |c: char| matches!(c, '\u{17E0}'..='\u{17E9}').then(|| c as u32 - 0x17E0);
+    super::read_letters(word, out, is_khmer, digit, romanize_word);
 }
 
 /// Writes `word`, a run of chars for which [`is_khmer`] is true, to `out` in

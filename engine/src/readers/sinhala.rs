@@ -198,20 +198,8 @@ fn ends_in_vowel(c: Option<char>) -> bool {
 /// else (the kunddaliya `෴`).
 pub(crate) fn romanize(run: &str, out: &mut String) {
     let in_word = |c: char| is_sinhala(c) || matches!(c, '\u{200C}' | ZWJ);
-    let mut rest = run;
-    while let Some(c) = rest.chars().next() {
-        if in_word(c) {
-            let end = rest.find(|c| !in_word(c)).unwrap_or(rest.len());
-            romanize_word(&rest[..end], out);
-            rest = &rest[end..];
-            continue;
-        }
-        match c {
-            '\u{0DE6}'..='\u{0DEF}' => out.extend(char::from_digit(c as u32 - 0x0DE6, 10)),
-            _ => out.push(' '),
-        }
-        rest = &rest[c.len_utf8()..];
-    }
+    let digit = |c: char| matches!(c, '\u{0DE6}'..='\u{0DEF}').then(|| c as u32 - 0x0DE6);
+    super::read_letters(run, out, in_word, digit, romanize_word);
 }
 
 /// Writes `word`, a run of Sinhala chars (possibly with U+200D), to `out` in lower-case ASCII
