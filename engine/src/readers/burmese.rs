@@ -229,7 +229,7 @@ pub(crate) fn romanize_run(run: &str, out: &mut String) {
         '\u{1090}'..='\u{1099}' => Some(c as u32 - 0x1090),
         _ => None,
     };
-    super::read_letters(run, out, is_burmese, digit, romanize_word);
+    super::letters::read_letters(run, out, is_burmese, digit, romanize_word);
 }
 
 /// Writes `word`, a run of chars for which is_burmese is true, to `out` in lower-case ASCII

@@ -382,7 +382,7 @@ fn write_onset(k: &Cluster, from_sub: bool, out: &mut String) {
 /// (its punctuation).
 pub(crate) fn romanize_segment(word: &str, out: &mut String) {
     let digit = |c: char| matches!(c, '\u{17E0}'..='\u{17E9}').then(|| c as u32 - 0x17E0);
-    super::read_letters(word, out, is_khmer, digit, romanize_word);
+    super::letters::read_letters(word, out, is_khmer, digit, romanize_word);
 }
 
 /// Writes `word`, a run of chars for which [`is_khmer`] is true, to `out` in

@@ -44,7 +44,9 @@
 //! - `devanagari` (Hindi, Marathi, Nepali without the schwas speakers
 //!   drop), `bengali` (the same reading, rules 6), `rtgs` (Thai), `lao`:
 //!   scripts by their standards, run by run;
-//!   `thai` builds CLDR's Thai-Latin; `scripts` says which script a
+//!   `thai` builds CLDR's Thai-Latin; `letters` splits a run into its
+//!   words, digits and punctuation for the readers of Burmese, Khmer and
+//!   Sinhala; `scripts` says which script a
 //!   character is of and reads a run by CLDR's transforms (Indic, Thai,
 //!   Khmer, Myanmar, Han) and ICU4X's word segmenter;
 //! - [`japanese`]: IPADIC's readings and Hepburn;
@@ -67,6 +69,7 @@ pub mod japanese;
 mod khmer;
 mod korean;
 mod lao;
+mod letters;
 pub mod persian;
 mod rtgs;
 pub(crate) mod runs;
@@ -637,37 +640,6 @@ pub(crate) const READERS: [Row; 35] = {
         },
     ]
 };
-
-/// Writes `run`, text of one script's block, to `out`: each stretch of
-/// `letter`s as `word` reads it, a digit of the script (`digit`: its value)
-/// as an ASCII digit, the joiners (where `letter` does not take them) as
-/// nothing, and a space for anything else (the script's punctuation).
-/// The readers of Burmese, Khmer and Sinhala read their runs so.
-pub(crate) fn read_letters(
-    run: &str,
-    out: &mut String,
-    letter: fn(char) -> bool,
-    digit: fn(char) -> Option<u32>,
-    word: fn(&str, &mut String),
-) {
-    let mut rest = run;
-    while let Some(c) = rest.chars().next() {
-        if letter(c) {
-            let end = rest.find(|c| !letter(c)).unwrap_or(rest.len());
-            word(&rest[..end], out);
-            rest = &rest[end..];
-            continue;
-        }
-        match c {
-            '\u{200C}' | '\u{200D}' => {}
-            c => match digit(c) {
-                Some(value) => out.extend(char::from_digit(value, 10)),
-                None => out.push(' '),
-            },
-        }
-        rest = &rest[c.len_utf8()..];
-    }
-}
 
 /// A run as it is, for a reader that prepares nothing.
 fn as_it_is(run: &str) -> Cow<'_, str> {

@@ -199,7 +199,7 @@ fn ends_in_vowel(c: Option<char>) -> bool {
 pub(crate) fn romanize(run: &str, out: &mut String) {
     let in_word = |c: char| is_sinhala(c) || matches!(c, '\u{200C}' | ZWJ);
     let digit = |c: char| matches!(c, '\u{0DE6}'..='\u{0DEF}').then(|| c as u32 - 0x0DE6);
-    super::read_letters(run, out, in_word, digit, romanize_word);
+    super::letters::read_letters(run, out, in_word, digit, romanize_word);
 }
 
 /// Writes `word`, a run of Sinhala chars (possibly with U+200D), to `out` in lower-case ASCII
