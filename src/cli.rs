@@ -14,12 +14,12 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
-use crate::commands::{self, SlugifySettings, Task};
+use crate::commands::{self, ImportSettings, ScopeSettings, SlugifySettings, Task};
 use crate::http::Limits;
 use crate::load::LoadSettings;
 use crate::probe::{self, ProbeSettings};
 use crate::redis_conn::{Endpoint, RedisConfig, RedisUrl};
-use crate::reserve::{ReservationSettings, ReservedSlugs, WaitReplicas};
+use crate::reserve::{ReservationSettings, ReservedSlugs, Scope, WaitReplicas};
 use crate::serve::ServeSettings;
 use crate::table::{OnRedisDown, TableSettings};
 use crate::telemetry::LogFormat;
@@ -71,6 +71,74 @@ enum Command {
     /// Ask a running service whether it is ready: exit 0 if it answers 200,
     /// else 1 with the reason (a container's health check, without curl).
     Probe(ProbeArgs),
+    /// Import a site's existing slugs into a scope of reservations: NDJSON
+    /// lines {"owner": "42", "slug": "hello-world"} (with "held_until", an
+    /// RFC 3339 time, for a hold), each slug taken as it is written. A line
+    /// whose slug another owner holds is refused (the holder keeps it), as
+    /// is a malformed one; each refused line is named on standard error,
+    /// with a summary at the end. Exit 0 when every line was imported (or
+    /// was already so), 1 when any was refused. Importing a line twice
+    /// changes nothing, so a file can be imported again after a failure.
+    Import(ImportArgs),
+    /// Write every slug of a scope of reservations to standard output as
+    /// NDJSON, one line a slug (slug, owner, state, held_until for a hold,
+    /// rules, and base where it is not the slug without its number), each
+    /// owner's oldest first. `slugd import` of it into an empty scope gives
+    /// the same scope.
+    Export(ExportArgs),
+}
+
+/// `slugd import`.
+#[derive(Debug, Args)]
+struct ImportArgs {
+    /// The NDJSON file, or - for standard input.
+    #[arg(default_value = "-")]
+    file: PathBuf,
+
+    #[command(flatten)]
+    scope: ScopeArgs,
+
+    /// No progress bar, even on a terminal (there is none when standard
+    /// error is not one).
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `slugd export`.
+#[derive(Debug, Args)]
+struct ExportArgs {
+    #[command(flatten)]
+    scope: ScopeArgs,
+}
+
+/// A scope of reservations in Redis: `import` and `export`.
+#[derive(Debug, Args)]
+struct ScopeArgs {
+    /// The scope (1 to 200 bytes), as `POST /reservations` names it.
+    #[arg(long)]
+    scope: String,
+
+    #[command(flatten)]
+    redis: RedisArgs,
+
+    /// Prefix of every Redis key, as the service's --key-prefix.
+    #[arg(long, env = "SLUGD_KEY_PREFIX", default_value = "slugd:")]
+    key_prefix: String,
+}
+
+impl ScopeArgs {
+    fn settings(&self, command: &str) -> anyhow::Result<ScopeSettings> {
+        let redis = self.redis.config(false)?.ok_or_else(|| {
+            anyhow::anyhow!(
+                "slugd {command} needs the Redis of the reservations: give --redis-url (REDIS_URL), --redis-cluster or --redis-sentinel"
+            )
+        })?;
+        Ok(ScopeSettings {
+            redis,
+            prefix: key_prefix(&self.key_prefix)?,
+            scope: Scope::new(self.scope.clone()).map_err(|e| anyhow::anyhow!("--scope: {e}"))?,
+        })
+    }
 }
 
 /// `slugd probe`.
@@ -605,19 +673,23 @@ impl RedisArgs {
     }
 }
 
+/// A checked --key-prefix.
+fn key_prefix(p: &str) -> anyhow::Result<String> {
+    if p.is_empty()
+        || p.len() > 64
+        || p.chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '{' || c == '}')
+    {
+        bail!(
+            "--key-prefix {p:?} must be 1 to 64 characters without spaces or braces (which would pin every key to one cluster slot), for example \"slugd:\""
+        );
+    }
+    Ok(p.to_owned())
+}
+
 impl TableArgs {
     fn prefix(&self) -> anyhow::Result<String> {
-        let p = &self.key_prefix;
-        if p.is_empty()
-            || p.len() > 64
-            || p.chars()
-                .any(|c| c.is_whitespace() || c.is_control() || c == '{' || c == '}')
-        {
-            bail!(
-                "--key-prefix {p:?} must be 1 to 64 characters without spaces or braces (which would pin every key to one cluster slot), for example \"slugd:\""
-            );
-        }
-        Ok(p.clone())
+        key_prefix(&self.key_prefix)
     }
 
     fn settings(
@@ -824,6 +896,15 @@ impl Cli {
             Command::Load(args) => Task::Load(args.settings()?),
             Command::Slugify(args) => Task::Slugify(args.settings()?),
             Command::Probe(args) => Task::Probe(args.settings()?),
+            Command::Import(args) => Task::Import(ImportSettings {
+                scope: args.scope.settings("import")?,
+                file: match args.file.as_os_str() == "-" {
+                    true => None,
+                    false => Some(args.file),
+                },
+                progress: !args.quiet,
+            }),
+            Command::Export(args) => Task::Export(args.scope.settings("export")?),
         })
     }
 }

@@ -1,17 +1,23 @@
 //! What each command does once its settings are valid: `serve` runs the
 //! service until Ctrl-C or SIGTERM, `load` runs the loader and prints its
 //! report, `slugify` slugs one title or standard input, `probe` asks a
-//! service whether it is ready. The clap types that
+//! service whether it is ready, `import` and `export` move a scope's
+//! reservations in and out as NDJSON. The clap types that
 //! lead here are in [`crate::cli`].
 
+use std::io::IsTerminal;
 use std::num::NonZeroUsize;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 
 use crate::load::{self, LoadSettings};
 use crate::metrics::Metrics;
+use crate::metrics::RedisCalls;
 use crate::probe::{self, ProbeSettings};
+use crate::redis_conn::RedisConfig;
+use crate::reserve::{RedisStore, Scope, export, import};
 use crate::serve::{self, ServeSettings};
 use crate::slugger::Slugger;
 use crate::stream;
@@ -29,6 +35,32 @@ pub enum Task {
     Slugify(SlugifySettings),
     /// `slugd probe`.
     Probe(ProbeSettings),
+    /// `slugd import`.
+    Import(ImportSettings),
+    /// `slugd export`.
+    Export(ScopeSettings),
+}
+
+/// A scope of reservations in Redis: what `import` and `export` need.
+#[derive(Debug)]
+pub struct ScopeSettings {
+    /// The Redis of the reservations.
+    pub redis: RedisConfig,
+    /// The key prefix, as the service's.
+    pub prefix: String,
+    /// The scope.
+    pub scope: Scope,
+}
+
+/// What `slugd import` needs.
+#[derive(Debug)]
+pub struct ImportSettings {
+    /// Where.
+    pub scope: ScopeSettings,
+    /// The file; `None`: standard input.
+    pub file: Option<PathBuf>,
+    /// A progress bar when standard error is a terminal.
+    pub progress: bool,
 }
 
 /// What `slugd slugify` needs.
@@ -54,7 +86,9 @@ pub struct SlugifySettings {
 pub fn run(task: Task) -> anyhow::Result<ExitCode> {
     let mut runtime = match &task {
         Task::Serve(_) | Task::Load(_) => tokio::runtime::Builder::new_multi_thread(),
-        Task::Slugify(_) | Task::Probe(_) => tokio::runtime::Builder::new_current_thread(),
+        Task::Slugify(_) | Task::Probe(_) | Task::Import(_) | Task::Export(_) => {
+            tokio::runtime::Builder::new_current_thread()
+        }
     };
     let runtime = runtime
         .enable_all()
@@ -80,6 +114,8 @@ async fn run_task(task: Task) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Task::Slugify(settings) => slugify(settings).await,
+        Task::Import(settings) => import(settings).await,
+        Task::Export(settings) => export(settings).await,
         Task::Probe(settings) => {
             let body = probe::probe(&settings).await?;
             println!("{body}");
@@ -129,4 +165,94 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
         0 => ExitCode::SUCCESS,
         _ => ExitCode::FAILURE,
     })
+}
+
+/// The store of `settings`' Redis (connected lazily).
+fn store(settings: &ScopeSettings) -> anyhow::Result<RedisStore> {
+    RedisStore::new(&settings.redis, &settings.prefix, None, RedisCalls::noop())
+        .context("cannot reach the Redis of the reservations")
+}
+
+async fn import(settings: ImportSettings) -> anyhow::Result<ExitCode> {
+    use tokio::io::{AsyncBufRead, BufReader};
+    let store = store(&settings.scope)?;
+    let scope = &settings.scope.scope;
+    let (input, size): (Box<dyn AsyncBufRead + Unpin>, Option<u64>) = match &settings.file {
+        Some(path) => {
+            let file = tokio::fs::File::open(path)
+                .await
+                .with_context(|| format!("cannot open {}", path.display()))?;
+            let size = file.metadata().await.ok().map(|m| m.len());
+            (Box::new(BufReader::with_capacity(1 << 16, file)), size)
+        }
+        None => (
+            Box::new(BufReader::with_capacity(1 << 16, tokio::io::stdin())),
+            None,
+        ),
+    };
+    let bar = match settings.progress && std::io::stderr().is_terminal() {
+        false => indicatif::ProgressBar::hidden(),
+        true => match size {
+            Some(bytes) => indicatif::ProgressBar::new(bytes).with_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            ),
+            None => indicatif::ProgressBar::new_spinner().with_style(
+                indicatif::ProgressStyle::with_template("{spinner} {bytes} read, {bytes_per_sec}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            ),
+        },
+    };
+    let counts = import::import(
+        &store,
+        scope,
+        input,
+        |refusal| {
+            bar.suspend(|| match &refusal.slug {
+                Some(slug) => eprintln!("line {}: {slug:?}: {}", refusal.line, refusal.why),
+                None => eprintln!("line {}: {}", refusal.line, refusal.why),
+            })
+        },
+        |bytes| bar.set_position(bytes),
+    )
+    .await;
+    bar.finish_and_clear();
+    let counts =
+        counts.with_context(|| format!("importing into scope {:?} failed", scope.as_str()))?;
+    println!(
+        "scope {:?}: {} lines, {} imported, {} unchanged (the owner's already), {} holds updated, {} refused",
+        scope.as_str(),
+        counts.lines,
+        counts.imported,
+        counts.unchanged,
+        counts.updated,
+        counts.refused
+    );
+    Ok(match counts.refused {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::FAILURE,
+    })
+}
+
+async fn export(settings: ScopeSettings) -> anyhow::Result<ExitCode> {
+    use tokio::io::AsyncWriteExt;
+    let store = store(&settings)?;
+    let mut out = tokio::io::BufWriter::with_capacity(1 << 16, tokio::io::stdout());
+    for chunk in 0..export::CHUNKS {
+        let lines = export::chunk(&store, &settings.scope, chunk)
+            .await
+            .with_context(|| {
+                format!(
+                    "exporting scope {:?} failed; the output stops short of its end",
+                    settings.scope.as_str()
+                )
+            })?;
+        out.write_all(&lines)
+            .await
+            .context("cannot write the export")?;
+    }
+    out.flush().await.context("cannot write the export")?;
+    Ok(ExitCode::SUCCESS)
 }

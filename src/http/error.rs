@@ -89,6 +89,25 @@ pub enum ApiError {
     /// 403: a token that may not do this, or not in this scope.
     #[error("{0}")]
     Forbidden(Denied),
+    /// 409: an editor's own slug is another owner's (or a reserved word);
+    /// the body's `suggestion` is the first free slug of its base.
+    #[error("{message}")]
+    SlugTaken {
+        message: String,
+        suggestion: Option<String>,
+    },
+    /// 422: an editor's own slug is not what the request's options make
+    /// of it; the body's `slug` is what they make.
+    #[error("{message}")]
+    NotASlug {
+        message: String,
+        slug: Option<String>,
+    },
+    /// 415: an import's body is not declared as NDJSON.
+    #[error(
+        "send the lines to import as NDJSON with the header Content-Type: application/x-ndjson"
+    )]
+    NotNdjson,
 }
 
 impl From<Denied> for ApiError {
@@ -139,6 +158,15 @@ impl ApiError {
             ApiError::Unavailable(TableError::NotLoaded(s())),
             ApiError::Unauthorized(Denied::NoToken),
             ApiError::Forbidden(Denied::NotPermitted(Permission::Release)),
+            ApiError::SlugTaken {
+                message: s(),
+                suggestion: None,
+            },
+            ApiError::NotASlug {
+                message: s(),
+                slug: None,
+            },
+            ApiError::NotNdjson,
         ]
     }
 
@@ -166,6 +194,9 @@ impl ApiError {
             ApiError::Unavailable(_) => 17,
             ApiError::Unauthorized(_) => 18,
             ApiError::Forbidden(_) => 19,
+            ApiError::SlugTaken { .. } => 20,
+            ApiError::NotASlug { .. } => 21,
+            ApiError::NotNdjson => 22,
         }
     }
 
@@ -174,14 +205,15 @@ impl ApiError {
         match self {
             ApiError::MalformedJson(_) | ApiError::BadQuery(_) => StatusCode::BAD_REQUEST,
             ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
-            ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::NotJson | ApiError::NotNdjson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Invalid(_)
             | ApiError::UnknownLocale(_)
             | ApiError::TooManyTitles { .. }
-            | ApiError::EmptySlug(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            | ApiError::EmptySlug(_)
+            | ApiError::NotASlug { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound | ApiError::NotReserved(_) => StatusCode::NOT_FOUND,
-            ApiError::NoFreeSlug(_) => StatusCode::CONFLICT,
+            ApiError::NoFreeSlug(_) | ApiError::SlugTaken { .. } => StatusCode::CONFLICT,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -216,6 +248,9 @@ impl ApiError {
             ApiError::Unavailable(_) => "table_unavailable",
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::Forbidden(_) => "forbidden",
+            ApiError::SlugTaken { .. } => "slug_taken",
+            ApiError::NotASlug { .. } => "not_a_slug",
+            ApiError::NotNdjson => "not_ndjson",
         }
     }
 }
@@ -229,7 +264,17 @@ impl IntoResponse for ApiError {
             // the fallback could not be built, for one).
             tracing::debug!(error = e as &dyn std::error::Error, "table unavailable");
         }
-        let body = json!({ "error": self.to_string(), "code": self.code() });
+        let mut body = json!({ "error": self.to_string(), "code": self.code() });
+        match &self {
+            ApiError::SlugTaken {
+                suggestion: Some(free),
+                ..
+            } => body["suggestion"] = json!(free),
+            ApiError::NotASlug {
+                slug: Some(made), ..
+            } => body["slug"] = json!(made),
+            _ => {}
+        }
         let mut response = (self.status(), axum::Json(body)).into_response();
         if let ApiError::Unauthorized(_) = self {
             response.headers_mut().insert(

@@ -1,14 +1,19 @@
 //! The reservation endpoints: `POST /reservations` reserves a unique slug
-//! in a scope for an owner, `GET /reservations/{scope}/{slug}` says who
-//! holds a slug (held until when, or confirmed) and the owner's current
-//! one, `DELETE
-//! /reservations/{scope}/{owner}` frees every slug of an owner. They need
-//! Redis (a store every instance shares); in-process they answer 503
-//! `needs_redis`.
+//! in a scope for an owner (of a title, or an editor's own slug; or, with
+//! `dry_run`, says what it would reserve), `GET /reservations/{scope}/{slug}`
+//! says who holds a slug (held until when, or confirmed) and the owner's
+//! current one, `GET /reservations/{scope}/owners/{owner}` gives an
+//! owner's slugs, `DELETE /reservations/{scope}/{owner}` frees every slug
+//! of an owner, and `POST` and `GET /reservations/{scope}` import and
+//! export a scope as NDJSON. They need Redis (a store every instance
+//! shares); in-process they answer 503 `needs_redis`.
 
+use axum::body::Body;
 use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -20,6 +25,8 @@ use super::json::Json;
 use super::state::AppState;
 use crate::auth::Permission;
 use crate::metrics::HoldCounted;
+use crate::reserve::export::{self, CHUNKS};
+use crate::reserve::import::{self, ImportCounts, ImportError, Refusal};
 use crate::reserve::{
     HoldEvent, MAX_HOLD_SECONDS, NameError, Owner, Reservations, ReserveError, Scope,
 };
@@ -35,6 +42,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         // One path, two meanings of its last segment: a slug to look up,
         // an owner to release.
         .routes(routes!(lookup, release))
+        .routes(routes!(history))
+        .routes(routes!(import_lines, export_scope))
 }
 
 /// The body of `POST /reservations`: `scope`, `owner`, `title` and any
@@ -49,9 +58,19 @@ struct ReserveBody {
     /// 1 to 200 bytes: who the slug is for (a post id).
     #[schema(example = "42")]
     owner: String,
-    /// The title whose slug is reserved.
+    /// The title whose slug is reserved (or `slug`).
     #[schema(example = "Hello World")]
-    title: String,
+    title: Option<String>,
+    /// An editor's own slug, reserved exactly (in place of `title`): 409
+    /// `slug_taken` with a `suggestion` when another owner holds it, 422
+    /// `not_a_slug` (with the `slug` it would be) when the request's
+    /// options would make another slug of it.
+    #[schema(example = "my-own-slug")]
+    slug: Option<String>,
+    /// Answer what the reservation would give, with the status it would
+    /// have, and write nothing.
+    #[schema(example = false)]
+    dry_run: Option<bool>,
     /// A hold of this many seconds (1 to 31,536,000), for a draft: the
     /// slug is the owner's until then, and free after, unless the owner
     /// asks again. Asking again with `hold_seconds` renews the hold from
@@ -89,6 +108,10 @@ struct Reserved {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = "2026-12-04T09:30:00.000Z")]
     held_until: Option<String>,
+    /// `true` for a dry run: this is what the reservation would give, and
+    /// nothing was written.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    dry_run: bool,
 }
 
 /// Whether a slug is the owner's for a while or for good.
@@ -140,13 +163,24 @@ struct Held {
 struct ReservationRequest {
     scope: Scope,
     owner: Owner,
-    title: String,
+    /// The title, or an editor's own slug.
+    asked: Asked,
     options: Options,
     hold_seconds: Option<u32>,
+    dry_run: bool,
+}
+
+/// What a reservation is asked for.
+enum Asked {
+    /// The first free slug of a title.
+    Title(String),
+    /// Exactly this slug.
+    Slug(String),
 }
 
 impl ReservationRequest {
     fn parse(mut body: Map<String, Value>, defaults: &Options) -> Result<Self, ApiError> {
+        let has = (body.contains_key("title"), body.contains_key("slug"));
         let mut text = |field: &'static str, example: &str| match body.remove(field) {
             Some(Value::String(s)) => Ok(s),
             Some(other) => Err(ApiError::Invalid(format!(
@@ -158,7 +192,24 @@ impl ReservationRequest {
         };
         let scope = Scope::new(text("scope", "posts")?).map_err(name_error)?;
         let owner = Owner::new(text("owner", "42")?).map_err(name_error)?;
-        let title = text("title", "Hello World")?;
+        let asked = match has {
+            (true, true) => {
+                return Err(ApiError::Invalid(
+                    "send either title (a slug of it is reserved) or slug (exactly that slug), not both".into(),
+                ));
+            }
+            (false, true) => Asked::Slug(text("slug", "my-own-slug")?),
+            _ => Asked::Title(text("title", "Hello World")?),
+        };
+        let dry_run = match body.remove("dry_run") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => b,
+            Some(other) => {
+                return Err(ApiError::Invalid(format!(
+                    "dry_run must be true or false, not {other}"
+                )));
+            }
+        };
         let hold_seconds = match body.remove("hold_seconds") {
             None | Some(Value::Null) => None,
             Some(v) => match v.as_u64() {
@@ -184,9 +235,10 @@ impl ReservationRequest {
         Ok(ReservationRequest {
             scope,
             owner,
-            title,
+            asked,
             options,
             hold_seconds,
+            dry_run,
         })
     }
 }
@@ -234,6 +286,14 @@ fn reserve_error(e: ReserveError) -> ApiError {
         ReserveError::NoFreeSlug { .. } => ApiError::NoFreeSlug(e.to_string()),
         ReserveError::EmptySlug(e) => ApiError::EmptySlug(e.to_string()),
         ReserveError::TooLong(_) => ApiError::Invalid(e.to_string()),
+        ReserveError::NotASlug { ref would_be, .. } => ApiError::NotASlug {
+            slug: would_be.clone(),
+            message: e.to_string(),
+        },
+        ReserveError::SlugTaken { ref suggestion, .. } => ApiError::SlugTaken {
+            suggestion: suggestion.clone(),
+            message: e.to_string(),
+        },
         ReserveError::Table(e) => ApiError::Unavailable(e),
     }
 }
@@ -251,6 +311,10 @@ fn reserve_error(e: ReserveError) -> ApiError {
         ("hold_1_draft" = (value = json!({"scope": "posts", "owner": "77", "title": "Draft Title", "hold_seconds": 3600}))),
         ("hold_2_autosave" = (value = json!({"scope": "posts", "owner": "77", "title": "Draft Title", "hold_seconds": 3600}))),
         ("hold_3_publish" = (value = json!({"scope": "posts", "owner": "77", "title": "Draft Title"}))),
+        ("own_slug" = (value = json!({"scope": "posts", "owner": "50", "slug": "my-own-slug"}))),
+        ("own_slug_taken" = (value = json!({"scope": "posts", "owner": "51", "slug": "my-own-slug"}))),
+        ("not_a_slug" = (value = json!({"scope": "posts", "owner": "51", "slug": "My Own Slug!"}))),
+        ("second_dry_run" = (value = json!({"scope": "posts", "owner": "52", "title": "Hello World", "dry_run": true}))),
         ("needs_redis" = (value = json!({"scope": "posts", "owner": "42", "title": "Hello World"}))),
     )),
     responses(
@@ -258,6 +322,8 @@ fn reserve_error(e: ReserveError) -> ApiError {
             ("first" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": NEWEST, "state": "confirmed"}))),
             ("second" = (value = json!({"scope": "posts", "owner": "43", "slug": "hello-world-2", "rules": NEWEST, "state": "confirmed"}))),
             ("hold_1_draft" = (value = json!({"scope": "posts", "owner": "77", "slug": "draft-title", "rules": NEWEST, "state": "held", "held_until": "2026-12-03T17:00:00.000Z"}))),
+            ("own_slug" = (value = json!({"scope": "posts", "owner": "50", "slug": "my-own-slug", "rules": NEWEST, "state": "confirmed"}))),
+            ("second_dry_run" = (value = json!({"scope": "posts", "owner": "52", "slug": "hello-world-3", "rules": NEWEST, "state": "confirmed", "dry_run": true}))),
         )),
         (status = 200, description = "The owner already holds the slug of this title: nothing new, or its hold renewed (with `hold_seconds`) or confirmed (without)", body = Reserved, examples(
             ("retry" = (value = json!({"scope": "posts", "owner": "42", "slug": "hello-world", "rules": NEWEST, "state": "confirmed"}))),
@@ -267,9 +333,13 @@ fn reserve_error(e: ReserveError) -> ApiError {
         (status = 400, description = "`malformed_json`", body = ErrorBody),
         (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
         (status = 403, description = "`forbidden`: the token may not reserve, or not in this scope", body = ErrorBody),
-        (status = 409, description = "`no_free_slug`: every slug that fits `max_length` is taken", body = ErrorBody),
+        (status = 409, description = "`no_free_slug`: every slug that fits `max_length` is taken; `slug_taken`: the editor's own `slug` is another owner's (or a reserved word), with the first free slug of its base as `suggestion`, and nothing reserved", body = ErrorBody, examples(
+            ("own_slug_taken" = (value = json!({"error": "\"my-own-slug\" is taken by another owner; \"my-own-slug-2\" is free", "code": "slug_taken", "suggestion": "my-own-slug-2"}))),
+        )),
         (status = 415, description = "`not_json`", body = ErrorBody),
-        (status = 422, description = "`invalid_request`, `empty_slug` or `unknown_locale`", body = ErrorBody),
+        (status = 422, description = "`invalid_request`, `empty_slug`, `unknown_locale`, or `not_a_slug`: the editor's own `slug` is not what the request's options make of it, which the body's `slug` is", body = ErrorBody, examples(
+            ("not_a_slug" = (value = json!({"error": "\"My Own Slug!\" is not a slug under this request's options, which make it \"my-own-slug\"; reserve \"my-own-slug\", or change the options", "code": "not_a_slug", "slug": "my-own-slug"}))),
+        )),
         (status = 503, description = "`needs_redis` (in-process mode), `reservations_unavailable` (ask again with the same request) or `not_replicated`", body = ErrorBody, examples(
             ("needs_redis" = (value = json!({"error": "reservations need a store every instance shares: start slugd serve with --redis-url (REDIS_URL) or --redis-cluster (REDIS_CLUSTER)", "code": "needs_redis"}))),
         )),
@@ -287,23 +357,30 @@ async fn reserve(
     let request = ReservationRequest::parse(body, &state.defaults)?;
     let scope = Some(request.scope.as_str());
     state.tokens.check(token, Permission::Reserve, scope)?;
-    let made = reservations
-        .reserve(
-            &request.scope,
-            &request.owner,
-            &request.title,
-            &request.options,
-            request.hold_seconds,
-        )
-        .await
-        .map_err(reserve_error)?;
-    state.metrics.reservation(made.new);
-    let counted = made.hold.map(|event| match event {
-        HoldEvent::Made => HoldCounted::Made,
-        HoldEvent::Renewed => HoldCounted::Renewed,
-        HoldEvent::Confirmed => HoldCounted::Confirmed,
-    });
-    state.metrics.holds(counted, made.lapsed);
+    let (scope, owner, options) = (&request.scope, &request.owner, &request.options);
+    let (hold, dry) = (request.hold_seconds, request.dry_run);
+    let made = match &request.asked {
+        Asked::Title(title) => {
+            reservations
+                .reserve(scope, owner, title, options, hold, dry)
+                .await
+        }
+        Asked::Slug(slug) => {
+            reservations
+                .reserve_slug(scope, owner, slug, options, hold, dry)
+                .await
+        }
+    }
+    .map_err(reserve_error)?;
+    if !dry {
+        state.metrics.reservation(made.new);
+        let counted = made.hold.map(|event| match event {
+            HoldEvent::Made => HoldCounted::Made,
+            HoldEvent::Renewed => HoldCounted::Renewed,
+            HoldEvent::Confirmed => HoldCounted::Confirmed,
+        });
+        state.metrics.holds(counted, made.lapsed);
+    }
     let status = match made.new {
         true => StatusCode::CREATED,
         false => StatusCode::OK,
@@ -316,6 +393,7 @@ async fn reserve(
         rules: made.rules,
         state: slug_state,
         held_until,
+        dry_run: dry,
     };
     Ok((status, Json(body)))
 }
@@ -413,4 +491,299 @@ async fn release(
         ))),
         _ => Ok(StatusCode::NO_CONTENT),
     }
+}
+
+/// An owner's slugs.
+#[derive(Debug, Serialize, ToSchema)]
+struct History {
+    scope: String,
+    owner: String,
+    /// The owner's current slug: its newest confirmed one (its newest
+    /// hold when it has none confirmed). Redirect the others to it.
+    current: String,
+    /// Every slug the owner holds, oldest first (the order they were
+    /// reserved or last made current), the current one among them.
+    slugs: Vec<OwnedSlug>,
+}
+
+/// One slug of an owner's.
+#[derive(Debug, Serialize, ToSchema)]
+struct OwnedSlug {
+    slug: String,
+    /// `held` (until `held_until`) or `confirmed`.
+    state: SlugState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "2026-12-04T09:30:00.000Z")]
+    held_until: Option<String>,
+    /// The rule version that made it (0: imported or typed by an editor
+    /// without one).
+    rules: u64,
+}
+
+/// An owner's slugs in a scope, oldest first, and its current one: the
+/// slugs a site redirects to the current one.
+#[utoipa::path(get, path = "/reservations/{scope}/owners/{owner}", tag = "reservations",
+    security(("bearer" = [])),
+    params(
+        ("scope" = String, Path, description = "The scope, percent-encoded", example = "posts"),
+        ("owner" = String, Path, description = "The owner, percent-encoded", example = "43"),
+    ),
+    responses(
+        (status = 200, description = "The owner's slugs, oldest first", body = History,
+            examples(("default" = (value = json!({"scope": "posts", "owner": "43", "current": "hello-world-2", "slugs": [
+                {"slug": "hello-world-2", "state": "confirmed", "rules": NEWEST}]}))))),
+        (status = 404, description = "`not_reserved`: the owner holds no slug", body = ErrorBody),
+        (status = 422, description = "`invalid_request`: a bad scope or owner", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
+        (status = 403, description = "`forbidden`: the token may not do this, or not in this scope", body = ErrorBody),
+        (status = 503, description = "`needs_redis` or `reservations_unavailable`", body = ErrorBody),
+    ))]
+async fn history(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    path: Result<Path<(String, String)>, PathRejection>,
+) -> Result<Json<History>, ApiError> {
+    let token = bearer(&headers);
+    state.tokens.check(token, Permission::Read, None)?;
+    let reservations = reservations(&state)?;
+    let (scope, owner) = path
+        .map_err(|e| {
+            ApiError::Invalid(format!(
+                "the path must be /reservations/<scope>/owners/<owner>, each percent-encoded UTF-8: {}",
+                e.body_text()
+            ))
+        })?
+        .0;
+    let scope = Scope::new(scope).map_err(name_error)?;
+    state
+        .tokens
+        .check(token, Permission::Read, Some(scope.as_str()))?;
+    let owner = Owner::new(owner).map_err(name_error)?;
+    let entries = reservations
+        .history(&scope, &owner)
+        .await
+        .map_err(reserve_error)?;
+    let current = entries
+        .iter()
+        .rev()
+        .find(|e| e.held_until.is_none())
+        .or(entries.last())
+        .map(|e| e.slug.clone())
+        .ok_or_else(|| {
+            ApiError::NotReserved(format!(
+                "owner {:?} holds no slug in scope {:?}",
+                owner.as_str(),
+                scope.as_str()
+            ))
+        })?;
+    let slugs = entries
+        .into_iter()
+        .map(|e| {
+            let (state, held_until) = state_of(e.held_until);
+            OwnedSlug {
+                slug: e.slug,
+                state,
+                held_until,
+                rules: e.rules,
+            }
+        })
+        .collect();
+    Ok(Json(History {
+        scope: scope.as_str().to_owned(),
+        owner: owner.as_str().to_owned(),
+        current,
+        slugs,
+    }))
+}
+
+/// What an import did.
+#[derive(Debug, Serialize, ToSchema)]
+struct Imported {
+    scope: String,
+    /// Lines read (blank lines are not counted).
+    lines: u64,
+    /// Slugs now the line's owner's that were nobody's.
+    imported: u64,
+    /// Lines whose slug was the owner's already, as the line says.
+    unchanged: u64,
+    /// Lines whose slug was the owner's already, its hold now renewed to
+    /// the line's `held_until` or confirmed.
+    updated: u64,
+    /// Lines refused: each is in `refusals`.
+    refused: u64,
+    /// Each refused line: its number (from 1), its slug, and why.
+    #[schema(value_type = Vec<Object>)]
+    refusals: Vec<Refusal>,
+}
+
+/// The scope of a path `/reservations/{scope}`, or a 422.
+fn scope_of(path: Result<Path<String>, PathRejection>) -> Result<Scope, ApiError> {
+    let Path(scope) = path.map_err(|e| {
+        ApiError::Invalid(format!(
+            "the path must be /reservations/<scope>, percent-encoded UTF-8: {}",
+            e.body_text()
+        ))
+    })?;
+    Scope::new(scope).map_err(name_error)
+}
+
+/// Imports a site's existing slugs: NDJSON lines `{"owner": "42", "slug":
+/// "hello-world"}`, with `held_until` (RFC 3339) for a hold, each slug
+/// taken as it is written. A line whose slug another owner holds is
+/// refused (the holder keeps it), as is a malformed one; every refused
+/// line is named. Importing a line twice changes nothing. The body is
+/// read as it arrives, at most the service's body limit.
+#[utoipa::path(post, path = "/reservations/{scope}", tag = "reservations",
+    security(("bearer" = [])),
+    params(("scope" = String, Path, description = "The scope, percent-encoded", example = "posts")),
+    request_body(content = String, content_type = "application/x-ndjson",
+        example = json!("{\"owner\": \"42\", \"slug\": \"hello-world\"}\n{\"owner\": \"43\", \"slug\": \"Hello_World\", \"held_until\": \"2027-01-01T00:00:00Z\"}\n")),
+    responses(
+        (status = 200, description = "The counts, and each refused line", body = Imported,
+            examples(("default" = (value = json!({"scope": "posts", "lines": 3, "imported": 2, "unchanged": 0, "updated": 0, "refused": 1,
+                "refusals": [{"line": 3, "slug": "hello-world", "why": "taken: the slug is owner \"42\"'s, who keeps it"}]}))))),
+        (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
+        (status = 403, description = "`forbidden`: the token may not reserve, or not in this scope", body = ErrorBody),
+        (status = 408, description = "`body_timeout`: the body did not arrive in time (the lines before were imported; sending them again is safe)", body = ErrorBody),
+        (status = 413, description = "`too_large`: more than the body limit (the lines before were imported; split the file)", body = ErrorBody),
+        (status = 415, description = "`not_ndjson`", body = ErrorBody),
+        (status = 422, description = "`invalid_request`: a bad scope", body = ErrorBody),
+        (status = 503, description = "`needs_redis` or `reservations_unavailable` (the lines before the failed batch were imported; sending the body again is safe)", body = ErrorBody),
+    ))]
+async fn import_lines(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    path: Result<Path<String>, PathRejection>,
+    request: Request,
+) -> Result<Json<Imported>, ApiError> {
+    let token = bearer(&headers);
+    state.tokens.check(token, Permission::Reserve, None)?;
+    let reservations = reservations(&state)?;
+    let scope = scope_of(path)?;
+    state
+        .tokens
+        .check(token, Permission::Reserve, Some(scope.as_str()))?;
+    let ndjson = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| {
+            let v = v.trim();
+            v.eq_ignore_ascii_case("application/x-ndjson")
+                || v.eq_ignore_ascii_case("application/jsonl")
+        });
+    if !ndjson {
+        return Err(ApiError::NotNdjson);
+    }
+    let limit = state.limits.body_bytes;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(ApiError::TooLarge(limit));
+    }
+    // The body as it arrives, cut off past the limit.
+    let mut seen = 0usize;
+    let body = request.into_body().into_data_stream().map(move |chunk| {
+        let chunk = chunk.map_err(std::io::Error::other)?;
+        seen += chunk.len();
+        match seen > limit {
+            true => Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                "too large",
+            )),
+            false => Ok(chunk),
+        }
+    });
+    let input = tokio_util::io::StreamReader::new(body);
+    let mut refusals = Vec::new();
+    let run = import::import(
+        reservations.store(),
+        &scope,
+        input,
+        |refusal| refusals.push(refusal),
+        |_| {},
+    );
+    let counts: ImportCounts = match tokio::time::timeout(state.limits.body_timeout, run).await {
+        Err(_) => return Err(ApiError::BodyTimeout(state.limits.body_timeout)),
+        Ok(Ok(counts)) => counts,
+        Ok(Err(ImportError::Read { source, .. }))
+            if source.kind() == std::io::ErrorKind::FileTooLarge =>
+        {
+            return Err(ApiError::TooLarge(limit));
+        }
+        Ok(Err(e @ ImportError::Read { .. })) => {
+            return Err(ApiError::MalformedJson(e.to_string()));
+        }
+        Ok(Err(e @ ImportError::Redis { .. })) => {
+            return Err(ApiError::ReservationsUnavailable(e.to_string()));
+        }
+    };
+    // Refused lines in the order of the body (those Redis refused are
+    // known a batch later than those refused unread).
+    refusals.sort_by_key(|r| r.line);
+    Ok(Json(Imported {
+        scope: scope.as_str().to_owned(),
+        lines: counts.lines,
+        imported: counts.imported,
+        unchanged: counts.unchanged,
+        updated: counts.updated,
+        refused: counts.refused,
+        refusals,
+    }))
+}
+
+/// The whole scope as NDJSON, one line a slug (`slug`, `owner`, `state`,
+/// `held_until` for a hold, `rules`, and `base` where it is not the slug
+/// without its number), each owner's slugs oldest first; streamed, a
+/// range of the scope at a time. Importing it into an empty scope gives
+/// the same scope.
+#[utoipa::path(get, path = "/reservations/{scope}", tag = "reservations",
+    security(("bearer" = [])),
+    params(("scope" = String, Path, description = "The scope, percent-encoded", example = "posts")),
+    responses(
+        (status = 200, description = "Every slug of the scope, one NDJSON line each", content_type = "application/x-ndjson", body = String,
+            example = json!("{\"slug\":\"hello-world\",\"owner\":\"42\",\"state\":\"confirmed\",\"rules\":5}\n")),
+        (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
+        (status = 403, description = "`forbidden`: the token may not do this, or not in this scope", body = ErrorBody),
+        (status = 422, description = "`invalid_request`: a bad scope", body = ErrorBody),
+        (status = 503, description = "`needs_redis` or `reservations_unavailable` (before the first line; later, the body stops short of its end, as a broken stream)", body = ErrorBody),
+    ))]
+async fn export_scope(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let token = bearer(&headers);
+    state.tokens.check(token, Permission::Read, None)?;
+    let reservations = state.reservations.clone().ok_or(ApiError::NeedsRedis)?;
+    let scope = scope_of(path)?;
+    state
+        .tokens
+        .check(token, Permission::Read, Some(scope.as_str()))?;
+    // The first range read before answering, so that a Redis that is down
+    // is a 503, not a broken stream.
+    let first = export::chunk(reservations.store(), &scope, 0)
+        .await
+        .map_err(reserve_error)?;
+    let rest = futures_util::stream::unfold(1u32, move |next| {
+        let (reservations, scope) = (reservations.clone(), scope.clone());
+        async move {
+            if next >= CHUNKS {
+                return None;
+            }
+            let lines = export::chunk(reservations.store(), &scope, next)
+                .await
+                .map_err(std::io::Error::other);
+            Some((lines, next + 1))
+        }
+    });
+    let body = futures_util::stream::once(async move { Ok(first) }).chain(rest);
+    let mut response = Body::from_stream(body).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/x-ndjson"),
+    );
+    Ok(response)
 }

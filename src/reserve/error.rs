@@ -66,6 +66,24 @@ pub enum ReserveError {
         max = MAX_SLUG_BYTES
     )]
     TooLong(usize),
+    /// An editor's own slug is not what the request's options make of it.
+    #[error("{}", not_a_slug(slug, would_be.as_deref()))]
+    NotASlug {
+        /// The slug asked for.
+        slug: String,
+        /// What the options make of it (`None`: nothing at all).
+        would_be: Option<String>,
+    },
+    /// An editor's own slug is another owner's, or a reserved word.
+    #[error("{}", slug_taken(slug, *reserved, suggestion.as_deref()))]
+    SlugTaken {
+        /// The slug asked for.
+        slug: String,
+        /// A reserved word (`--reserved-slugs`), not another owner's.
+        reserved: bool,
+        /// The first free slug of its base, if one was found.
+        suggestion: Option<String>,
+    },
     /// Slugging the title needed the symbol table, which cannot answer.
     #[error(transparent)]
     Table(#[from] TableError),
@@ -109,6 +127,26 @@ fn not_replicated(
     format!(
         "{slug:?} is reserved on the primary, but {missing}; ask again (the same request answers the same slug) once the replicas catch up"
     )
+}
+
+fn not_a_slug(slug: &str, would_be: Option<&str>) -> String {
+    match would_be {
+        Some(made) => format!(
+            "{slug:?} is not a slug under this request's options, which make it {made:?}; reserve {made:?}, or change the options"
+        ),
+        None => format!("{slug:?} is not a slug: this request's options make nothing of it"),
+    }
+}
+
+fn slug_taken(slug: &str, reserved: bool, suggestion: Option<&str>) -> String {
+    let why = match reserved {
+        true => "is a reserved word",
+        false => "is taken by another owner",
+    };
+    match suggestion {
+        Some(free) => format!("{slug:?} {why}; {free:?} is free"),
+        None => format!("{slug:?} {why}, and no free slug of it was found"),
+    }
 }
 
 fn no_free_slug(base: &str, max_length: Option<usize>, tried: &str) -> String {

@@ -9,6 +9,9 @@
 //!   (`reservations.lua`, which defines the key layout), one call a round
 //!   trip, bounded by the response timeout, with `WAIT` for replicas if
 //!   asked.
+//! - [`import`], [`export`]: a scope's slugs in and out as NDJSON, a
+//!   batch or a range of buckets a call (`slugd import`, `slugd export`
+//!   and their HTTP routes).
 //! - [`names`]: the scope and the owner, checked once.
 //! - [`reserved`]: the `--reserved-slugs` file: words never handed out.
 //! - [`settings`]: what `slugd serve` configures them with; [`error`]: why
@@ -30,6 +33,8 @@
 //! `reservations.lua`.
 
 mod error;
+pub(crate) mod export;
+pub(crate) mod import;
 mod names;
 mod reserved;
 mod reserver;
@@ -38,9 +43,11 @@ mod shape;
 mod store;
 
 pub use self::error::ReserveError;
+pub use self::import::{ImportCounts, ImportError, Refusal};
 pub use self::names::{NameError, Owner, Scope};
 pub use self::reserved::{ReservedSlugs, ReservedSlugsError};
 pub use self::reserver::{Holder, MAX_HOLD_SECONDS, Reservation, Reservations};
 pub use self::settings::{ReservationSettings, WaitReplicas};
 pub use self::shape::{MAX_SLUG_BYTES, is_slug_shaped};
-pub use self::store::{HoldEvent, scope_key};
+pub(crate) use self::store::RedisStore;
+pub use self::store::{Entry, HoldEvent, scope_key};

@@ -1,6 +1,6 @@
-#!lua name=slugd_reservations_3
--- slugd's reservations: a library of Redis Functions, three operations,
--- each one atomic step on one server or one cluster slot. Rust never
+#!lua name=slugd_reservations_4
+-- slugd's reservations: a library of Redis Functions, each operation one
+-- atomic step on one server or one cluster slot. Rust never
 -- computes a key of its own: the key layout is defined here, once (see
 -- src/reserve/mod.rs). The library is loaded once per server (FUNCTION
 -- LOAD), and kept with the data (RDB, AOF); its helpers are made once at
@@ -12,6 +12,10 @@
 -- Library 3 stores and answers what library 2 does, and makes every
 -- reservation write (see "Replicas" below), so it has a number of its own:
 -- a Redis that has library 2 from an older slugd gets library 3 beside it.
+-- Library 4 adds the claim of an exact slug (an editor's own, or a line of
+-- an import), dry runs, an owner's history and the export, and gives an
+-- owner who already holds a title's base slug exactly that slug back; it
+-- reads everything library 3 wrote as it is.
 --
 -- Replicas. A client that asks for N replicas sends WAIT after the call,
 -- on the same connection; WAIT counts the replicas that have the
@@ -203,6 +207,7 @@ end
 local clock_ms  -- the server's time, read once when first needed
 local lapsed    -- how many lapsed holds the call freed
 local dropping  -- the owner's lapsed holds of other bases, freed at the end: slug -> bucket
+local dry       -- a dry run: everything read and judged, nothing written
 
 local function clock()
   if not clock_ms then clock_ms = now() end
@@ -221,9 +226,11 @@ local function free(slug, value)
 end
 
 -- The claim: `slug` is the owner's (`mine`) if nobody holds it. It is
--- the first write, so a read refused before it has written nothing.
+-- the first write, so a read refused before it has written nothing. A
+-- dry run only reads whether it is free.
 local function claim(prefix, slug, mine)
   local skey = key(prefix, slug)
+  if dry then return free(slug, read('HGET', skey, slug)) end
   if read('HSETNX', skey, slug, mine) == 1 then return true end
   if free(slug, redis.call('HGET', skey, slug)) then
     redis.call('HSET', skey, slug, mine)
@@ -231,7 +238,6 @@ local function claim(prefix, slug, mine)
   end
   return false
 end
-
 -- The owner's record, as read, with its holds judged by their slugs'
 -- fields: one lost to another owner (or released) leaves it; one lapsed,
 -- of another base than `base`, is freed. Returns the entries, and whether
@@ -268,10 +274,14 @@ end
 -- The writes a reservation ends with: the owner's lapsed holds freed,
 -- and the record (`text`, or none left) when it changed.
 local function finish(okey, ofield, text, reply)
-  if dropping then
+  if dry then
+    text = nil
+  elseif dropping then
     for slug, skey in pairs(dropping) do redis.call('HDEL', skey, slug) end
   end
-  if text == '' then
+  if dry then
+    -- Nothing written.
+  elseif text == '' then
     redis.call('HDEL', okey, ofield)
   elseif text then
     redis.call('HSET', okey, ofield, text)
@@ -291,7 +301,8 @@ local function reserve(argv)
   -- argv: owner, base, separator, skips (",n,m," suffix numbers that are
   -- reserved words; 1 stands for the base itself), the rule version that
   -- made the base, the hold's length in seconds (0: no hold; a hold the
-  -- owner has for this base is confirmed), K, then the stem for suffixes
+  -- owner has for this base is confirmed), "1" for a dry run (what it
+  -- would answer, nothing written) or "0", K, then the stem for suffixes
   -- of 1..K digits ("" when none fits max_length). K = "*": no
   -- max_length, every stem is the base.
   -- Returns {held or new, slug, the rule version that made its base},
@@ -300,7 +311,8 @@ local function reserve(argv)
   -- (made, renewed, confirmed or "") and how many lapsed holds it freed.
   clock_ms, lapsed, dropping = nil, 0, nil
   local prefix = argv[1]
-  local owner, base, sep, skips, rules, k = argv[2], argv[3], argv[4], argv[5], argv[6], argv[8]
+  local owner, base, sep, skips, rules, k = argv[2], argv[3], argv[4], argv[5], argv[6], argv[9]
+  dry = argv[8] == '1'
   local hold = tonumber(argv[7]) or 0
   local ofield = '=' .. owner
   local okey = key(prefix, ofield)
@@ -308,10 +320,11 @@ local function reserve(argv)
   local list, dirty
   if record then
     list, dirty = judged(prefix, owner, base, record)
-    -- The owner asked for this base before: its slug, made current; a
+    -- The owner asked for this base before, or holds the base itself (a
+    -- slug imported or typed by an editor): that slug, made current; a
     -- hold renewed, or confirmed.
     for i, e in ipairs(list) do
-      if e[2] == base then
+      if e[2] == base or e[1] == base then
         local event, till = '', nil
         if e[4] and hold > 0 then
           event, till = 'renewed', clock() + hold * 1000
@@ -327,7 +340,7 @@ local function reserve(argv)
         end
         local reply = {'held', e[1], e[3], '', event}
         if event ~= '' then
-          redis.call('HSET', key(prefix, e[1]), e[1], value_of(owner, till))
+          if not dry then redis.call('HSET', key(prefix, e[1]), e[1], value_of(owner, till)) end
           if till then reply[4] = string.format('%d', till) end
         end
         local text = dirty and format(list)
@@ -358,7 +371,7 @@ local function reserve(argv)
         if k ~= '*' then
           local digits = string.len(ns)
           if digits > tonumber(k) then return {'need', string.format('%d', digits)} end
-          stem = argv[8 + digits]
+          stem = argv[9 + digits]
           if stem == '' then return {'full', ns} end
         end
         local candidate = stem .. sep .. ns
@@ -373,7 +386,9 @@ local function reserve(argv)
     if not chosen then return {'full', string.format('%d', n)} end
   end
   -- The other writes, all at the end (a numbered slug was claimed above).
-  if hint then
+  if dry then
+    -- Nothing written.
+  elseif hint then
     redis.call('HSET', hkey, hfield, hint)
   else
     redis.call('HSET', hkey, chosen, mine)
@@ -441,6 +456,148 @@ local function release(argv)
   return held
 end
 
+-- The claim of one exact slug for an owner (an editor's own slug, or a
+-- line of an import), with `base` (the slug without its number, or the
+-- slug) and `n` (that number, or "") for the number hint, the rule
+-- version, and the hold: "" none, "+N" for N seconds from now, "N" until
+-- N (Unix milliseconds). Answers {"new" | "held", slug, lapse time or "",
+-- what it did to a hold, the rule version kept with it} when the slug is
+-- (or already was) the owner's, and {"taken", its holder, lapse time or
+-- "", "", ""} when another owner holds it, with nothing written.
+local function claim_one(prefix, owner, slug, base, n, rules, hold)
+  lapsed, dropping = 0, nil
+  local want = nil
+  if hold ~= '' then
+    if string.sub(hold, 1, 1) == '+' then
+      want = clock() + tonumber(string.sub(hold, 2)) * 1000
+    else
+      want = tonumber(hold)
+    end
+  end
+  local ofield = '=' .. owner
+  local okey = key(prefix, ofield)
+  local record = read('HGET', okey, ofield)
+  local skey = key(prefix, slug)
+  local value = read('HGET', skey, slug)
+  local hkey, hfield = key(prefix, base), '#' .. base
+  local hint = nil
+  if n ~= '' then hint = read('HGET', hkey, hfield) end
+  local list, dirty = {}, false
+  if record then list, dirty = judged(prefix, owner, base, record) end
+  local who, till = holder(value)
+  local status, event, entry = 'new', '', nil
+  if value and who == owner and (not till or till > clock()) and not (dropping and dropping[slug]) then
+    -- Already the owner's: made current, its hold renewed to the new
+    -- time, or confirmed; a confirmed slug stays confirmed.
+    status = 'held'
+    for i, e in ipairs(list) do
+      if e[1] == slug then
+        entry = table.remove(list, i)
+        break
+      end
+    end
+    entry = entry or {slug, base, rules, false}
+    if till and want then
+      if want ~= till then event = 'renewed' end
+      till = want
+    elseif till then
+      event, till = 'confirmed', nil
+    end
+    entry[4] = till ~= nil
+  elseif free(slug, value) then
+    till = want
+    if till then event = 'made' end
+    for i, e in ipairs(list) do
+      if e[1] == slug then
+        table.remove(list, i)
+        break
+      end
+    end
+    entry = {slug, base, rules, till ~= nil}
+  else
+    return {'taken', who, till and string.format('%d', till) or '', '', ''}
+  end
+  if not dry then
+    if status == 'new' or event ~= '' then redis.call('HSET', skey, slug, value_of(owner, till)) end
+    if n ~= '' and tonumber(n) > (tonumber(hint) or 0) then redis.call('HSET', hkey, hfield, n) end
+    if dropping then
+      dropping[slug] = nil
+      for s, k in pairs(dropping) do redis.call('HDEL', k, s) end
+    end
+    list[#list + 1] = entry
+    -- Written even when nothing changed (see "Replicas" above).
+    redis.call('HSET', okey, ofield, format(list))
+  end
+  return {status, slug, till and string.format('%d', till) or '', event, entry[3]}
+end
+
+local function claim_exact(argv)
+  -- argv: "1" for a dry run (nothing written) or "0", then, for each slug
+  -- claimed in turn, six arguments: owner, slug, base, n, rules, hold
+  -- (see `claim_one`). Answers five fields a slug (see `claim_one`).
+  clock_ms = nil
+  local prefix = argv[1]
+  dry = argv[2] == '1'
+  local out = {}
+  for i = 3, #argv - 5, 6 do
+    local reply = claim_one(prefix, argv[i], argv[i + 1], argv[i + 2], argv[i + 3], argv[i + 4], argv[i + 5])
+    for _, v in ipairs(reply) do out[#out + 1] = v end
+  end
+  return out
+end
+
+-- The entries of `owner`'s record that are still the owner's (a hold
+-- lost to another owner, or lapsed, is not), as five fields each: owner,
+-- slug, base, rule version, lapse time ("" when confirmed); appended to
+-- `out`.
+local function still_held(prefix, owner, record, out)
+  for _, e in ipairs(entries(record)) do
+    local keep = true
+    if e[4] then
+      local who, till = holder(read('HGET', key(prefix, e[1]), e[1]))
+      keep = who == owner and (not till or till > clock())
+      if keep then e[5] = till and string.format('%d', till) or '' end
+    end
+    if keep then
+      out[#out + 1] = owner
+      out[#out + 1] = e[1]
+      out[#out + 1] = e[2]
+      out[#out + 1] = e[3]
+      out[#out + 1] = e[5] or ''
+    end
+  end
+  return out
+end
+
+local function history(argv)
+  -- argv: owner. Answers the owner's slugs, oldest first, five fields
+  -- each (see `still_held`).
+  clock_ms = nil
+  local prefix, owner = argv[1], argv[2]
+  local ofield = '=' .. owner
+  local record = read('HGET', key(prefix, ofield), ofield)
+  if not record then return {} end
+  return still_held(prefix, owner, record, {})
+end
+
+local function export(argv)
+  -- argv: the first bucket and the bucket after the last (numbers from 0
+  -- to 65,536). Answers the slugs of the owners whose records are in
+  -- those buckets, five fields each (see `still_held`).
+  clock_ms = nil
+  local prefix = argv[1]
+  local out = {}
+  for b = tonumber(argv[2]), tonumber(argv[3]) - 1 do
+    local fields = read('HGETALL', prefix .. string.format('%04x', b))
+    for i = 1, #fields, 2 do
+      if string.byte(fields[i], 1) == 61 then -- '='
+        still_held(prefix, string.sub(fields[i], 2), fields[i + 1], out)
+      end
+    end
+  end
+  return out
+end
+
 -- `operation` run on a call's arguments: its answer, or, when a read was
 -- refused, MOVED or TRYAGAIN with nothing changed.
 local function called(operation)
@@ -452,8 +609,15 @@ local function called(operation)
   end
 end
 
-redis.register_function{function_name = 'slugd_reserve_3', callback = called(reserve)}
-redis.register_function{function_name = 'slugd_release_3', callback = called(release)}
+redis.register_function{function_name = 'slugd_reserve_4', callback = called(reserve)}
+redis.register_function{function_name = 'slugd_release_4', callback = called(release)}
+redis.register_function{function_name = 'slugd_claim_4', callback = called(claim_exact)}
 redis.register_function{
-  function_name = 'slugd_lookup_3', callback = called(lookup), flags = {'no-writes'}
+  function_name = 'slugd_lookup_4', callback = called(lookup), flags = {'no-writes'}
+}
+redis.register_function{
+  function_name = 'slugd_history_4', callback = called(history), flags = {'no-writes'}
+}
+redis.register_function{
+  function_name = 'slugd_export_4', callback = called(export), flags = {'no-writes'}
 }

@@ -21,8 +21,8 @@ use super::error::ReserveError;
 use super::names::{Owner, Scope};
 use super::reserved::ReservedSlugs;
 use super::settings::ReservationSettings;
-use super::shape::{MAX_SLUG_BYTES, is_slug_shaped};
-use super::store::{Ask, HoldEvent, RedisStore, Reply, Slug};
+use super::shape::{MAX_SLUG_BYTES, SLUG_PUNCTUATION, is_storable};
+use super::store::{Ask, Claim, ClaimHold, Claimed, Entry, HoldEvent, RedisStore, Reply, Slug};
 use crate::metrics::RedisCalls;
 use crate::redis_conn::RedisConfig;
 use crate::slugger::Slugger;
@@ -129,6 +129,7 @@ impl Reservations {
         title: &str,
         options: &Options,
         hold_seconds: Option<u32>,
+        dry: bool,
     ) -> Result<Reservation, ReserveError> {
         let base = self.slug(title, options).await?;
         if base.len() > MAX_SLUG_BYTES {
@@ -155,6 +156,7 @@ impl Reservations {
                 skips: &skips,
                 hold_seconds: hold_seconds.unwrap_or(0).min(MAX_HOLD_SECONDS),
                 stems: stems.as_deref(),
+                dry,
             };
             let full = |tried: String| ReserveError::NoFreeSlug {
                 base: base.clone(),
@@ -169,6 +171,88 @@ impl Reservations {
                 Reply::Full(n) => return Err(full(n)),
             }
         }
+    }
+
+    /// Reserves exactly `slug` for `owner` in `scope` (an editor's own):
+    /// refused when it is not what the request's options make of it
+    /// ([`ReserveError::NotASlug`]), and when another owner holds it or it
+    /// is a reserved word ([`ReserveError::SlugTaken`], with the first
+    /// free slug of its base as a suggestion). With `dry`, answers what it
+    /// would do and writes nothing.
+    pub async fn reserve_slug(
+        &self,
+        scope: &Scope,
+        owner: &Owner,
+        slug: &str,
+        options: &Options,
+        hold_seconds: Option<u32>,
+        dry: bool,
+    ) -> Result<Reservation, ReserveError> {
+        match self.slugger.slugify(slug, options).await?.0 {
+            Ok(made) if made == slug => {}
+            Ok(made) => {
+                return Err(ReserveError::NotASlug {
+                    slug: slug.to_owned(),
+                    would_be: Some(made),
+                });
+            }
+            Err(_) => {
+                return Err(ReserveError::NotASlug {
+                    slug: slug.to_owned(),
+                    would_be: None,
+                });
+            }
+        }
+        if slug.len() > MAX_SLUG_BYTES {
+            return Err(ReserveError::TooLong(slug.len()));
+        }
+        let taken = |reserved: bool| async move {
+            // The first free slug of its base, as a title that slugs to
+            // it would get: a dry run, which writes nothing.
+            let suggestion = self
+                .reserve(scope, owner, slug, options, None, true)
+                .await
+                .ok()
+                .map(|r| r.slug)
+                .filter(|s| s != slug);
+            ReserveError::SlugTaken {
+                slug: slug.to_owned(),
+                reserved,
+                suggestion,
+            }
+        };
+        if self.reserved.contains(slug) {
+            return Err(taken(true).await);
+        }
+        let (base, number) = split_number(slug);
+        let claim = Claim {
+            owner: owner.as_str().to_owned(),
+            slug: slug.to_owned(),
+            base: base.to_owned(),
+            number,
+            rules: options.rules.number(),
+            hold: match hold_seconds {
+                Some(s) => ClaimHold::For(s.min(MAX_HOLD_SECONDS)),
+                None => ClaimHold::Confirmed,
+            },
+        };
+        let answer = self.store.claim(scope, &[claim], dry).await?;
+        match answer.into_iter().next() {
+            Some(Claimed::Mine { new, slug }) => Ok(Reservation::from(slug, new)),
+            Some(Claimed::Taken { .. }) => Err(taken(false).await),
+            None => Err(ReserveError::Damaged("no answer to a claim".into())),
+        }
+    }
+
+    /// The slugs `owner` holds in `scope`, oldest first (the last
+    /// confirmed one is the owner's current slug).
+    pub async fn history(&self, scope: &Scope, owner: &Owner) -> Result<Vec<Entry>, ReserveError> {
+        self.store.history(scope, owner).await
+    }
+
+    /// The store, for imports and exports.
+    pub(crate) fn store(&self) -> &RedisStore {
+        &self.store
     }
 
     /// The slug of `title`, or why there is none.
@@ -251,7 +335,7 @@ impl Reservations {
     /// Who holds `slug` in `scope`; `None` when nobody does (and at once,
     /// without asking Redis, for text no slug could be).
     pub async fn lookup(&self, scope: &Scope, slug: &str) -> Result<Option<Holder>, ReserveError> {
-        if !is_slug_shaped(slug) {
+        if !is_storable(slug) {
             return Ok(None);
         }
         // Two slugs are the same when their NFC forms are: slugs are made
@@ -269,5 +353,44 @@ impl Reservations {
     /// Frees every slug of `owner` in `scope`; how many it held.
     pub async fn release(&self, scope: &Scope, owner: &Owner) -> Result<u64, ReserveError> {
         self.store.release(scope, owner).await
+    }
+}
+
+/// A slug's base and number: `hello-world` and 7 for `hello-world-7` (a
+/// number of 1 to 9 digits after one of `-_.~`), else the slug itself and
+/// none. A title's reservation finds an owner's slug by its base, and the
+/// base's next numbered slug goes on after the highest number.
+pub(crate) fn split_number(slug: &str) -> (&str, Option<u64>) {
+    let stem = slug.trim_end_matches(|c: char| c.is_ascii_digit());
+    let digits = slug.len() - stem.len();
+    match stem.char_indices().next_back() {
+        Some((at, c))
+            if (1..=MAX_DIGITS).contains(&digits) && at > 0 && SLUG_PUNCTUATION.contains(c) =>
+        {
+            (&stem[..at], slug[stem.len()..].parse().ok())
+        }
+        _ => (slug, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_number;
+
+    #[test]
+    fn a_slug_s_number_is_split_from_its_base() {
+        assert_eq!(split_number("hello-world-7"), ("hello-world", Some(7)));
+        assert_eq!(split_number("hello_world_12"), ("hello_world", Some(12)));
+        assert_eq!(split_number("top-10"), ("top", Some(10)));
+        for whole in [
+            "hello-world",
+            "2024",
+            "-7",
+            "abc7",
+            "a-1234567890",
+            "привет",
+        ] {
+            assert_eq!(split_number(whole), (whole, None), "{whole}");
+        }
     }
 }

@@ -40,10 +40,17 @@ use crate::redis_conn::{Conn, Pool, RedisConfig, no_longer_primary, resend_once,
 const LIBRARY: &str = include_str!("reservations.lua");
 
 /// The library's functions: their names carry the library's number
-/// (`#!lua name=slugd_reservations_3`).
-const RESERVE: &str = "slugd_reserve_3";
-const LOOKUP: &str = "slugd_lookup_3";
-const RELEASE: &str = "slugd_release_3";
+/// (`#!lua name=slugd_reservations_4`).
+const RESERVE: &str = "slugd_reserve_4";
+const LOOKUP: &str = "slugd_lookup_4";
+const RELEASE: &str = "slugd_release_4";
+const CLAIM: &str = "slugd_claim_4";
+const HISTORY: &str = "slugd_history_4";
+const EXPORT: &str = "slugd_export_4";
+
+/// How many bucket hashes a scope's fields are spread over (the first 4
+/// hex digits of a field's SHA-1).
+pub(crate) const BUCKETS: u32 = 65_536;
 
 /// The pause before calling again while the scope's slot moves.
 const MOVING_PAUSE: Duration = Duration::from_millis(20);
@@ -121,6 +128,63 @@ pub(crate) struct Ask<'a> {
     /// `None`: no `max_length`, every stem is the base. Otherwise the stem
     /// for suffixes of 1, 2, ... digits (`""` when none fits).
     pub stems: Option<&'a [String]>,
+    /// A dry run: the answer the reservation would have, nothing written.
+    pub dry: bool,
+}
+
+/// An exact slug claimed for an owner: an editor's own slug, or a line of
+/// an import.
+#[derive(Debug, Clone)]
+pub(crate) struct Claim {
+    pub owner: String,
+    pub slug: String,
+    /// The base a title's reservation finds it by: the slug without its
+    /// number (`hello-world` of `hello-world-7`), or the slug.
+    pub base: String,
+    /// The slug's number, which the base's next numbered slug goes on
+    /// after.
+    pub number: Option<u64>,
+    /// The rule version kept with it (0: not made by slugd).
+    pub rules: u64,
+    pub hold: ClaimHold,
+}
+
+/// How long a claimed slug is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ClaimHold {
+    /// For good.
+    Confirmed,
+    /// For this many seconds from now (Redis's clock).
+    For(u32),
+    /// Until this time, in Unix milliseconds.
+    Until(u64),
+}
+
+/// What a claim answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Claimed {
+    /// The slug is the owner's: `new` when this claim made it so.
+    Mine { new: bool, slug: Slug },
+    /// Another owner holds it (until `held_until`, or for good).
+    Taken {
+        owner: String,
+        held_until: Option<u64>,
+    },
+}
+
+/// One slug an owner holds, as the history and the export give it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Who holds it.
+    pub owner: String,
+    /// The slug.
+    pub slug: String,
+    /// The base it was reserved (or imported) for.
+    pub base: String,
+    /// The rule version that made it (0: imported or typed, not made).
+    pub rules: u64,
+    /// When its hold lapses, in Unix milliseconds; `None`: confirmed.
+    pub held_until: Option<u64>,
 }
 
 /// The reservations of one deployment (one key prefix) in Redis.
@@ -226,6 +290,7 @@ impl RedisStore {
             ask.skips,
             &rules,
             &hold,
+            if ask.dry { "1" } else { "0" },
         ];
         let count;
         match ask.stems {
@@ -236,7 +301,7 @@ impl RedisStore {
                 args.extend(stems.iter().map(String::as_str));
             }
         }
-        let (value, acked) = self.run(scope, &args, true).await?;
+        let (value, acked) = self.run(scope, &args, !ask.dry).await?;
         let reply: Vec<String> = Vec::from_redis_value_ref(&value)
             .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
         let damaged = || ReserveError::Damaged(format!("{reply:?}"));
@@ -277,6 +342,108 @@ impl RedisStore {
             });
         }
         Ok(reply)
+    }
+
+    /// Claims each of `claims` in turn, in one atomic step; with `dry`,
+    /// answers what it would do and writes nothing. With
+    /// [`WaitReplicas`], answers only once the replicas have them.
+    pub async fn claim(
+        &self,
+        scope: &Scope,
+        claims: &[Claim],
+        dry: bool,
+    ) -> Result<Vec<Claimed>, ReserveError> {
+        let mut owned: Vec<String> = Vec::with_capacity(claims.len() * 3);
+        for c in claims {
+            owned.push(c.number.map_or_else(String::new, |n| n.to_string()));
+            owned.push(c.rules.to_string());
+            owned.push(match c.hold {
+                ClaimHold::Confirmed => String::new(),
+                ClaimHold::For(seconds) => format!("+{seconds}"),
+                ClaimHold::Until(ms) => ms.to_string(),
+            });
+        }
+        let mut args: Vec<&str> = Vec::with_capacity(2 + claims.len() * 6);
+        args.push(CLAIM);
+        args.push(if dry { "1" } else { "0" });
+        for (c, more) in claims.iter().zip(owned.chunks(3)) {
+            args.extend([
+                c.owner.as_str(),
+                &c.slug,
+                &c.base,
+                &more[0],
+                &more[1],
+                &more[2],
+            ]);
+        }
+        let (value, acked) = self.run(scope, &args, !dry).await?;
+        let reply: Vec<String> = Vec::from_redis_value_ref(&value)
+            .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
+        if reply.len() != claims.len() * 5 {
+            return Err(ReserveError::Damaged(format!("{reply:?}")));
+        }
+        let mut out = Vec::with_capacity(claims.len());
+        for one in reply.chunks(5) {
+            let damaged = || ReserveError::Damaged(format!("{one:?}"));
+            let held_until = lapse_time(&one[2]).ok_or_else(damaged)?;
+            out.push(match one[0].as_str() {
+                "taken" => Claimed::Taken {
+                    owner: one[1].clone(),
+                    held_until,
+                },
+                status @ ("new" | "held") => Claimed::Mine {
+                    new: status == "new",
+                    slug: Slug {
+                        slug: one[1].clone(),
+                        rules: one[4].parse().map_err(|_| damaged())?,
+                        held_until,
+                        hold: match one[3].as_str() {
+                            "" => None,
+                            "made" => Some(HoldEvent::Made),
+                            "renewed" => Some(HoldEvent::Renewed),
+                            "confirmed" => Some(HoldEvent::Confirmed),
+                            _ => return Err(damaged()),
+                        },
+                        lapsed: 0,
+                    },
+                },
+                _ => return Err(damaged()),
+            });
+        }
+        if let (Some(wait), Some(acked)) = (self.wait, acked)
+            && (acked.replicas < i64::from(wait.replicas) || !acked.local)
+        {
+            return Err(ReserveError::NotReplicated {
+                slug: match claims {
+                    [one] => one.slug.clone(),
+                    _ => format!("a batch of {} slugs", claims.len()),
+                },
+                acked: acked.replicas,
+                wanted: wait.replicas,
+                fsync: wait.fsync.then_some(acked.local),
+                timeout: wait.timeout,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The slugs `owner` holds in `scope`, oldest first.
+    pub async fn history(&self, scope: &Scope, owner: &Owner) -> Result<Vec<Entry>, ReserveError> {
+        let (value, _) = self.run(scope, &[HISTORY, owner.as_str()], false).await?;
+        entries(&value)
+    }
+
+    /// The slugs of the owners whose records are in buckets `from` to
+    /// `to - 1` of `scope` (each owner's oldest first).
+    pub async fn export(
+        &self,
+        scope: &Scope,
+        from: u32,
+        to: u32,
+    ) -> Result<Vec<Entry>, ReserveError> {
+        let (from, to) = (from.to_string(), to.to_string());
+        let (value, _) = self.run(scope, &[EXPORT, &from, &to], false).await?;
+        entries(&value)
     }
 
     /// Who holds `slug` in `scope`: the owner, its current slug, the rule
@@ -496,6 +663,38 @@ impl RedisStore {
         };
         Ok((value, acked))
     }
+}
+
+/// The entries the history and the export answer, five fields each.
+fn entries(value: &Value) -> Result<Vec<Entry>, ReserveError> {
+    let reply: Vec<String> = Vec::from_redis_value_ref(value)
+        .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
+    if !reply.len().is_multiple_of(5) {
+        return Err(ReserveError::Damaged(format!("{reply:?}")));
+    }
+    let mut out = Vec::with_capacity(reply.len() / 5);
+    let mut fields = reply.into_iter();
+    while let (Some(owner), Some(slug), Some(base), Some(rules), Some(until)) = (
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+    ) {
+        let (Ok(rules), Some(held_until)) = (rules.parse(), lapse_time(&until)) else {
+            return Err(ReserveError::Damaged(format!(
+                "{owner:?} {slug:?} {base:?} {rules:?} {until:?}"
+            )));
+        };
+        out.push(Entry {
+            owner,
+            slug,
+            base,
+            rules,
+            held_until,
+        });
+    }
+    Ok(out)
 }
 
 /// A lapse time as the functions answer it: `""` (confirmed, `None`) or

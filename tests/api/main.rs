@@ -4,6 +4,7 @@
 mod anywhere;
 mod auth;
 mod bench;
+mod bringing;
 mod cli;
 mod cluster;
 mod connections;

@@ -191,6 +191,9 @@ async fn the_error_schema_lists_every_code_with_its_status() {
         (503, "needs_redis"),
         (503, "reservations_unavailable"),
         (503, "not_replicated"),
+        (409, "slug_taken"),
+        (422, "not_a_slug"),
+        (415, "not_ndjson"),
     ] {
         assert!(codes.contains(&Value::from(code)), "{code} in {codes:?}");
         assert!(
@@ -198,7 +201,7 @@ async fn the_error_schema_lists_every_code_with_its_status() {
             "{status} {code} in {description}"
         );
     }
-    assert_eq!(codes.len(), 20, "{codes:?}");
+    assert_eq!(codes.len(), 23, "{codes:?}");
     for (method, path, op) in operations(&doc) {
         for (status, response) in op["responses"].as_object().unwrap() {
             let examples = &response["content"]["application/json"]["examples"];
@@ -227,6 +230,13 @@ enum Mode {
 async fn examples_hold(app: &App, doc: &Value, mode: Mode) -> usize {
     let mut compared = 0;
     for (method, path, op) in operations(doc) {
+        // The import and the export speak NDJSON, not JSON: their
+        // examples are checked by `bringing`'s tests.
+        let ndjson = !op["requestBody"]["content"]["application/x-ndjson"].is_null()
+            || op["responses"]["200"]["content"]["application/x-ndjson"].is_object();
+        if ndjson {
+            continue;
+        }
         let examples: Vec<(String, Option<Value>)> =
             match op["requestBody"]["content"]["application/json"]["examples"].as_object() {
                 Some(named) => named

@@ -27,7 +27,7 @@ const PROMPT: Duration = Duration::from_secs(3);
 
 /// `POST /reservations` of `title` for `owner` in `scope`, with `options`
 /// (a JSON object) added to the body.
-async fn reserve(
+pub(crate) async fn reserve(
     app_url: &str,
     client: &reqwest::Client,
     scope: &str,

@@ -401,7 +401,7 @@ fn memory(
             // (rules 2 add `!2`, two bytes, to each owner's record).
             let args = [
                 "FCALL",
-                "slugd_reserve_3",
+                "slugd_reserve_4",
                 "0",
                 key,
                 &owner,
@@ -409,6 +409,7 @@ fn memory(
                 "-",
                 ",",
                 "1",
+                "0",
                 "0",
                 "*",
             ];
@@ -513,14 +514,14 @@ fn redis_alone(settings: &Settings, work: &Path, report: &mut Report) -> Result<
             let (command, call): (&str, Vec<&str>) = match name {
                 "script" => ("evalsha", vec!["evalsha", &sha, "0", &prefix, "reserve"]),
                 "library_1" => ("fcall", vec!["fcall", "slugd_reserve_1", "0", &prefix]),
-                "library" => ("fcall", vec!["fcall", "slugd_reserve_3", "0", &prefix]),
+                "library" => ("fcall", vec!["fcall", "slugd_reserve_4", "0", &prefix]),
                 _ => ("fcall", vec!["fcall", "bench_floor", "0", &prefix]),
             };
             let mut call = call;
             call.extend(args);
             match name {
                 "script" | "library_1" => call.push("*"),
-                "library" => call.extend(["0", "*"]),
+                "library" => call.extend(["0", "0", "*"]),
                 _ => {}
             }
             redis.cli(&["config", "resetstat"])?;
