@@ -1,9 +1,10 @@
 //! Importing a site's existing slugs into a scope: NDJSON lines
 //! `{"owner": "42", "slug": "hello-world"}` (with `held_until` for a
 //! hold), read as a stream, checked line by line, and claimed in batches,
-//! each batch one atomic call in Redis. The batch after is read and
-//! checked while the one before is in Redis, so the file is read once, in
-//! order, and at most two batches are held at a time whatever its size.
+//! each batch one atomic call in Redis. Batches are read and checked while
+//! the ones before are in Redis (two at a time, sent in order on one
+//! connection), so the file is read once, in order, and at most four
+//! batches are held at a time whatever its size.
 //! Shared by `slugd import` and `POST /reservations/{scope}`.
 //!
 //! A line is imported as it is written (a legacy slug may have capitals
@@ -14,6 +15,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use futures_util::StreamExt;
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
@@ -100,73 +102,127 @@ pub async fn import<R: AsyncBufRead + Unpin>(
     mut refused: impl FnMut(Refusal),
     mut progress: impl FnMut(u64),
 ) -> Result<ImportCounts, ImportError> {
-    let mut reader = Lines::new(input);
-    let mut counts = ImportCounts::default();
-    // The batch in Redis: its lines' numbers and claims.
-    let mut pending: Option<(Vec<u64>, Vec<Claim>)> = None;
-    loop {
-        let (next, answered) = tokio::join!(reader.batch(BATCH_LINES), async {
-            match &pending {
-                Some((_, claims)) => Some(store.claim(scope, claims, false).await),
-                None => None,
+    // The reader reads and checks batches into a channel of one; the
+    // sender keeps two in Redis, so that Redis never waits for the next.
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Batch>(1);
+    let read = async move {
+        let mut reader = Lines::new(input);
+        loop {
+            let lines = reader.batch(BATCH_LINES).await?;
+            if lines.is_empty() {
+                return Ok::<_, ImportError>(());
             }
-        });
-        if let (Some((numbers, claims)), Some(answered)) = (pending.take(), answered) {
-            let first = numbers.first().copied().unwrap_or(0);
-            let last = numbers.last().copied().unwrap_or(0);
-            let answers = answered.map_err(|source| ImportError::Redis {
-                first,
-                last,
-                source,
-            })?;
-            for ((claim, answer), line) in claims.into_iter().zip(answers).zip(numbers) {
-                match answer {
-                    Claimed::Mine { new: true, .. } => counts.imported += 1,
-                    Claimed::Mine { slug, .. } if slug.hold.is_some() => counts.updated += 1,
-                    Claimed::Mine { .. } => counts.unchanged += 1,
-                    Claimed::Taken { owner, held_until } => {
-                        counts.refused += 1;
-                        let until = match held_until {
-                            Some(ms) => format!(" (held until {})", rfc3339(ms)),
-                            None => String::new(),
-                        };
-                        refused(Refusal {
-                            line,
-                            why: format!(
-                                "taken: the slug is owner {owner:?}'s{until}, who keeps it"
-                            ),
-                            slug: Some(claim.slug),
+            let mut batch = Batch {
+                lines: lines.len() as u64,
+                numbers: Vec::with_capacity(lines.len()),
+                claims: Vec::with_capacity(lines.len()),
+                refused: Vec::new(),
+                bytes: reader.bytes,
+            };
+            for (line, checked) in lines {
+                match checked {
+                    Ok(claim) => {
+                        batch.numbers.push(line);
+                        batch.claims.push(claim);
+                    }
+                    Err(refusal) => batch.refused.push(refusal),
+                }
+            }
+            if tx.send(batch).await.is_err() {
+                // The sender stopped on an error, which it returns.
+                return Ok(());
+            }
+        }
+    };
+    let send = async {
+        let mut counts = ImportCounts::default();
+        // Sent in order on the one connection, so Redis runs them in the
+        // file's order (a batch sent again after a dead connection or a
+        // moving slot may run after the next: the lines are the same).
+        let mut in_redis = futures_util::stream::FuturesOrdered::new();
+        let mut open = true;
+        loop {
+            tokio::select! {
+                biased;
+                Some((batch, answered)) = in_redis.next(), if !in_redis.is_empty() => {
+                    tally(&mut counts, batch, answered, &mut refused, &mut progress)?;
+                }
+                next = rx.recv(), if open && in_redis.len() < IN_REDIS => match next {
+                    Some(mut batch) => {
+                        counts.lines += batch.lines;
+                        counts.refused += batch.refused.len() as u64;
+                        for refusal in batch.refused.drain(..) {
+                            refused(refusal);
+                        }
+                        in_redis.push_back(async move {
+                            let answered = match batch.claims.is_empty() {
+                                true => Ok(Vec::new()),
+                                false => store.claim(scope, &batch.claims, false).await,
+                            };
+                            (batch, answered)
                         });
                     }
-                }
-            }
-            progress(reader.bytes);
-        }
-        let lines = next?;
-        if lines.is_empty() {
-            return Ok(counts);
-        }
-        let mut numbers = Vec::with_capacity(lines.len());
-        let mut claims = Vec::with_capacity(lines.len());
-        for (line, checked) in lines {
-            counts.lines += 1;
-            match checked {
-                Ok(claim) => {
-                    numbers.push(line);
-                    claims.push(claim);
-                }
-                Err(refusal) => {
-                    counts.refused += 1;
-                    refused(refusal);
-                }
+                    None => open = false,
+                },
+                else => return Ok::<_, ImportError>(counts),
             }
         }
-        if !claims.is_empty() {
-            pending = Some((numbers, claims));
-        } else {
-            progress(reader.bytes);
+    };
+    let ((), counts) = tokio::try_join!(read, send)?;
+    Ok(counts)
+}
+
+/// Batches in Redis at once.
+const IN_REDIS: usize = 2;
+
+/// A batch of lines read and checked.
+struct Batch {
+    /// How many lines (blank ones not counted).
+    lines: u64,
+    /// The numbers of the lines claimed.
+    numbers: Vec<u64>,
+    /// Their claims.
+    claims: Vec<Claim>,
+    /// The lines refused unread by Redis.
+    refused: Vec<Refusal>,
+    /// Bytes of the input read with it.
+    bytes: u64,
+}
+
+/// Counts what Redis answered a batch, naming each line it refused.
+fn tally(
+    counts: &mut ImportCounts,
+    batch: Batch,
+    answered: Result<Vec<Claimed>, ReserveError>,
+    refused: &mut impl FnMut(Refusal),
+    progress: &mut impl FnMut(u64),
+) -> Result<(), ImportError> {
+    let answers = answered.map_err(|source| ImportError::Redis {
+        first: batch.numbers.first().copied().unwrap_or(0),
+        last: batch.numbers.last().copied().unwrap_or(0),
+        source,
+    })?;
+    for ((claim, answer), line) in batch.claims.into_iter().zip(answers).zip(batch.numbers) {
+        match answer {
+            Claimed::Mine { new: true, .. } => counts.imported += 1,
+            Claimed::Mine { slug, .. } if slug.hold.is_some() => counts.updated += 1,
+            Claimed::Mine { .. } => counts.unchanged += 1,
+            Claimed::Taken { owner, held_until } => {
+                counts.refused += 1;
+                let until = match held_until {
+                    Some(ms) => format!(" (held until {})", rfc3339(ms)),
+                    None => String::new(),
+                };
+                refused(Refusal {
+                    line,
+                    why: format!("taken: the slug is owner {owner:?}'s{until}, who keeps it"),
+                    slug: Some(claim.slug),
+                });
+            }
         }
     }
+    progress(batch.bytes);
+    Ok(())
 }
 
 /// The lines of the input, each at most [`MAX_LINE_BYTES`].

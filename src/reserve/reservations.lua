@@ -477,16 +477,34 @@ local function claim_one(prefix, owner, slug, base, n, rules, hold)
   local ofield = '=' .. owner
   local okey = key(prefix, ofield)
   local record = read('HGET', okey, ofield)
+  local hkey, hfield, hint
+  if n ~= '' then
+    hkey, hfield = key(prefix, base), '#' .. base
+    hint = read('HGET', hkey, hfield)
+  end
+  local list = {}
+  if record then list = judged(prefix, owner, base, record) end
+  -- A slug nobody has is taken at once (the usual line of an import): the
+  -- first write, after every read but the slug's own.
   local skey = key(prefix, slug)
-  local value = read('HGET', skey, slug)
-  local hkey, hfield = key(prefix, base), '#' .. base
-  local hint = nil
-  if n ~= '' then hint = read('HGET', hkey, hfield) end
-  local list, dirty = {}, false
-  if record then list, dirty = judged(prefix, owner, base, record) end
-  local who, till = holder(value)
+  local value
+  if not dry and read('HSETNX', skey, slug, value_of(owner, want)) == 1 then
+    value = false
+  else
+    value = read('HGET', skey, slug)
+  end
   local status, event, entry = 'new', '', nil
-  if value and who == owner and (not till or till > clock()) and not (dropping and dropping[slug]) then
+  local who, till
+  if value == false then
+    -- Written above.
+    till = want
+    if till then event = 'made' end
+  else
+    who, till = holder(value)
+  end
+  if value == false then
+    entry = {slug, base, rules, till ~= nil}
+  elseif value and who == owner and (not till or till > clock()) and not (dropping and dropping[slug]) then
     -- Already the owner's: made current, its hold renewed to the new
     -- time, or confirmed; a confirmed slug stays confirmed.
     status = 'held'
@@ -518,7 +536,9 @@ local function claim_one(prefix, owner, slug, base, n, rules, hold)
     return {'taken', who, till and string.format('%d', till) or '', '', ''}
   end
   if not dry then
-    if status == 'new' or event ~= '' then redis.call('HSET', skey, slug, value_of(owner, till)) end
+    if value ~= false and (status == 'new' or event ~= '') then
+      redis.call('HSET', skey, slug, value_of(owner, till))
+    end
     if n ~= '' and tonumber(n) > (tonumber(hint) or 0) then redis.call('HSET', hkey, hfield, n) end
     if dropping then
       dropping[slug] = nil

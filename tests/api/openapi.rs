@@ -144,7 +144,11 @@ async fn every_documented_route_is_served_and_every_route_is_documented() {
             let method = route.split(' ').next().unwrap();
             if METHODS.contains(&method.to_lowercase().as_str()) {
                 // One path, two names of its last segment.
-                named.insert(route.replace("{slug}", "{key}").replace("{owner}", "{key}"));
+                named.insert(
+                    route
+                        .replace("{scope}/{slug}", "{scope}/{key}")
+                        .replace("{scope}/{owner}", "{scope}/{key}"),
+                );
             }
         }
     }

@@ -1066,6 +1066,36 @@ async fn the_documented_service_user_reserves_and_cannot_write_the_table() {
     let (s, b) = app.get("/reservations/posts/i-heavy-heart-redis-3").await;
     assert_eq!((s, &b["state"]), (200, &json!("held")), "{b}");
     assert_eq!(app.delete("/reservations/posts/2").await.0, 204);
+    // Bringing a site needs nothing more: an import, an editor's slug, a
+    // dry run, the history and the export.
+    let (s, b) = app
+        .post_raw(
+            "/reservations/posts",
+            "application/x-ndjson",
+            b"{\"owner\": \"4\", \"slug\": \"Old_Post\"}\n".to_vec(),
+        )
+        .await;
+    assert_eq!((s, &b["imported"]), (200, &json!(1)), "{b}");
+    let own = json!({"scope": "posts", "owner": "5", "slug": "own", "dry_run": true});
+    assert_eq!(app.post("/reservations", &own).await.0, 201);
+    let own = json!({"scope": "posts", "owner": "5", "slug": "own"});
+    assert_eq!(app.post("/reservations", &own).await.0, 201);
+    let (s, b) = app.get("/reservations/posts/owners/1").await;
+    assert_eq!(
+        (s, &b["current"]),
+        (200, &json!("i-heavy-heart-redis")),
+        "{b}"
+    );
+    let exported = app
+        .client
+        .get(app.url("/reservations/posts"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(exported.lines().count(), 4, "{exported}");
     let denied: Vec<redis::Value> = redis.query(redis::cmd("ACL").arg("LOG")).await;
     assert!(denied.is_empty(), "ACL LOG: {denied:?}");
 

@@ -152,8 +152,10 @@ pub const SUITES: [Suite; 16] = [
              CPU per request of slugd and redis-server, Redis's time per \
              function or script call); three instances contending for 20 titles \
              in one scope (latency, no slug handed out twice); the Redis memory \
-             of --held reservations in one scope. Targets (phases): throughput \
-             contention memory, and redis_alone when named: Redis's own time \
+             of --held reservations in one scope; `slugd import` of --held \
+             lines (lines/s, peak RSS, Redis memory per reservation). Targets \
+             (phases): throughput contention memory import, and redis_alone \
+             when named: Redis's own time \
              per reservation, the script, library 1, this tree's library and \
              the floor of the key layout by redis-benchmark.",
             reservations::run,

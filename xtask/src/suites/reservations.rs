@@ -25,7 +25,14 @@
 //!    records as rules 1 wrote them): the sum of `MEMORY USAGE` of the
 //!    scope's keys per reservation, used_memory's growth per reservation,
 //!    the keys' encodings and one bucket's fields.
-//! 4. `redis_alone` (only when named in --targets): Redis's own time per
+//! 4. `import`: --held lines (1,000,000) of NDJSON, owners 1..N with the
+//!    corpus titles' slugs in turn, numbered from their second turn
+//!    (`base-2`, `base-3`...), imported into a scope of their own by
+//!    `slugd import` (release build, no progress bar) under GNU time:
+//!    lines a second of wall clock, the import's peak RSS, and the Redis
+//!    memory of the imported scope per reservation (as `memory` counts
+//!    it).
+//! 5. `redis_alone` (only when named in --targets): Redis's own time per
 //!    reservation with nothing else running. One fresh redis-server,
 //!    redis-benchmark (8 clients) sending 200,000 reservations of one title
 //!    by new owners (every one a numbered slug: the five-command path) to
@@ -54,10 +61,16 @@ use crate::settings::Settings;
 use crate::tools::{need, output, output_from};
 use crate::wrk;
 
-const TARGETS: [&str; 4] = ["throughput", "contention", "memory", "redis_alone"];
+const TARGETS: [&str; 5] = [
+    "throughput",
+    "contention",
+    "memory",
+    "import",
+    "redis_alone",
+];
 
 /// The phases run when --targets names none.
-const DEFAULT: [&str; 3] = ["throughput", "contention", "memory"];
+const DEFAULT: [&str; 4] = ["throughput", "contention", "memory", "import"];
 
 /// The revision whose `src/reserve/reservations.lua` is the script
 /// reservations ran as before they were functions.
@@ -141,6 +154,9 @@ pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Buil
     }
     if phases.contains(&"memory") {
         memory(settings, &builds, &redis, work, report)?;
+    }
+    if phases.contains(&"import") {
+        import(settings, &builds, &redis, work, report)?;
     }
     if phases.contains(&"redis_alone") {
         redis_alone(settings, work, report)?;
@@ -373,18 +389,7 @@ fn memory(
 ) -> Result<()> {
     let held = settings.held;
     eprintln!("xtask: memory, {held} reservations in one scope");
-    let titles = work.join("titles.txt");
-    std::fs::write(&titles, corpus(&settings.root)?.join("\n") + "\n")?;
-    let mut slugify = Command::new(&builds.now);
-    slugify.args(["--log", "warn", "slugify"]);
-    let bases: Vec<String> = output_from(&mut slugify, &titles)?
-        .lines()
-        .filter(|l| !l.is_empty())
-        .map(str::to_owned)
-        .collect();
-    if bases.is_empty() {
-        bail!("slugd slugify wrote no slugs for the corpus");
-    }
+    let bases = bases(settings, builds, work)?;
     let script = settings.root.join("src/reserve/reservations.lua");
     let script = std::fs::read_to_string(&script)
         .with_context(|| format!("could not read {}", script.display()))?;
@@ -477,6 +482,85 @@ fn memory(
             .arg("slugd:r:{million}:"),
     )?;
     report.note("million_scope_bucket_ffff", bucket.trim());
+    Ok(())
+}
+
+/// The corpus titles' slugs, by this build.
+fn bases(settings: &Settings, builds: &Builds, work: &Path) -> Result<Vec<String>> {
+    let titles = work.join("titles.txt");
+    std::fs::write(&titles, corpus(&settings.root)?.join("\n") + "\n")?;
+    let mut slugify = Command::new(&builds.now);
+    slugify.args(["--log", "warn", "slugify"]);
+    let bases: Vec<String> = output_from(&mut slugify, &titles)?
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if bases.is_empty() {
+        bail!("slugd slugify wrote no slugs for the corpus");
+    }
+    Ok(bases)
+}
+
+fn import(
+    settings: &Settings,
+    builds: &Builds,
+    redis: &Redis,
+    work: &Path,
+    report: &mut Report,
+) -> Result<()> {
+    let bases = bases(settings, builds, work)?;
+    let file = work.join("import.ndjson");
+    let mut lines = 0usize;
+    {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&file)?);
+        let mut seen = std::collections::HashSet::new();
+        let mut i = 0usize;
+        // Distinct slugs only: a corpus slug may itself end in a number.
+        while lines < settings.held {
+            let base = &bases[i % bases.len()];
+            let slug = match i / bases.len() {
+                0 => base.clone(),
+                k => format!("{base}-{}", k + 1),
+            };
+            i += 1;
+            if seen.insert(slug.clone()) {
+                lines += 1;
+                writeln!(out, "{{\"owner\": \"{lines}\", \"slug\": \"{slug}\"}}")?;
+            }
+        }
+        out.flush()?;
+    }
+    eprintln!("xtask: import, {lines} lines into one scope");
+    let mut command = Command::new(&builds.now);
+    command
+        .args(["--log", "warn", "import", "--quiet", "--redis-url"])
+        .arg(redis.url())
+        .args(["--scope", "imported"])
+        .arg(&file);
+    let timed = crate::tools::timed(&command, None, None, work)?;
+    let rate = lines as f64 / timed.wall_s;
+    let scope = buckets(redis, "slugd:r:{imported}:*")?;
+    let per_reservation = scope.bytes / lines as f64;
+    eprintln!(
+        "  {lines} lines in {:.2} s = {rate:.0} lines/s, peak RSS {} kB; {} keys, MEMORY USAGE {} B = {per_reservation:.1} B a reservation; {}",
+        timed.wall_s,
+        timed.peak_rss_kb,
+        scope.keys,
+        scope.bytes,
+        timed.stdout.trim()
+    );
+    report.record("import", "lines_per_second", "lines/s", Build::Now, rate);
+    report.record("import", "wall", "s", Build::Now, timed.wall_s);
+    report.record("import", "peak_rss", "kB", Build::Now, timed.peak_rss_kb);
+    report.record(
+        "import",
+        "bytes_per_reservation",
+        "B",
+        Build::Now,
+        per_reservation,
+    );
+    report.note("import_summary", timed.stdout.trim());
     Ok(())
 }
 
