@@ -102,6 +102,13 @@ struct ImportArgs {
     /// error is not one).
     #[arg(long)]
     quiet: bool,
+
+    /// Make the scope compare slugs without regard to the case of ASCII
+    /// letters (`My-Post` and `my-post` one slug) before importing, as
+    /// `PUT /reservations/{scope}` does: refused unless the scope is empty
+    /// or so already. Without it, the scope keeps its setting.
+    #[arg(long)]
+    case_insensitive: bool,
 }
 
 /// `slugd export`.
@@ -903,6 +910,7 @@ impl Cli {
                     false => Some(args.file),
                 },
                 progress: !args.quiet,
+                case_insensitive: args.case_insensitive,
             }),
             Command::Export(args) => Task::Export(args.scope.settings("export")?),
         })

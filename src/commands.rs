@@ -61,6 +61,8 @@ pub struct ImportSettings {
     pub file: Option<PathBuf>,
     /// A progress bar when standard error is a terminal.
     pub progress: bool,
+    /// Make the scope case-insensitive first (`--case-insensitive`).
+    pub case_insensitive: bool,
 }
 
 /// What `slugd slugify` needs.
@@ -177,6 +179,12 @@ async fn import(settings: ImportSettings) -> anyhow::Result<ExitCode> {
     use tokio::io::{AsyncBufRead, BufReader};
     let store = store(&settings.scope)?;
     let scope = &settings.scope.scope;
+    if settings.case_insensitive {
+        store
+            .set_case_insensitive(scope, true)
+            .await
+            .context("--case-insensitive")?;
+    }
     let (input, size): (Box<dyn AsyncBufRead + Unpin>, Option<u64>) = match &settings.file {
         Some(path) => {
             let file = tokio::fs::File::open(path)

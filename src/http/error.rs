@@ -103,6 +103,9 @@ pub enum ApiError {
         message: String,
         slug: Option<String>,
     },
+    /// 409: a scope's case setting cannot change once it has slugs.
+    #[error("{0}")]
+    ScopeHasKeys(String),
     /// 415: an import's body is not declared as NDJSON.
     #[error(
         "send the lines to import as NDJSON with the header Content-Type: application/x-ndjson"
@@ -166,6 +169,7 @@ impl ApiError {
                 message: s(),
                 slug: None,
             },
+            ApiError::ScopeHasKeys(s()),
             ApiError::NotNdjson,
         ]
     }
@@ -196,7 +200,8 @@ impl ApiError {
             ApiError::Forbidden(_) => 19,
             ApiError::SlugTaken { .. } => 20,
             ApiError::NotASlug { .. } => 21,
-            ApiError::NotNdjson => 22,
+            ApiError::ScopeHasKeys(_) => 22,
+            ApiError::NotNdjson => 23,
         }
     }
 
@@ -213,7 +218,9 @@ impl ApiError {
             | ApiError::EmptySlug(_)
             | ApiError::NotASlug { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound | ApiError::NotReserved(_) => StatusCode::NOT_FOUND,
-            ApiError::NoFreeSlug(_) | ApiError::SlugTaken { .. } => StatusCode::CONFLICT,
+            ApiError::NoFreeSlug(_) | ApiError::SlugTaken { .. } | ApiError::ScopeHasKeys(_) => {
+                StatusCode::CONFLICT
+            }
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -250,6 +257,7 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::SlugTaken { .. } => "slug_taken",
             ApiError::NotASlug { .. } => "not_a_slug",
+            ApiError::ScopeHasKeys(_) => "scope_has_keys",
             ApiError::NotNdjson => "not_ndjson",
         }
     }

@@ -43,7 +43,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         // an owner to release.
         .routes(routes!(lookup, release))
         .routes(routes!(history))
-        .routes(routes!(import_lines, export_scope))
+        .routes(routes!(import_lines, export_scope, set_scope))
 }
 
 /// The body of `POST /reservations`: `scope`, `owner`, `title` and any
@@ -290,6 +290,7 @@ fn reserve_error(e: ReserveError) -> ApiError {
             slug: would_be.clone(),
             message: e.to_string(),
         },
+        ReserveError::ScopeHasKeys { .. } => ApiError::ScopeHasKeys(e.to_string()),
         ReserveError::SlugTaken { ref suggestion, .. } => ApiError::SlugTaken {
             suggestion: suggestion.clone(),
             message: e.to_string(),
@@ -786,4 +787,83 @@ async fn export_scope(
         header::HeaderValue::from_static("application/x-ndjson"),
     );
     Ok(response)
+}
+
+/// A scope's settings.
+#[derive(Debug, Serialize, ToSchema)]
+struct ScopeSettings {
+    scope: String,
+    /// Whether slugs that differ only in the case of ASCII letters
+    /// (`My-Post`, `my-post`) are one slug.
+    case_insensitive: bool,
+}
+
+/// The body of `PUT /reservations/{scope}` (for the OpenAPI document).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct ScopeBody {
+    /// Whether slugs that differ only in the case of ASCII letters are
+    /// one slug. Set while the scope is empty.
+    #[schema(example = true)]
+    case_insensitive: bool,
+}
+
+/// Makes a scope compare slugs without regard to the case of ASCII
+/// letters (`My-Post` and `my-post` one slug), or with it (the default).
+/// The setting is the scope's, kept in Redis, so every instance and
+/// import follows it; it is made while the scope is empty, and asking for
+/// the setting a scope has answers it (200) whatever the scope holds.
+#[utoipa::path(put, path = "/reservations/{scope}", tag = "reservations",
+    security(("bearer" = [])),
+    params(("scope" = String, Path, description = "The scope, percent-encoded", example = "wiki")),
+    request_body(content = ScopeBody, examples(
+        ("case_insensitive" = (value = json!({"case_insensitive": true}))),
+    )),
+    responses(
+        (status = 200, description = "The scope's setting now", body = ScopeSettings, examples(
+            ("case_insensitive" = (value = json!({"scope": "wiki", "case_insensitive": true}))),
+        )),
+        (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
+        (status = 403, description = "`forbidden`: the token may not reserve, or not in this scope", body = ErrorBody),
+        (status = 409, description = "`scope_has_keys`: the scope has slugs under the other setting, which stays", body = ErrorBody),
+        (status = 415, description = "`not_json`", body = ErrorBody),
+        (status = 422, description = "`invalid_request`: a bad scope, or no `case_insensitive`", body = ErrorBody),
+        (status = 503, description = "`needs_redis` or `reservations_unavailable`", body = ErrorBody),
+    ))]
+async fn set_scope(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    path: Result<Path<String>, PathRejection>,
+    body: Result<Json<Map<String, Value>>, ApiError>,
+) -> Result<Json<ScopeSettings>, ApiError> {
+    let token = bearer(&headers);
+    state.tokens.check(token, Permission::Reserve, None)?;
+    let Json(mut body) = body?;
+    let reservations = reservations(&state)?;
+    let scope = scope_of(path)?;
+    state
+        .tokens
+        .check(token, Permission::Reserve, Some(scope.as_str()))?;
+    let insensitive = match body.remove("case_insensitive") {
+        Some(Value::Bool(b)) if body.is_empty() => b,
+        Some(Value::Bool(_)) => {
+            let field = body.keys().next().cloned().unwrap_or_default();
+            return Err(ApiError::Invalid(format!(
+                "unknown field `{field}`: a scope's one setting is case_insensitive"
+            )));
+        }
+        _ => {
+            return Err(ApiError::Invalid(
+                "send {\"case_insensitive\": true} (or false)".into(),
+            ));
+        }
+    };
+    let now = reservations
+        .set_case_insensitive(&scope, insensitive)
+        .await
+        .map_err(reserve_error)?;
+    Ok(Json(ScopeSettings {
+        scope: scope.as_str().to_owned(),
+        case_insensitive: now,
+    }))
 }

@@ -84,6 +84,17 @@ pub enum ReserveError {
         /// The first free slug of its base, if one was found.
         suggestion: Option<String>,
     },
+    /// A scope's case setting cannot change once it has keys.
+    #[error(
+        "scope {scope:?} already has slugs and compares them {}; its setting is made while it is empty: import its export into a new scope made so",
+        if *insensitive { "without regard to case" } else { "case by case" }
+    )]
+    ScopeHasKeys {
+        /// The scope.
+        scope: String,
+        /// Its setting, which stays.
+        insensitive: bool,
+    },
     /// Slugging the title needed the symbol table, which cannot answer.
     #[error(transparent)]
     Table(#[from] TableError),

@@ -56,11 +56,15 @@
 --                 before rule versions existed; then `@` when the slug
 --                 was a hold when last written (its field says until when,
 --                 and whether it is still the owner's)
+--   !case      -> "insensitive" in a scope that compares slugs without
+--                 regard to ASCII case (set while it is empty): every
+--                 slug's field (and hint) is then named by the slug in
+--                 lowercase, so `My-Post` and `my-post` are one slug
 --   #<base>    -> the last suffix number handed out for base (a hint where
 --                 to start looking, so a popular title costs no long search),
 --                 in the bucket of <base>, so one HMGET reads both
 -- `=`, `#`, `/`, `:`, `!`, `@` and spaces never occur in a slug, so no
--- field is mistaken for another.
+-- field is mistaken for another. Every call reads `!case` first.
 --
 -- Holds. A hold is the owner's until it lapses, then free: a lapsed hold
 -- counts as no owner at all, for a look-up and for a reservation, which
@@ -208,6 +212,19 @@ local clock_ms  -- the server's time, read once when first needed
 local lapsed    -- how many lapsed holds the call freed
 local dropping  -- the owner's lapsed holds of other bases, freed at the end: slug -> bucket
 local dry       -- a dry run: everything read and judged, nothing written
+local fold      -- the scope compares slugs without regard to ASCII case
+
+-- The field of the setting that makes a scope compare slugs without
+-- regard to ASCII case ("insensitive"), in its own bucket.
+local CASE = '!case'
+
+-- The field name of `slug`: the slug, or in a scope that compares slugs
+-- without regard to case, the slug in lowercase (ASCII letters only). An
+-- owner's record keeps each slug as it was written.
+local function fk(slug)
+  if fold then return string.lower(slug) end
+  return slug
+end
 
 local function clock()
   if not clock_ms then clock_ms = now() end
@@ -217,7 +234,7 @@ end
 -- Whether `slug`'s field, as read, is free to take: absent, or a hold
 -- that has lapsed (one of this owner's being freed already).
 local function free(slug, value)
-  if not value or (dropping and dropping[slug]) then return true end
+  if not value or (dropping and dropping[fk(slug)]) then return true end
   if string.byte(value, 1) ~= 255 then return false end
   local _, lapse = holder(value)
   if lapse > clock() then return false end
@@ -229,15 +246,17 @@ end
 -- the first write, so a read refused before it has written nothing. A
 -- dry run only reads whether it is free.
 local function claim(prefix, slug, mine)
-  local skey = key(prefix, slug)
-  if dry then return free(slug, read('HGET', skey, slug)) end
-  if read('HSETNX', skey, slug, mine) == 1 then return true end
-  if free(slug, redis.call('HGET', skey, slug)) then
-    redis.call('HSET', skey, slug, mine)
+  local field = fk(slug)
+  local skey = key(prefix, field)
+  if dry then return free(slug, read('HGET', skey, field)) end
+  if read('HSETNX', skey, field, mine) == 1 then return true end
+  if free(slug, redis.call('HGET', skey, field)) then
+    redis.call('HSET', skey, field, mine)
     return true
   end
   return false
 end
+
 -- The owner's record, as read, with its holds judged by their slugs'
 -- fields: one lost to another owner (or released) leaves it; one lapsed,
 -- of another base than `base`, is freed. Returns the entries, and whether
@@ -248,17 +267,18 @@ local function judged(prefix, owner, base, record)
   local kept = {}
   for _, e in ipairs(list) do
     if e[4] then
-      local skey = key(prefix, e[1])
-      local who, till = holder(read('HGET', skey, e[1]))
+      local field = fk(e[1])
+      local skey = key(prefix, field)
+      local who, till = holder(read('HGET', skey, field))
       if who ~= owner then
         dirty = true
       elseif not till then
         e[4] = false
         dirty = true
         kept[#kept + 1] = e
-      elseif till <= clock() and e[2] ~= base then
+      elseif till <= clock() and fk(e[2]) ~= fk(base) then
         dropping = dropping or {}
-        dropping[e[1]] = skey
+        dropping[field] = skey
         lapsed = lapsed + 1
         dirty = true
       else
@@ -324,7 +344,7 @@ local function reserve(argv)
     -- slug imported or typed by an editor): that slug, made current; a
     -- hold renewed, or confirmed.
     for i, e in ipairs(list) do
-      if e[2] == base or e[1] == base then
+      if fk(e[2]) == fk(base) or fk(e[1]) == fk(base) then
         local event, till = '', nil
         if e[4] and hold > 0 then
           event, till = 'renewed', clock() + hold * 1000
@@ -340,7 +360,7 @@ local function reserve(argv)
         end
         local reply = {'held', e[1], e[3], '', event}
         if event ~= '' then
-          if not dry then redis.call('HSET', key(prefix, e[1]), e[1], value_of(owner, till)) end
+          if not dry then redis.call('HSET', key(prefix, fk(e[1])), fk(e[1]), value_of(owner, till)) end
           if till then reply[4] = string.format('%d', till) end
         end
         local text = dirty and format(list)
@@ -358,8 +378,8 @@ local function reserve(argv)
   local mine = value_of(owner, till)
   local none_skipped = skips == ','
   local chosen, hint
-  local hkey, hfield = key(prefix, base), '#' .. base
-  local seen = read('HMGET', hkey, base, hfield)
+  local hkey, hfield = key(prefix, fk(base)), '#' .. fk(base)
+  local seen = read('HMGET', hkey, fk(base), hfield)
   if (none_skipped or not string.find(skips, ',1,', 1, true)) and free(base, seen[1]) then
     chosen = base
   else
@@ -391,11 +411,11 @@ local function reserve(argv)
   elseif hint then
     redis.call('HSET', hkey, hfield, hint)
   else
-    redis.call('HSET', hkey, chosen, mine)
+    redis.call('HSET', hkey, fk(chosen), mine)
   end
   -- The slug taken is not freed at the end, even if it was this owner's
   -- lapsed hold of another base (whose entry has left the record).
-  if dropping then dropping[chosen] = nil end
+  if dropping then dropping[fk(chosen)] = nil end
   local entry = {chosen, base, rules, till ~= nil}
   local text
   if not record then
@@ -420,15 +440,18 @@ local function lookup(argv)
   -- the owner's newest confirmed one, or, when it has none, the slug
   -- looked up.
   local prefix, slug = argv[1], argv[2]
-  local owner, till = holder(read('HGET', key(prefix, slug), slug))
+  local owner, till = holder(read('HGET', key(prefix, fk(slug)), fk(slug)))
   if not owner then return {} end
   if till and till <= now() then return {} end
   local ofield = '=' .. owner
   local list = entries(read('HGET', key(prefix, ofield), ofield) or '')
   local current, rules = slug, '1'
   for _, e in ipairs(list) do
+    if fk(e[1]) == fk(slug) then rules, slug = e[3], e[1] end
+  end
+  current = slug
+  for _, e in ipairs(list) do
     if not e[4] then current = e[1] end
-    if e[1] == slug then rules = e[3] end
   end
   return {owner, current, rules, till and string.format('%d', till) or ''}
 end
@@ -444,10 +467,11 @@ local function release(argv)
   if not record then return 0 end
   local freed, held = {}, 0
   for _, e in ipairs(entries(record)) do
-    local skey = key(prefix, e[1])
-    local who, till = holder(read('HGET', skey, e[1]))
+    local field = fk(e[1])
+    local skey = key(prefix, field)
+    local who, till = holder(read('HGET', skey, field))
     if who == argv[2] then
-      freed[#freed + 1] = {skey, e[1]}
+      freed[#freed + 1] = {skey, field}
       if not till or till > clock() then held = held + 1 end
     end
   end
@@ -479,19 +503,20 @@ local function claim_one(prefix, owner, slug, base, n, rules, hold)
   local record = read('HGET', okey, ofield)
   local hkey, hfield, hint
   if n ~= '' then
-    hkey, hfield = key(prefix, base), '#' .. base
+    hkey, hfield = key(prefix, fk(base)), '#' .. fk(base)
     hint = read('HGET', hkey, hfield)
   end
   local list = {}
   if record then list = judged(prefix, owner, base, record) end
   -- A slug nobody has is taken at once (the usual line of an import): the
   -- first write, after every read but the slug's own.
-  local skey = key(prefix, slug)
+  local field = fk(slug)
+  local skey = key(prefix, field)
   local value
-  if not dry and read('HSETNX', skey, slug, value_of(owner, want)) == 1 then
+  if not dry and read('HSETNX', skey, field, value_of(owner, want)) == 1 then
     value = false
   else
-    value = read('HGET', skey, slug)
+    value = read('HGET', skey, field)
   end
   local status, event, entry = 'new', '', nil
   local who, till
@@ -504,12 +529,12 @@ local function claim_one(prefix, owner, slug, base, n, rules, hold)
   end
   if value == false then
     entry = {slug, base, rules, till ~= nil}
-  elseif value and who == owner and (not till or till > clock()) and not (dropping and dropping[slug]) then
+  elseif value and who == owner and (not till or till > clock()) and not (dropping and dropping[field]) then
     -- Already the owner's: made current, its hold renewed to the new
     -- time, or confirmed; a confirmed slug stays confirmed.
     status = 'held'
     for i, e in ipairs(list) do
-      if e[1] == slug then
+      if fk(e[1]) == field then
         entry = table.remove(list, i)
         break
       end
@@ -526,7 +551,7 @@ local function claim_one(prefix, owner, slug, base, n, rules, hold)
     till = want
     if till then event = 'made' end
     for i, e in ipairs(list) do
-      if e[1] == slug then
+      if fk(e[1]) == field then
         table.remove(list, i)
         break
       end
@@ -537,18 +562,18 @@ local function claim_one(prefix, owner, slug, base, n, rules, hold)
   end
   if not dry then
     if value ~= false and (status == 'new' or event ~= '') then
-      redis.call('HSET', skey, slug, value_of(owner, till))
+      redis.call('HSET', skey, field, value_of(owner, till))
     end
     if n ~= '' and tonumber(n) > (tonumber(hint) or 0) then redis.call('HSET', hkey, hfield, n) end
     if dropping then
-      dropping[slug] = nil
-      for s, k in pairs(dropping) do redis.call('HDEL', k, s) end
+      dropping[field] = nil
+      for f, k in pairs(dropping) do redis.call('HDEL', k, f) end
     end
     list[#list + 1] = entry
     -- Written even when nothing changed (see "Replicas" above).
     redis.call('HSET', okey, ofield, format(list))
   end
-  return {status, slug, till and string.format('%d', till) or '', event, entry[3]}
+  return {status, entry[1], till and string.format('%d', till) or '', event, entry[3]}
 end
 
 local function claim_exact(argv)
@@ -574,7 +599,7 @@ local function still_held(prefix, owner, record, out)
   for _, e in ipairs(entries(record)) do
     local keep = true
     if e[4] then
-      local who, till = holder(read('HGET', key(prefix, e[1]), e[1]))
+      local who, till = holder(read('HGET', key(prefix, fk(e[1])), fk(e[1])))
       keep = who == owner and (not till or till > clock())
       if keep then e[5] = till and string.format('%d', till) or '' end
     end
@@ -618,11 +643,38 @@ local function export(argv)
   return out
 end
 
+local function case(argv)
+  -- argv: "insensitive" or "sensitive": how the scope compares slugs from
+  -- now on; a scope that has any key yet keeps its setting. Answers
+  -- {"ok" | "has_keys", the setting after the call}.
+  local prefix, wanted = argv[1], argv[2]
+  local setting = fold and 'insensitive' or 'sensitive'
+  if wanted == setting then return {'ok', setting} end
+  local ckey = key(prefix, CASE)
+  for b = 0, 65535 do
+    local fields = read('HGETALL', prefix .. string.format('%04x', b))
+    for i = 1, #fields, 2 do
+      if fields[i] ~= CASE then return {'has_keys', setting} end
+    end
+  end
+  if wanted == 'insensitive' then
+    redis.call('HSET', ckey, CASE, wanted)
+  else
+    redis.call('HDEL', ckey, CASE)
+  end
+  return {'ok', wanted}
+end
+
 -- `operation` run on a call's arguments: its answer, or, when a read was
 -- refused, MOVED or TRYAGAIN with nothing changed.
+local function with_setting(operation, args)
+  fold = read('HGET', key(args[1], CASE), CASE) == 'insensitive'
+  return operation(args)
+end
+
 local function called(operation)
   return function(_, args)
-    local done, reply = pcall(operation, args)
+    local done, reply = pcall(with_setting, operation, args)
     if done then return reply end
     if reply == NOT_HERE then return not_here(args[1]) end
     error(reply)
@@ -632,6 +684,7 @@ end
 redis.register_function{function_name = 'slugd_reserve_4', callback = called(reserve)}
 redis.register_function{function_name = 'slugd_release_4', callback = called(release)}
 redis.register_function{function_name = 'slugd_claim_4', callback = called(claim_exact)}
+redis.register_function{function_name = 'slugd_case_4', callback = called(case)}
 redis.register_function{
   function_name = 'slugd_lookup_4', callback = called(lookup), flags = {'no-writes'}
 }

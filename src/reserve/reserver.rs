@@ -250,6 +250,16 @@ impl Reservations {
         self.store.history(scope, owner).await
     }
 
+    /// Makes `scope` compare slugs without regard to ASCII case, or with
+    /// it, while it is empty.
+    pub async fn set_case_insensitive(
+        &self,
+        scope: &Scope,
+        insensitive: bool,
+    ) -> Result<bool, ReserveError> {
+        self.store.set_case_insensitive(scope, insensitive).await
+    }
+
     /// The store, for imports and exports.
     pub(crate) fn store(&self) -> &RedisStore {
         &self.store

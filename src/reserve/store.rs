@@ -47,6 +47,7 @@ const RELEASE: &str = "slugd_release_4";
 const CLAIM: &str = "slugd_claim_4";
 const HISTORY: &str = "slugd_history_4";
 const EXPORT: &str = "slugd_export_4";
+const CASE: &str = "slugd_case_4";
 
 /// How many bucket hashes a scope's fields are spread over (the first 4
 /// hex digits of a field's SHA-1).
@@ -425,6 +426,32 @@ impl RedisStore {
             });
         }
         Ok(out)
+    }
+
+    /// Makes `scope` compare slugs without regard to ASCII case, or with
+    /// it; refused ([`ReserveError::ScopeHasKeys`]) once the scope has any
+    /// key under the other setting. Returns the setting.
+    pub async fn set_case_insensitive(
+        &self,
+        scope: &Scope,
+        insensitive: bool,
+    ) -> Result<bool, ReserveError> {
+        let wanted = if insensitive {
+            "insensitive"
+        } else {
+            "sensitive"
+        };
+        let (value, _) = self.run(scope, &[CASE, wanted], true).await?;
+        let reply: Vec<String> = Vec::from_redis_value_ref(&value)
+            .map_err(|_| ReserveError::Damaged(format!("{value:?}")))?;
+        match reply.as_slice() {
+            [status, setting] if status == "ok" => Ok(setting == "insensitive"),
+            [status, setting] if status == "has_keys" => Err(ReserveError::ScopeHasKeys {
+                scope: scope.as_str().to_owned(),
+                insensitive: setting == "insensitive",
+            }),
+            _ => Err(ReserveError::Damaged(format!("{reply:?}"))),
+        }
     }
 
     /// The slugs `owner` holds in `scope`, oldest first.

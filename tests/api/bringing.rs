@@ -563,3 +563,92 @@ async fn on_a_cluster_an_import_and_an_export_go_to_the_scopes_node() {
         json!({"slug": "post-7", "owner": "7", "state": "confirmed", "rules": 0})
     );
 }
+
+#[tokio::test]
+async fn a_case_insensitive_scope_holds_one_slug_whatever_its_case() {
+    let redis = RedisServer::start().await;
+    let app = App::on_redis(&redis).await;
+    let (s, b) = app
+        .client
+        .put(app.url("/reservations/wiki"))
+        .json(&json!({"case_insensitive": true}))
+        .send()
+        .await
+        .map(|r| r.status().as_u16())
+        .map(|s| (s, ()))
+        .unwrap();
+    assert_eq!(s, 200, "{b:?}");
+    let upper = json!({"lowercase": false});
+    let (s, b) = app
+        .reserve_with("wiki", "1", "My Post", upper.clone())
+        .await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("My-Post")), "{b}");
+    // Another title of another case: the next slug.
+    let (s, b) = app.reserve_with("wiki", "2", "my post", json!({})).await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("my-post-2")), "{b}");
+    let (s, b) = app
+        .reserve_with("wiki", "3", "MY POST", upper.clone())
+        .await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("MY-POST-3")), "{b}");
+    // The owner's title in another case gives its slug back, as written.
+    let (s, b) = app.reserve_with("wiki", "1", "my post", json!({})).await;
+    assert_eq!((s, b["slug"].as_str()), (200, Some("My-Post")), "{b}");
+    // A look-up in any case finds it.
+    let (s, b) = app.get("/reservations/wiki/MY-post").await;
+    assert_eq!(
+        (s, b["owner"].as_str(), b["current"].as_str()),
+        (200, Some("1"), Some("My-Post")),
+        "{b}"
+    );
+    // An editor's slug and an import line in another case are taken.
+    let own = json!({"scope": "wiki", "owner": "4", "slug": "my-post"});
+    let (s, b) = app.post("/reservations", &own).await;
+    assert_eq!(
+        (s, b["code"].as_str(), b["suggestion"].as_str()),
+        (409, Some("slug_taken"), Some("my-post-4")),
+        "{b}"
+    );
+    let out = import(
+        &redis,
+        "wiki",
+        "{\"owner\": \"5\", \"slug\": \"MY-POST\"}\n",
+    );
+    assert!(
+        text(&out.stderr).contains("taken: the slug is owner \"1\"'s"),
+        "{}",
+        text(&out.stderr)
+    );
+    // The setting stays once the scope has slugs.
+    let r = app
+        .client
+        .put(app.url("/reservations/wiki"))
+        .json(&json!({"case_insensitive": false}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 409);
+    let b: Value = r.json().await.unwrap();
+    assert_eq!(b["code"], "scope_has_keys", "{b}");
+    // A release frees the slug in every case.
+    assert_eq!(app.delete("/reservations/wiki/1").await.0, 204);
+    let (s, b) = app.post("/reservations", &own).await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("my-post")), "{b}");
+    check_consistent(&redis, "wiki").await;
+    // Other scopes compare case by case, as before.
+    let (s, b) = app.reserve_with("posts", "1", "My Post", upper).await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("My-Post")), "{b}");
+    let (s, b) = app.reserve_with("posts", "2", "my post", json!({})).await;
+    assert_eq!((s, b["slug"].as_str()), (201, Some("my-post")), "{b}");
+    // The import's flag makes an empty scope so.
+    let out = slugd(
+        &["--redis-url", &redis.url()],
+        &["import", "--case-insensitive", "--scope", "fresh", "-"],
+        b"{\"owner\": \"1\", \"slug\": \"A-b\"}\n{\"owner\": \"2\", \"slug\": \"a-B\"}\n",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("1 imported"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -104,10 +104,16 @@ pub(crate) async fn check_consistent(redis: &RedisServer, scope: &str) -> BTreeM
         .await;
     let mut slugs = BTreeMap::new();
     let mut owners: HashMap<String, Vec<(String, bool)>> = HashMap::new();
+    // In a scope that compares slugs without regard to case, a slug's
+    // field is its lowercase form, and its owner's record has it as
+    // written.
+    let mut folded = false;
     for key in keys {
         let fields: Vec<(String, Vec<u8>)> = redis.query(redis::cmd("HGETALL").arg(&key)).await;
         for (field, value) in fields {
-            if let Some(owner) = field.strip_prefix('=') {
+            if field == "!case" {
+                folded = value == b"insensitive";
+            } else if let Some(owner) = field.strip_prefix('=') {
                 let list = String::from_utf8(value)
                     .unwrap()
                     .split(' ')
@@ -119,6 +125,13 @@ pub(crate) async fn check_consistent(redis: &RedisServer, scope: &str) -> BTreeM
                 owners.insert(owner.to_owned(), list);
             } else if !field.starts_with('#') {
                 slugs.insert(field, slug_holder(&value));
+            }
+        }
+    }
+    if folded {
+        for list in owners.values_mut() {
+            for (slug, _) in list.iter_mut() {
+                *slug = slug.to_ascii_lowercase();
             }
         }
     }
