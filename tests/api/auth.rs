@@ -66,6 +66,14 @@ async fn each_endpoint_needs_a_token_with_its_permission_and_scope() {
             (M::POST, "/reservations", Some(json!("not an object"))),
             (M::GET, "/reservations/posts/hello-world", None),
             (M::DELETE, "/reservations/posts/1", None),
+            (M::GET, "/reservations/posts/owners/1", None),
+            (M::GET, "/reservations/posts", None),
+            (M::POST, "/reservations/posts", None),
+            (
+                M::PUT,
+                "/reservations/posts",
+                Some(json!({"case_insensitive": true})),
+            ),
         ] {
             let (status, body) = call(&app, method.clone(), path, token, body).await;
             assert_eq!(status, 401, "{method} {path} {token:?}: {body}");
@@ -159,9 +167,21 @@ async fn each_endpoint_needs_a_token_with_its_permission_and_scope() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
+    for path in ["/reservations/posts/owners/1", "/reservations/users"] {
+        let (status, body) = call(&app, M::GET, path, Some(READ), None).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {body}");
+    }
+    let (status, _) = call(&app, M::GET, "/reservations/users", Some(POSTS), None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
     for (method, path, body) in [
         (M::POST, "/reservations", reservation("posts", "2")),
         (M::DELETE, "/reservations/posts/1", None),
+        (M::POST, "/reservations/posts", None),
+        (
+            M::PUT,
+            "/reservations/posts",
+            Some(json!({"case_insensitive": true})),
+        ),
     ] {
         let (status, body) = call(&app, method, path, Some(READ), body).await;
         assert_eq!(
