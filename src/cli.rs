@@ -77,14 +77,16 @@ enum Command {
     /// whose slug another owner holds is refused (the holder keeps it), as
     /// is a malformed one; each refused line is named on standard error,
     /// with a summary at the end. Exit 0 when every line was imported (or
-    /// was already so), 1 when any was refused. Importing a line twice
-    /// changes nothing, so a file can be imported again after a failure.
+    /// was already so), 1 when any was refused. Importing the same file
+    /// again gives the same scope, so a file can be imported again after a
+    /// failure.
     Import(ImportArgs),
     /// Write every slug of a scope of reservations to standard output as
     /// NDJSON, one line a slug (slug, owner, state, held_until for a hold,
     /// rules, and base where it is not the slug without its number), each
     /// owner's oldest first. `slugd import` of it into an empty scope gives
-    /// the same scope.
+    /// the same slugs, owners, states and current slugs (add
+    /// --case-insensitive if this scope is so).
     Export(ExportArgs),
 }
 

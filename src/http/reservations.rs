@@ -597,6 +597,9 @@ async fn history(
     }))
 }
 
+/// The most refused lines an import's answer names.
+const MAX_REFUSALS: usize = 1000;
+
 /// What an import did.
 #[derive(Debug, Serialize, ToSchema)]
 struct Imported {
@@ -610,9 +613,10 @@ struct Imported {
     /// Lines whose slug was the owner's already, its hold now renewed to
     /// the line's `held_until` or confirmed.
     updated: u64,
-    /// Lines refused: each is in `refusals`.
+    /// Lines refused: the first 1,000 are in `refusals`.
     refused: u64,
-    /// Each refused line: its number (from 1), its slug, and why.
+    /// The first 1,000 refused lines (of those refused unread, and of
+    /// those Redis refused): each one's number (from 1), slug, and why.
     #[schema(value_type = Vec<Object>)]
     refusals: Vec<Refusal>,
 }
@@ -631,9 +635,10 @@ fn scope_of(path: Result<Path<String>, PathRejection>) -> Result<Scope, ApiError
 /// Imports a site's existing slugs: NDJSON lines `{"owner": "42", "slug":
 /// "hello-world"}`, with `held_until` (RFC 3339) for a hold, each slug
 /// taken as it is written. A line whose slug another owner holds is
-/// refused (the holder keeps it), as is a malformed one; every refused
-/// line is named. Importing a line twice changes nothing. The body is
-/// read as it arrives, at most the service's body limit.
+/// refused (the holder keeps it), as is a malformed one; the refused
+/// lines are named (the first 1,000). Importing the same lines again
+/// gives the same scope. The body is read as it arrives, at most the
+/// service's body limit.
 #[utoipa::path(post, path = "/reservations/{scope}", tag = "reservations",
     security(("bearer" = [])),
     params(("scope" = String, Path, description = "The scope, percent-encoded", example = "posts")),
@@ -645,8 +650,8 @@ fn scope_of(path: Result<Path<String>, PathRejection>) -> Result<Scope, ApiError
                 "refusals": [{"line": 3, "slug": "hello-world", "why": "taken: the slug is owner \"42\"'s, who keeps it"}]}))))),
         (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
         (status = 403, description = "`forbidden`: the token may not reserve, or not in this scope", body = ErrorBody),
-        (status = 408, description = "`body_timeout`: the body did not arrive in time (the lines before were imported; sending them again is safe)", body = ErrorBody),
-        (status = 413, description = "`too_large`: more than the body limit (the lines before were imported; split the file)", body = ErrorBody),
+        (status = 408, description = "`body_timeout`: the body did not arrive in time (lines read before may have been imported; sending them again is safe)", body = ErrorBody),
+        (status = 413, description = "`too_large`: more than the body limit (lines read before may have been imported; split the file)", body = ErrorBody),
         (status = 415, description = "`not_ndjson`", body = ErrorBody),
         (status = 422, description = "`invalid_request`: a bad scope", body = ErrorBody),
         (status = 503, description = "`needs_redis` or `reservations_unavailable` (the lines before the failed batch were imported; sending the body again is safe)", body = ErrorBody),
@@ -698,12 +703,18 @@ async fn import_lines(
         }
     });
     let input = tokio_util::io::StreamReader::new(body);
+    // The first refusals, in full; the rest counted (a body of bad lines
+    // would otherwise make an answer many times its size).
     let mut refusals = Vec::new();
     let run = import::import(
         reservations.store(),
         &scope,
         input,
-        |refusal| refusals.push(refusal),
+        |refusal| {
+            if refusals.len() < MAX_REFUSALS {
+                refusals.push(refusal)
+            }
+        },
         |_| {},
     );
     let counts: ImportCounts = match tokio::time::timeout(state.limits.body_timeout, run).await {
@@ -738,8 +749,9 @@ async fn import_lines(
 /// The whole scope as NDJSON, one line a slug (`slug`, `owner`, `state`,
 /// `held_until` for a hold, `rules`, and `base` where it is not the slug
 /// without its number), each owner's slugs oldest first; streamed, a
-/// range of the scope at a time. Importing it into an empty scope gives
-/// the same scope.
+/// range of the scope at a time. Importing it into an empty scope (made
+/// case-insensitive first if this one is) gives the same slugs, owners,
+/// states and current slugs.
 #[utoipa::path(get, path = "/reservations/{scope}", tag = "reservations",
     security(("bearer" = [])),
     params(("scope" = String, Path, description = "The scope, percent-encoded", example = "posts")),

@@ -11,7 +11,8 @@
 //! or underscores); it is refused, and named with its number and why,
 //! when it is not JSON of that shape, when its slug cannot be held (see
 //! [`why_not_storable`]), or when another owner holds the slug (the
-//! holder keeps it). Importing a line twice changes nothing.
+//! holder keeps it). Importing the same lines again gives the same scope
+//! (a line imported again makes its slug its owner's current one again).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -21,7 +22,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 use super::error::ReserveError;
 use super::names::{Owner, Scope};
-use super::reserver::split_number;
+use super::reserver::{MAX_HOLD_SECONDS, split_number};
 use super::shape::why_not_storable;
 use super::store::{Claim, ClaimHold, Claimed, RedisStore};
 
@@ -137,9 +138,16 @@ pub async fn import<R: AsyncBufRead + Unpin>(
     let send = async {
         let mut counts = ImportCounts::default();
         // Sent in order on the one connection, so Redis runs them in the
-        // file's order (a batch sent again after a dead connection or a
-        // moving slot may run after the next: the lines are the same).
+        // file's order; only a batch sent again (after a dead connection,
+        // or while the scope's slot moves) may run after the next, which
+        // matters only to lines of the file that contradict each other.
         let mut in_redis = futures_util::stream::FuturesOrdered::new();
+        // Calls that wait for replicas go on connections of their own,
+        // which keep no order between them: one at a time.
+        let in_flight = match store.waits() {
+            true => 1,
+            false => IN_REDIS,
+        };
         let mut open = true;
         loop {
             tokio::select! {
@@ -147,7 +155,7 @@ pub async fn import<R: AsyncBufRead + Unpin>(
                 Some((batch, answered)) = in_redis.next(), if !in_redis.is_empty() => {
                     tally(&mut counts, batch, answered, &mut refused, &mut progress)?;
                 }
-                next = rx.recv(), if open && in_redis.len() < IN_REDIS => match next {
+                next = rx.recv(), if open && in_redis.len() < in_flight => match next {
                     Some(mut batch) => {
                         counts.lines += batch.lines;
                         counts.refused += batch.refused.len() as u64;
@@ -313,6 +321,22 @@ impl<R: AsyncBufRead + Unpin> Lines<R> {
     }
 }
 
+/// A slug as a look-up finds it: percent-escapes of UTF-8 decoded (a
+/// site that stores `caf%C3%A9` serves the URL of `café`, which a look-up
+/// decodes), then in NFC, as slugs are compared.
+fn as_looked_up(slug: String) -> String {
+    let decoded = match slug.contains('%') {
+        true => match percent_encoding::percent_decode_str(&slug).decode_utf8() {
+            Ok(text) if why_not_storable(&text).is_none() => text.into_owned(),
+            _ => slug,
+        },
+        false => slug,
+    };
+    icu::normalizer::ComposingNormalizer::new_nfc()
+        .normalize(&decoded)
+        .into_owned()
+}
+
 /// The time now, in Unix milliseconds.
 fn now_ms() -> u64 {
     SystemTime::now()
@@ -356,10 +380,7 @@ pub(crate) fn check(line: u64, text: &[u8], now: u64) -> Checked {
             ));
         }
     };
-    // Slugs are compared in NFC, as look-ups are.
-    let slug = icu::normalizer::ComposingNormalizer::new_nfc()
-        .normalize(&slug)
-        .into_owned();
+    let slug = as_looked_up(slug);
     let refuse_this = |why: String| Err(refuse(Some(&slug), why));
     if let Some(why) = why_not_storable(&slug) {
         return refuse_this(format!("not a slug: {why}"));
@@ -402,6 +423,15 @@ pub(crate) fn check(line: u64, text: &[u8], now: u64) -> Checked {
             rfc3339(until)
         ));
     }
+    let longest = now + u64::from(MAX_HOLD_SECONDS) * 1000;
+    if let Some(until) = held_until
+        && until > longest
+    {
+        return refuse_this(format!(
+            "held_until is more than {} days from now; a hold lasts at most that long (leave held_until out to import the slug for good)",
+            MAX_HOLD_SECONDS / 86_400
+        ));
+    }
     match (fields.remove("state"), held_until) {
         (None | Some(Value::Null), _) => {}
         (Some(Value::String(s)), Some(_)) if s == "held" => {}
@@ -415,9 +445,12 @@ pub(crate) fn check(line: u64, text: &[u8], now: u64) -> Checked {
     let (derived, number) = split_number(&slug);
     let base = match fields.remove("base") {
         None | Some(Value::Null) => derived.to_owned(),
-        Some(Value::String(base)) if why_not_storable(&base).is_none() => base,
+        Some(Value::String(base)) if why_not_storable(&base).is_none() => as_looked_up(base),
         Some(other) => return refuse_this(format!("base {other} is not a slug")),
     };
+    // The slug's number moves its base's hint only when it is a suffix of
+    // that base.
+    let number = number.filter(|_| base == derived);
     let rules = match fields.remove("rules") {
         None | Some(Value::Null) => 0,
         Some(Value::Number(n)) if n.as_u64().is_some_and(|r| r <= 1000) => n.as_u64().unwrap_or(0),
@@ -481,10 +514,23 @@ mod tests {
         let held = check(
             1,
             br#"{"owner": "1", "slug": "a", "held_until": "2030-01-01T00:00:00Z", "state": "held"}"#,
-            0,
+            1_893_000_000_000,
         )
         .unwrap();
         assert_eq!(held.hold, ClaimHold::Until(1_893_456_000_000));
+        // Percent-escapes of UTF-8 are the URL of the slug they escape.
+        let escaped = check(1, br#"{"owner": "1", "slug": "caf%C3%A9-50%-off"}"#, 0).unwrap();
+        assert_eq!(escaped.slug, "café-50%-off");
+        let escaped = check(1, br#"{"owner": "1", "slug": "caf%c3%a9"}"#, 0).unwrap();
+        assert_eq!(escaped.slug, "café");
+        // A base of its own keeps the number from its hint.
+        let based = check(
+            1,
+            br#"{"owner": "1", "slug": "top-10", "base": "top-10"}"#,
+            0,
+        )
+        .unwrap();
+        assert_eq!((based.base.as_str(), based.number), ("top-10", None));
     }
 
     #[test]
@@ -499,6 +545,8 @@ mod tests {
         assert!(why(r#"{"owner": 5, "slug": "a"}"#).starts_with("no owner"));
         assert!(why(r#"{"owner": "1", "slug": "a", "held_until": "soon"}"#).contains("RFC 3339"));
         assert!(why(r#"{"owner": "1", "slug": "a", "held_until": 5}"#).contains("has passed"));
+        let far = r#"{"owner": "1", "slug": "a", "held_until": 18446744073709551615}"#;
+        assert!(why(far).contains("at most"));
         assert!(why(r#"{"owner": "1", "slug": "a", "state": "held"}"#).starts_with("state"));
         assert!(
             why(r#"{"owner": "1", "slug": "a", "slgu": "b"}"#).contains("unknown field \"slgu\"")

@@ -41,7 +41,9 @@
 -- of its base's field). With at most about 128 short fields per bucket,
 -- every bucket stays a compact listpack (Redis's stock
 -- hash-max-listpack-entries and -value). Fields:
---   <slug>     (slug characters only: [A-Za-z0-9._~-] and letters)
+--   <slug>     (what slugd makes: [A-Za-z0-9._~-] and letters; an
+--              imported slug may have other characters, but never
+--              whitespace, control characters or / ? # : ! @ =)
 --              -> its owner, when confirmed (a reservation as library 1
 --                 made every one); for a hold, the byte 0xFF (which UTF-8
 --                 text, and so an owner, never has), the time it lapses
@@ -75,7 +77,10 @@
 -- entry (the slug's field is the truth), and frees its own lapsed holds
 -- of other bases. A confirmed slug is never overwritten.
 --
--- Every operation reads first and writes last; the writes are HSET, HSETNX
+-- Every operation reads first and writes last (a claim of several slugs,
+-- an import's batch, does so slug by slug: a read refused half-way leaves
+-- the slugs before it claimed, and the batch sent again finds them the
+-- owners' already); the writes are HSET, HSETNX
 -- and HDEL on hashes only these functions write, so a call that fails
 -- fails before it has written anything: a reservation's first write, the
 -- claim of a numbered slug, is an HSETNX that also reads, and every write
@@ -100,6 +105,10 @@
 -- the client sends it again.
 
 local MAX_PROBES = 10000
+
+-- How far past a base's hint a claimed slug's number may be and still
+-- move the hint on to it.
+local NEAR = 100
 
 -- Raised by `read` when Redis refuses a key as not local (cluster only).
 local NOT_HERE = {}
@@ -343,7 +352,10 @@ local function reserve(argv)
     -- The owner asked for this base before, or holds the base itself (a
     -- slug imported or typed by an editor): that slug, made current; a
     -- hold renewed, or confirmed.
-    for i, e in ipairs(list) do
+    -- Newest first: an owner with several slugs of a base (imported, or
+    -- typed) gets the one it had last.
+    for i = #list, 1, -1 do
+      local e = list[i]
       if fk(e[2]) == fk(base) or fk(e[1]) == fk(base) then
         local event, till = '', nil
         if e[4] and hold > 0 then
@@ -564,7 +576,11 @@ local function claim_one(prefix, owner, slug, base, n, rules, hold)
     if value ~= false and (status == 'new' or event ~= '') then
       redis.call('HSET', skey, field, value_of(owner, till))
     end
-    if n ~= '' and tonumber(n) > (tonumber(hint) or 0) then redis.call('HSET', hkey, hfield, n) end
+    -- The hint goes on to the slug's number when that is near it: a number
+    -- far ahead (a date, an id: `news-20240101`) is no suffix, and would
+    -- send every later title of the base past it.
+    local number, last = tonumber(n), tonumber(hint) or 1
+    if n ~= '' and number > last and number <= last + NEAR then redis.call('HSET', hkey, hfield, n) end
     if dropping then
       dropping[field] = nil
       for f, k in pairs(dropping) do redis.call('HDEL', k, f) end

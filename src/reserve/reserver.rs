@@ -221,9 +221,6 @@ impl Reservations {
                 suggestion,
             }
         };
-        if self.reserved.contains(slug) {
-            return Err(taken(true).await);
-        }
         let (base, number) = split_number(slug);
         let claim = Claim {
             owner: owner.as_str().to_owned(),
@@ -236,6 +233,17 @@ impl Reservations {
                 None => ClaimHold::Confirmed,
             },
         };
+        // A reserved word is refused, unless it is the owner's already
+        // (imported: the site had it).
+        if self.reserved.contains(slug) {
+            let found = self
+                .store
+                .claim(scope, std::slice::from_ref(&claim), true)
+                .await?;
+            if !matches!(found.first(), Some(Claimed::Mine { new: false, .. })) {
+                return Err(taken(true).await);
+            }
+        }
         let answer = self.store.claim(scope, &[claim], dry).await?;
         match answer.into_iter().next() {
             Some(Claimed::Mine { new, slug }) => Ok(Reservation::from(slug, new)),

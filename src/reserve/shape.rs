@@ -44,6 +44,11 @@ pub fn why_not_storable(s: &str) -> Option<String> {
             s.len()
         ));
     }
+    if s == "." || s == ".." {
+        return Some(format!(
+            "the slug {s:?} is a path's own step, which no URL keeps"
+        ));
+    }
     let bad = s
         .chars()
         .find(|&c| c.is_whitespace() || c.is_control() || NOT_IN_SLUGS.contains(c))?;
@@ -79,6 +84,7 @@ mod tests {
             ("=42", "'='"),
             ("x:y", "':'"),
             ("x@2", "'@'"),
+            ("..", "path"),
         ] {
             let said = why_not_storable(s).unwrap_or_default();
             assert!(said.contains(why), "{s:?}: {said}");

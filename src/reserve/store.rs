@@ -345,6 +345,11 @@ impl RedisStore {
         Ok(reply)
     }
 
+    /// Whether each write waits for replicas (or the append-only file).
+    pub fn waits(&self) -> bool {
+        self.wait.is_some()
+    }
+
     /// Claims each of `claims` in turn, in one atomic step; with `dry`,
     /// answers what it would do and writes nothing. With
     /// [`WaitReplicas`], answers only once the replicas have them.

@@ -9,6 +9,8 @@ use std::process::{Output, Stdio};
 
 use serde_json::{Value, json};
 
+use slugd::reserve::{ReservationSettings, ReservedSlugs};
+
 use crate::fixtures::{RedisCluster, RedisServer, slugd_command};
 use crate::helpers::App;
 use crate::reservations::{check_consistent, reserve};
@@ -68,6 +70,13 @@ async fn snapshot(redis: &RedisServer) -> BTreeMap<String, Vec<(String, Vec<u8>)
 #[tokio::test]
 async fn an_import_takes_the_good_lines_names_each_bad_one_and_titles_go_on_after_it() {
     let redis = RedisServer::start().await;
+    // A hold of a day from now, in Unix milliseconds.
+    let day = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+        + 86_400_000;
+    let draft = format!(r#"{{"owner": "6", "slug": "draft", "held_until": {day}}}"#);
     let lines = [
         r#"{"owner": "1", "slug": "hello-world"}"#,
         r#"{"owner": "2", "slug": "hello-world-7"}"#,
@@ -77,8 +86,10 @@ async fn an_import_takes_the_good_lines_names_each_bad_one_and_titles_go_on_afte
         r#"not json"#,
         r#"{"slug": "no-owner"}"#,
         "",
-        r#"{"owner": "6", "slug": "draft", "held_until": "2099-01-01T00:00:00Z"}"#,
+        draft.as_str(),
         r#"{"owner": "7", "slug": "a/b"}"#,
+        r#"{"owner": "1", "slug": "hello-world-3"}"#,
+        r#"{"owner": "10", "slug": "news-20240101"}"#,
     ];
     let input = lines.join("\n") + "\n";
     let out = import(&redis, "posts", &input);
@@ -86,7 +97,7 @@ async fn an_import_takes_the_good_lines_names_each_bad_one_and_titles_go_on_afte
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
     assert!(
         stdout.contains(
-            "9 lines, 4 imported, 0 unchanged (the owner's already), 0 holds updated, 5 refused"
+            "11 lines, 6 imported, 0 unchanged (the owner's already), 0 holds updated, 5 refused"
         ),
         "{stdout}"
     );
@@ -136,6 +147,16 @@ async fn an_import_takes_the_good_lines_names_each_bad_one_and_titles_go_on_afte
         )
         .await;
     assert_eq!((s, b["slug"].as_str()), (200, Some("Legacy_Post")), "{b}");
+    // An owner with two slugs of the title gets the newer back.
+    let (s, b) = app
+        .reserve_with("posts", "1", "Hello World", json!({}))
+        .await;
+    assert_eq!((s, b["slug"].as_str()), (200, Some("hello-world-3")), "{b}");
+    // A number far ahead (a date) is no suffix: titles start from 2.
+    for (owner, slug) in [("11", "news"), ("12", "news-2")] {
+        let (s, b) = app.reserve_with("posts", owner, "News", json!({})).await;
+        assert_eq!((s, b["slug"].as_str()), (201, Some(slug)), "{b}");
+    }
     check_consistent(&redis, "posts").await;
 
     // Imported again: nothing changes, the same lines are refused.
@@ -144,7 +165,7 @@ async fn an_import_takes_the_good_lines_names_each_bad_one_and_titles_go_on_afte
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stdout).contains(
-            "9 lines, 0 imported, 4 unchanged (the owner's already), 0 holds updated, 5 refused"
+            "11 lines, 0 imported, 6 unchanged (the owner's already), 0 holds updated, 5 refused"
         ),
         "{}",
         text(&out.stdout)
@@ -324,6 +345,33 @@ async fn an_editors_own_slug_is_reserved_exactly_or_refused_with_the_reason() {
         .await;
     assert_eq!((s, b["slug"].as_str()), (201, Some("my-own-slug-2")), "{b}");
     check_consistent(&redis, "posts").await;
+
+    // A reserved word is refused, but to the owner that imported it.
+    let app = App::builder()
+        .redis(&redis)
+        .reservations(ReservationSettings {
+            reserved: std::sync::Arc::new(ReservedSlugs::new(["about"])),
+            wait: None,
+        })
+        .spawn()
+        .await;
+    import(&redis, "posts", "{\"owner\": \"9\", \"slug\": \"about\"}\n");
+    let (s, b) = app
+        .post("/reservations", &own("9", "about", json!({})))
+        .await;
+    assert_eq!((s, b["slug"].as_str()), (200, Some("about")), "{b}");
+    let (s, b) = app
+        .post("/reservations", &own("10", "about", json!({})))
+        .await;
+    assert_eq!(
+        (s, b["code"].as_str(), b["suggestion"].as_str()),
+        (409, Some("slug_taken"), Some("about-2")),
+        "{b}"
+    );
+    assert!(
+        b["error"].as_str().unwrap().contains("reserved word"),
+        "{b}"
+    );
 }
 
 #[tokio::test]
