@@ -105,6 +105,19 @@ struct ImportArgs {
     #[arg(long)]
     quiet: bool,
 
+    /// Wait, after each batch of 500 lines, until this many replicas have
+    /// it (Redis's WAIT), as the service's --reservation-replicas: fewer
+    /// within --reservation-wait-ms stops the import with an error (the
+    /// batch stands on the primary, and importing the file again is
+    /// safe). 0: no wait.
+    #[arg(long, env = "SLUGD_RESERVATION_REPLICAS", default_value_t = 0)]
+    reservation_replicas: u32,
+
+    /// With --reservation-replicas: how long to wait for them, in
+    /// milliseconds, on top of --redis-timeout-ms.
+    #[arg(long, env = "SLUGD_RESERVATION_WAIT_MS", default_value_t = 100)]
+    reservation_wait_ms: u64,
+
     /// Make the scope compare slugs without regard to the case of ASCII
     /// letters (`My-Post` and `my-post` one slug) before importing, as
     /// `PUT /reservations/{scope}` does: refused unless the scope is empty
@@ -913,6 +926,15 @@ impl Cli {
                 },
                 progress: !args.quiet,
                 case_insensitive: args.case_insensitive,
+                wait: match args.reservation_replicas {
+                    0 => None,
+                    replicas => Some(WaitReplicas {
+                        replicas,
+                        timeout: millis("--reservation-wait-ms", args.reservation_wait_ms)?,
+                        fsync: false,
+                        connections: 1,
+                    }),
+                },
             }),
             Command::Export(args) => Task::Export(args.scope.settings("export")?),
         })

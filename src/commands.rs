@@ -17,7 +17,7 @@ use crate::metrics::Metrics;
 use crate::metrics::RedisCalls;
 use crate::probe::{self, ProbeSettings};
 use crate::redis_conn::RedisConfig;
-use crate::reserve::{RedisStore, Scope, export, import};
+use crate::reserve::{RedisStore, Scope, WaitReplicas, export, import};
 use crate::serve::{self, ServeSettings};
 use crate::slugger::Slugger;
 use crate::stream;
@@ -63,6 +63,8 @@ pub struct ImportSettings {
     pub progress: bool,
     /// Make the scope case-insensitive first (`--case-insensitive`).
     pub case_insensitive: bool,
+    /// Wait for replicas after each batch (`--reservation-replicas`).
+    pub wait: Option<WaitReplicas>,
 }
 
 /// What `slugd slugify` needs.
@@ -169,15 +171,16 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The store of `settings`' Redis (connected lazily).
-fn store(settings: &ScopeSettings) -> anyhow::Result<RedisStore> {
-    RedisStore::new(&settings.redis, &settings.prefix, None, RedisCalls::noop())
+/// The store of `settings`' Redis (connected lazily), waiting for
+/// replicas after each write with `wait`.
+fn store(settings: &ScopeSettings, wait: Option<WaitReplicas>) -> anyhow::Result<RedisStore> {
+    RedisStore::new(&settings.redis, &settings.prefix, wait, RedisCalls::noop())
         .context("cannot reach the Redis of the reservations")
 }
 
 async fn import(settings: ImportSettings) -> anyhow::Result<ExitCode> {
     use tokio::io::{AsyncBufRead, BufReader};
-    let store = store(&settings.scope)?;
+    let store = store(&settings.scope, settings.wait)?;
     let scope = &settings.scope.scope;
     if settings.case_insensitive {
         store
@@ -246,7 +249,7 @@ async fn import(settings: ImportSettings) -> anyhow::Result<ExitCode> {
 
 async fn export(settings: ScopeSettings) -> anyhow::Result<ExitCode> {
     use tokio::io::AsyncWriteExt;
-    let store = store(&settings)?;
+    let store = store(&settings, None)?;
     let mut out = tokio::io::BufWriter::with_capacity(1 << 16, tokio::io::stdout());
     for chunk in 0..export::CHUNKS {
         let lines = export::chunk(&store, &settings.scope, chunk)

@@ -700,3 +700,40 @@ async fn a_case_insensitive_scope_holds_one_slug_whatever_its_case() {
         text(&out.stdout)
     );
 }
+
+#[tokio::test]
+async fn an_import_asked_to_wait_for_a_replica_stops_without_one() {
+    let (primary, _replica) = RedisServer::with_replica().await;
+    let url = primary.url();
+    let args = [
+        "import",
+        "--reservation-replicas",
+        "1",
+        "--scope",
+        "posts",
+        "-",
+    ];
+    let out = slugd(
+        &["--redis-url", &url],
+        &args,
+        b"{\"owner\": \"1\", \"slug\": \"a\"}\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // A server with no replica: the batch stands on it, the import stops
+    // saying why.
+    let lone = RedisServer::start().await;
+    let url = lone.url();
+    let out = slugd(
+        &["--redis-url", &url],
+        &args,
+        b"{\"owner\": \"1\", \"slug\": \"a\"}\n",
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("replicas asked for"), "{stderr}");
+    assert!(
+        !text(&out.stdout).contains("imported"),
+        "{}",
+        text(&out.stdout)
+    );
+}
