@@ -120,8 +120,10 @@ struct ImportArgs {
 
     /// Make the scope compare slugs without regard to the case of ASCII
     /// letters (`My-Post` and `my-post` one slug) before importing, as
-    /// `PUT /reservations/{scope}` does: refused unless the scope is empty
-    /// or so already. Without it, the scope keeps its setting.
+    /// `PUT /reservations/{scope}` does: refused unless the scope is so
+    /// already or has never been written to (a scope's first slug makes
+    /// its setting, case by case unless made so before). Without it, the
+    /// scope keeps its setting.
     #[arg(long)]
     case_insensitive: bool,
 }

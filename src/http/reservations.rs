@@ -815,7 +815,7 @@ struct ScopeSettings {
 #[allow(dead_code)]
 struct ScopeBody {
     /// Whether slugs that differ only in the case of ASCII letters are
-    /// one slug. Set while the scope is empty.
+    /// one slug. Made once, before the scope's first slug.
     #[schema(example = true)]
     case_insensitive: bool,
 }
@@ -823,8 +823,9 @@ struct ScopeBody {
 /// Makes a scope compare slugs without regard to the case of ASCII
 /// letters (`My-Post` and `my-post` one slug), or with it (the default).
 /// The setting is the scope's, kept in Redis, so every instance and
-/// import follows it; it is made while the scope is empty, and asking for
-/// the setting a scope has answers it (200) whatever the scope holds.
+/// import follows it. It is made once, by this request or by the scope's
+/// first reservation or import (case by case), and then fixed; asking for
+/// the setting a scope has answers it (200).
 #[utoipa::path(put, path = "/reservations/{scope}", tag = "reservations",
     security(("bearer" = [])),
     params(("scope" = String, Path, description = "The scope, percent-encoded", example = "wiki")),
@@ -837,7 +838,7 @@ struct ScopeBody {
         )),
         (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
         (status = 403, description = "`forbidden`: the token may not reserve, or not in this scope", body = ErrorBody),
-        (status = 409, description = "`scope_has_keys`: the scope has slugs under the other setting, which stays", body = ErrorBody),
+        (status = 409, description = "`scope_has_keys`: the scope's setting was made (by a request like this, or by its first slug) and is the other one, which stays", body = ErrorBody),
         (status = 415, description = "`not_json`", body = ErrorBody),
         (status = 422, description = "`invalid_request`: a bad scope, or no `case_insensitive`", body = ErrorBody),
         (status = 503, description = "`needs_redis` or `reservations_unavailable`", body = ErrorBody),

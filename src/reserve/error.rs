@@ -84,9 +84,9 @@ pub enum ReserveError {
         /// The first free slug of its base, if one was found.
         suggestion: Option<String>,
     },
-    /// A scope's case setting cannot change once it has keys.
+    /// A scope's case setting is made once, before its first slug.
     #[error(
-        "scope {scope:?} already has slugs and compares them {}; its setting is made while it is empty: import its export into a new scope made so",
+        "scope {scope:?} compares slugs {}, a setting made once, before the scope's first slug; to change it, import the scope's export into a new scope made so",
         if *insensitive { "without regard to case" } else { "case by case" }
     )]
     ScopeHasKeys {

@@ -16,7 +16,7 @@ use super::reserver::split_number;
 use super::store::{BUCKETS, Entry, RedisStore};
 
 /// How many buckets one call reads.
-const PER_CHUNK: u32 = 512;
+const PER_CHUNK: u32 = 128;
 
 /// How many calls read the whole scope.
 pub const CHUNKS: u32 = BUCKETS / PER_CHUNK;

@@ -59,9 +59,10 @@
 --                 was a hold when last written (its field says until when,
 --                 and whether it is still the owner's)
 --   !case      -> "insensitive" in a scope that compares slugs without
---                 regard to ASCII case (set while it is empty): every
---                 slug's field (and hint) is then named by the slug in
---                 lowercase, so `My-Post` and `my-post` are one slug
+--                 regard to ASCII case: every slug's field (and hint) is
+--                 then named by the slug in lowercase, so `My-Post` and
+--                 `my-post` are one slug; "sensitive" otherwise. Made once,
+--                 by `case` or by the scope's first write, then fixed
 --   #<base>    -> the last suffix number handed out for base (a hint where
 --                 to start looking, so a popular title costs no long search),
 --                 in the bucket of <base>, so one HMGET reads both
@@ -222,6 +223,7 @@ local lapsed    -- how many lapsed holds the call freed
 local dropping  -- the owner's lapsed holds of other bases, freed at the end: slug -> bucket
 local dry       -- a dry run: everything read and judged, nothing written
 local fold      -- the scope compares slugs without regard to ASCII case
+local made      -- the scope's case setting is stored (fixed)
 
 -- The field of the setting that makes a scope compare slugs without
 -- regard to ASCII case ("insensitive"), in its own bucket.
@@ -660,32 +662,45 @@ local function export(argv)
 end
 
 local function case(argv)
-  -- argv: "insensitive" or "sensitive": how the scope compares slugs from
-  -- now on; a scope that has any key yet keeps its setting. Answers
-  -- {"ok" | "has_keys", the setting after the call}.
+  -- argv: "insensitive" or "sensitive": how the scope compares slugs. The
+  -- setting is made once, by this call or by the scope's first write, and
+  -- then fixed. Answers {"ok" | "has_keys", the setting after the call}.
   local prefix, wanted = argv[1], argv[2]
   local setting = fold and 'insensitive' or 'sensitive'
-  if wanted == setting then return {'ok', setting} end
+  if made then
+    if wanted == setting then return {'ok', setting} end
+    return {'has_keys', setting}
+  end
   local ckey = key(prefix, CASE)
-  for b = 0, 65535 do
-    local fields = read('HGETALL', prefix .. string.format('%04x', b))
-    for i = 1, #fields, 2 do
-      if fields[i] ~= CASE then return {'has_keys', setting} end
+  if wanted == 'insensitive' then
+    -- A scope written before the setting existed (slugd before this
+    -- library) has keys and no setting: it stays case by case.
+    for b = 0, 65535 do
+      if #read('HGETALL', prefix .. string.format('%04x', b)) > 0 then
+        redis.call('HSET', ckey, CASE, 'sensitive')
+        return {'has_keys', 'sensitive'}
+      end
     end
   end
-  if wanted == 'insensitive' then
-    redis.call('HSET', ckey, CASE, wanted)
-  else
-    redis.call('HDEL', ckey, CASE)
-  end
+  redis.call('HSET', ckey, CASE, wanted)
   return {'ok', wanted}
 end
 
+local writes
+
 -- `operation` run on a call's arguments: its answer, or, when a read was
 -- refused, MOVED or TRYAGAIN with nothing changed.
+-- The scope's setting read, the operation run, and, after a write to a
+-- scope whose setting was never made, the setting made (case by case):
+-- from then on it is fixed, and `case` need not look for keys.
 local function with_setting(operation, args)
-  fold = read('HGET', key(args[1], CASE), CASE) == 'insensitive'
-  return operation(args)
+  local setting = read('HGET', key(args[1], CASE), CASE)
+  fold, made, dry = setting == 'insensitive', setting and true or false, false
+  local reply = operation(args)
+  if writes[operation] and not made and not dry then
+    redis.call('HSET', key(args[1], CASE), CASE, 'sensitive')
+  end
+  return reply
 end
 
 local function called(operation)
@@ -696,6 +711,9 @@ local function called(operation)
     error(reply)
   end
 end
+
+-- The operations whose first write to a scope makes its case setting.
+writes = {[reserve] = true, [claim_exact] = true}
 
 redis.register_function{function_name = 'slugd_reserve_4', callback = called(reserve)}
 redis.register_function{function_name = 'slugd_release_4', callback = called(release)}

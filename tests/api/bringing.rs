@@ -677,6 +677,47 @@ async fn a_case_insensitive_scope_holds_one_slug_whatever_its_case() {
     assert_eq!(r.status(), 409);
     let b: Value = r.json().await.unwrap();
     assert_eq!(b["code"], "scope_has_keys", "{b}");
+    // A scope's first slug makes its setting: case by case, fixed.
+    app.reserve_with("used", "1", "Used", json!({})).await;
+    let r = app
+        .client
+        .put(app.url("/reservations/used"))
+        .json(&json!({"case_insensitive": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 409);
+    // A scope slugd wrote before the setting existed (no setting stored)
+    // is found to have keys, and stays case by case.
+    let sha1: String = redis
+        .query(
+            redis::cmd("EVAL")
+                .arg("return redis.sha1hex(ARGV[1])")
+                .arg(0)
+                .arg("!case"),
+        )
+        .await;
+    let case_key = format!("slugd:r:{{used}}:{}", &sha1[..4]);
+    let removed: u64 = redis
+        .query(redis::cmd("HDEL").arg(&case_key).arg("!case"))
+        .await;
+    assert_eq!(removed, 1);
+    let r = app
+        .client
+        .put(app.url("/reservations/used"))
+        .json(&json!({"case_insensitive": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 409);
+    let r = app
+        .client
+        .put(app.url("/reservations/used"))
+        .json(&json!({"case_insensitive": false}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
     // A release frees the slug in every case.
     assert_eq!(app.delete("/reservations/wiki/1").await.0, 204);
     let (s, b) = app.post("/reservations", &own).await;

@@ -103,12 +103,12 @@ redis.register_function('bench_floor', function(_, a)
 end)";
 
 /// Lua: the slugs held in scope ARGV[1] (fields of its buckets that are
-/// not an owner's record, `=`, or a mark, `#`).
+/// not an owner's record, `=`, a mark, `#`, or the setting, `!`).
 const HELD: &str = "local n = 0
 for _, k in ipairs(redis.call('KEYS', 'slugd:r:{' .. ARGV[1] .. '}:*')) do
   for _, f in ipairs(redis.call('HKEYS', k)) do
     local c = string.sub(f, 1, 1)
-    if c ~= '=' and c ~= '#' then n = n + 1 end
+    if c ~= '=' and c ~= '#' and c ~= '!' then n = n + 1 end
   end
 end
 return n";
@@ -129,7 +129,7 @@ for _, k in ipairs(redis.call('KEYS', 'slugd:r:{' .. ARGV[1] .. '}:*')) do
         if held[s] then dup = dup + 1 end
         held[s] = true
       end
-    elseif c ~= '#' then slugs = slugs + 1 end
+    elseif c ~= '#' and c ~= '!' then slugs = slugs + 1 end
   end
 end
 return slugs .. ' ' .. owners .. ' ' .. dup";
