@@ -711,8 +711,13 @@ async fn import_lines(
         &scope,
         input,
         |refusal| {
-            if refusals.len() < MAX_REFUSALS {
-                refusals.push(refusal)
+            // Redis's refusals of a batch come after those of the next
+            // batches read (two are in Redis at once): room for those,
+            // then the first ones kept.
+            refusals.push(refusal);
+            if refusals.len() > MAX_REFUSALS + 3 * import::BATCH_LINES {
+                refusals.sort_by_key(|r: &Refusal| r.line);
+                refusals.truncate(MAX_REFUSALS);
             }
         },
         |_| {},
@@ -735,6 +740,7 @@ async fn import_lines(
     // Refused lines in the order of the body (those Redis refused are
     // known a batch later than those refused unread).
     refusals.sort_by_key(|r| r.line);
+    refusals.truncate(MAX_REFUSALS);
     Ok(Json(Imported {
         scope: scope.as_str().to_owned(),
         lines: counts.lines,

@@ -423,7 +423,8 @@ pub(crate) fn check(line: u64, text: &[u8], now: u64) -> Checked {
             rfc3339(until)
         ));
     }
-    let longest = now + u64::from(MAX_HOLD_SECONDS) * 1000;
+    // A day's slack: the longest hold is counted on Redis's clock.
+    let longest = now + (u64::from(MAX_HOLD_SECONDS) + 86_400) * 1000;
     if let Some(until) = held_until
         && until > longest
     {
@@ -449,8 +450,8 @@ pub(crate) fn check(line: u64, text: &[u8], now: u64) -> Checked {
         Some(other) => return refuse_this(format!("base {other} is not a slug")),
     };
     // The slug's number moves its base's hint only when it is a suffix of
-    // that base.
-    let number = number.filter(|_| base == derived);
+    // that base (or of a stem cut from it for max_length).
+    let number = number.filter(|_| base == derived || (base != slug && base.starts_with(derived)));
     let rules = match fields.remove("rules") {
         None | Some(Value::Null) => 0,
         Some(Value::Number(n)) if n.as_u64().is_some_and(|r| r <= 1000) => n.as_u64().unwrap_or(0),
@@ -479,6 +480,7 @@ pub(crate) fn check(line: u64, text: &[u8], now: u64) -> Checked {
             Some(ms) => ClaimHold::Until(ms),
             None => ClaimHold::Confirmed,
         },
+        only_owned: false,
     })
 }
 
@@ -531,6 +533,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!((based.base.as_str(), based.number), ("top-10", None));
+        // A stem cut for max_length keeps its number for its base's hint.
+        let stem = br#"{"owner": "1", "slug": "a-very-long-ti-2", "base": "a-very-long-title"}"#;
+        let stem = check(1, stem, 0).unwrap();
+        assert_eq!(stem.number, Some(2));
     }
 
     #[test]

@@ -224,6 +224,7 @@ local dropping  -- the owner's lapsed holds of other bases, freed at the end: sl
 local dry       -- a dry run: everything read and judged, nothing written
 local fold      -- the scope compares slugs without regard to ASCII case
 local made      -- the scope's case setting is stored (fixed)
+local wrote     -- the call wrote to the scope
 
 -- The field of the setting that makes a scope compare slugs without
 -- regard to ASCII case ("insensitive"), in its own bucket.
@@ -293,6 +294,8 @@ local function judged(prefix, owner, base, record)
         lapsed = lapsed + 1
         dirty = true
       else
+        -- A lapsed hold of this base is kept: the owner may take it again.
+        e[5] = till <= clock()
         kept[#kept + 1] = e
       end
     else
@@ -355,10 +358,20 @@ local function reserve(argv)
     -- slug imported or typed by an editor): that slug, made current; a
     -- hold renewed, or confirmed.
     -- Newest first: an owner with several slugs of a base (imported, or
-    -- typed) gets the one it had last.
-    for i = #list, 1, -1 do
-      local e = list[i]
-      if fk(e[2]) == fk(base) or fk(e[1]) == fk(base) then
+    -- typed) gets the one it had last that it still holds, else its
+    -- lapsed hold of the base.
+    local found
+    for pass = 1, 2 do
+      for i = #list, 1, -1 do
+        local e = list[i]
+        if not found and (pass == 2 or not e[5])
+            and (fk(e[2]) == fk(base) or fk(e[1]) == fk(base)) then
+          found = i
+        end
+      end
+    end
+    for i, e in ipairs(list) do
+      if i == found then
         local event, till = '', nil
         if e[4] and hold > 0 then
           event, till = 'renewed', clock() + hold * 1000
@@ -373,6 +386,7 @@ local function reserve(argv)
           dirty = true
         end
         local reply = {'held', e[1], e[3], '', event}
+        wrote = not dry
         if event ~= '' then
           if not dry then redis.call('HSET', key(prefix, fk(e[1])), fk(e[1]), value_of(owner, till)) end
           if till then reply[4] = string.format('%d', till) end
@@ -420,6 +434,7 @@ local function reserve(argv)
     if not chosen then return {'full', string.format('%d', n)} end
   end
   -- The other writes, all at the end (a numbered slug was claimed above).
+  wrote = not dry
   if dry then
     -- Nothing written.
   elseif hint then
@@ -498,11 +513,13 @@ end
 -- line of an import), with `base` (the slug without its number, or the
 -- slug) and `n` (that number, or "") for the number hint, the rule
 -- version, and the hold: "" none, "+N" for N seconds from now, "N" until
--- N (Unix milliseconds). Answers {"new" | "held", slug, lapse time or "",
+-- N (Unix milliseconds); with `only_owned`, only if the owner holds it
+-- already (else "taken", its holder "" when nobody). Answers {"new" |
+-- "held", slug, lapse time or "",
 -- what it did to a hold, the rule version kept with it} when the slug is
 -- (or already was) the owner's, and {"taken", its holder, lapse time or
 -- "", "", ""} when another owner holds it, with nothing written.
-local function claim_one(prefix, owner, slug, base, n, rules, hold)
+local function claim_one(prefix, owner, slug, base, n, rules, hold, only_owned)
   lapsed, dropping = 0, nil
   local want = nil
   if hold ~= '' then
@@ -527,7 +544,7 @@ local function claim_one(prefix, owner, slug, base, n, rules, hold)
   local field = fk(slug)
   local skey = key(prefix, field)
   local value
-  if not dry and read('HSETNX', skey, field, value_of(owner, want)) == 1 then
+  if not dry and not only_owned and read('HSETNX', skey, field, value_of(owner, want)) == 1 then
     value = false
   else
     value = read('HGET', skey, field)
@@ -561,7 +578,7 @@ local function claim_one(prefix, owner, slug, base, n, rules, hold)
       event, till = 'confirmed', nil
     end
     entry[4] = till ~= nil
-  elseif free(slug, value) then
+  elseif not only_owned and free(slug, value) then
     till = want
     if till then event = 'made' end
     for i, e in ipairs(list) do
@@ -572,9 +589,10 @@ local function claim_one(prefix, owner, slug, base, n, rules, hold)
     end
     entry = {slug, base, rules, till ~= nil}
   else
-    return {'taken', who, till and string.format('%d', till) or '', '', ''}
+    return {'taken', who or '', till and string.format('%d', till) or '', '', ''}
   end
   if not dry then
+    wrote = true
     if value ~= false and (status == 'new' or event ~= '') then
       redis.call('HSET', skey, field, value_of(owner, till))
     end
@@ -596,14 +614,16 @@ end
 
 local function claim_exact(argv)
   -- argv: "1" for a dry run (nothing written) or "0", then, for each slug
-  -- claimed in turn, six arguments: owner, slug, base, n, rules, hold
-  -- (see `claim_one`). Answers five fields a slug (see `claim_one`).
+  -- claimed in turn, seven arguments: owner, slug, base, n, rules, hold
+  -- (see `claim_one`), and "1" when the slug is claimed only if it is
+  -- the owner's already (a reserved word), else "0". Answers five fields
+  -- a slug (see `claim_one`).
   clock_ms = nil
   local prefix = argv[1]
   dry = argv[2] == '1'
   local out = {}
-  for i = 3, #argv - 5, 6 do
-    local reply = claim_one(prefix, argv[i], argv[i + 1], argv[i + 2], argv[i + 3], argv[i + 4], argv[i + 5])
+  for i = 3, #argv - 6, 7 do
+    local reply = claim_one(prefix, argv[i], argv[i + 1], argv[i + 2], argv[i + 3], argv[i + 4], argv[i + 5], argv[i + 6] == '1')
     for _, v in ipairs(reply) do out[#out + 1] = v end
   end
   return out
@@ -695,9 +715,9 @@ local writes
 -- from then on it is fixed, and `case` need not look for keys.
 local function with_setting(operation, args)
   local setting = read('HGET', key(args[1], CASE), CASE)
-  fold, made, dry = setting == 'insensitive', setting and true or false, false
+  fold, made, dry, wrote = setting == 'insensitive', setting and true or false, false, false
   local reply = operation(args)
-  if writes[operation] and not made and not dry then
+  if writes[operation] and not made and wrote then
     redis.call('HSET', key(args[1], CASE), CASE, 'sensitive')
   end
   return reply

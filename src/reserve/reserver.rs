@@ -222,6 +222,9 @@ impl Reservations {
             }
         };
         let (base, number) = split_number(slug);
+        // A reserved word is refused, unless it is the owner's already
+        // (imported: the site had it), which the claim itself decides.
+        let reserved = self.reserved.contains(slug);
         let claim = Claim {
             owner: owner.as_str().to_owned(),
             slug: slug.to_owned(),
@@ -232,22 +235,12 @@ impl Reservations {
                 Some(s) => ClaimHold::For(s.min(MAX_HOLD_SECONDS)),
                 None => ClaimHold::Confirmed,
             },
+            only_owned: reserved,
         };
-        // A reserved word is refused, unless it is the owner's already
-        // (imported: the site had it).
-        if self.reserved.contains(slug) {
-            let found = self
-                .store
-                .claim(scope, std::slice::from_ref(&claim), true)
-                .await?;
-            if !matches!(found.first(), Some(Claimed::Mine { new: false, .. })) {
-                return Err(taken(true).await);
-            }
-        }
         let answer = self.store.claim(scope, &[claim], dry).await?;
         match answer.into_iter().next() {
             Some(Claimed::Mine { new, slug }) => Ok(Reservation::from(slug, new)),
-            Some(Claimed::Taken { .. }) => Err(taken(false).await),
+            Some(Claimed::Taken { .. }) => Err(taken(reserved).await),
             None => Err(ReserveError::Damaged("no answer to a claim".into())),
         }
     }
@@ -259,7 +252,7 @@ impl Reservations {
     }
 
     /// Makes `scope` compare slugs without regard to ASCII case, or with
-    /// it, while it is empty.
+    /// it: a setting made once, before the scope's first slug.
     pub async fn set_case_insensitive(
         &self,
         scope: &Scope,

@@ -148,6 +148,8 @@ pub(crate) struct Claim {
     /// The rule version kept with it (0: not made by slugd).
     pub rules: u64,
     pub hold: ClaimHold,
+    /// Claimed only if the owner holds it already (a reserved word).
+    pub only_owned: bool,
 }
 
 /// How long a claimed slug is held.
@@ -369,7 +371,7 @@ impl RedisStore {
                 ClaimHold::Until(ms) => ms.to_string(),
             });
         }
-        let mut args: Vec<&str> = Vec::with_capacity(2 + claims.len() * 6);
+        let mut args: Vec<&str> = Vec::with_capacity(2 + claims.len() * 7);
         args.push(CLAIM);
         args.push(if dry { "1" } else { "0" });
         for (c, more) in claims.iter().zip(owned.chunks(3)) {
@@ -380,6 +382,7 @@ impl RedisStore {
                 &more[0],
                 &more[1],
                 &more[2],
+                if c.only_owned { "1" } else { "0" },
             ]);
         }
         let (value, acked) = self.run(scope, &args, !dry).await?;

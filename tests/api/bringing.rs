@@ -175,6 +175,16 @@ async fn an_import_takes_the_good_lines_names_each_bad_one_and_titles_go_on_afte
     // nothing new.
     assert_eq!(snapshot(&redis).await, before);
 
+    // A lapsed hold of the title's base does not stand in for the slug
+    // the owner holds: owner 1 typed hello-world-9 as a draft, which
+    // lapsed.
+    let own = json!({"scope": "posts", "owner": "1", "slug": "hello-world-9", "hold_seconds": 1});
+    assert_eq!(app.post("/reservations", &own).await.0, 201);
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let (s, b) = app
+        .reserve_with("posts", "1", "Hello World", json!({}))
+        .await;
+    assert_eq!((s, b["slug"].as_str()), (200, Some("hello-world-3")), "{b}");
     // A file of good lines only exits 0.
     let out = import(&redis, "posts", "{\"owner\": \"9\", \"slug\": \"fresh\"}\n");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
