@@ -129,13 +129,7 @@ enum SlugState {
 fn state_of(held_until: Option<u64>) -> (SlugState, Option<String>) {
     match held_until {
         None => (SlugState::Confirmed, None),
-        Some(ms) => {
-            let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
-            (
-                SlugState::Held,
-                Some(humantime::format_rfc3339_millis(at).to_string()),
-            )
-        }
+        Some(ms) => (SlugState::Held, Some(import::rfc3339(ms))),
     }
 }
 
@@ -256,13 +250,19 @@ fn reservations(state: &AppState) -> Result<&Reservations, ApiError> {
 fn segments(
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<(String, String), ApiError> {
-    let Path(pair) = path.map_err(|e| {
+    path_of(path, "/reservations/<scope>/<slug or owner>")
+}
+
+/// The path's segments, or a 422 that says what the path must be
+/// (`shape`).
+fn path_of<T>(path: Result<Path<T>, PathRejection>, shape: &str) -> Result<T, ApiError> {
+    let Path(segments) = path.map_err(|e| {
         ApiError::Invalid(format!(
-            "the path must be /reservations/<scope>/<slug or owner>, each percent-encoded UTF-8: {}",
+            "the path must be {shape}, each segment percent-encoded UTF-8: {}",
             e.body_text()
         ))
     })?;
-    Ok(pair)
+    Ok(segments)
 }
 
 /// The bearer token of the `Authorization` header, if it has one.
@@ -547,14 +547,7 @@ async fn history(
     let token = bearer(&headers);
     state.tokens.check(token, Permission::Read, None)?;
     let reservations = reservations(&state)?;
-    let (scope, owner) = path
-        .map_err(|e| {
-            ApiError::Invalid(format!(
-                "the path must be /reservations/<scope>/owners/<owner>, each percent-encoded UTF-8: {}",
-                e.body_text()
-            ))
-        })?
-        .0;
+    let (scope, owner) = path_of(path, "/reservations/<scope>/owners/<owner>")?;
     let scope = Scope::new(scope).map_err(name_error)?;
     state
         .tokens
@@ -623,13 +616,7 @@ struct Imported {
 
 /// The scope of a path `/reservations/{scope}`, or a 422.
 fn scope_of(path: Result<Path<String>, PathRejection>) -> Result<Scope, ApiError> {
-    let Path(scope) = path.map_err(|e| {
-        ApiError::Invalid(format!(
-            "the path must be /reservations/<scope>, percent-encoded UTF-8: {}",
-            e.body_text()
-        ))
-    })?;
-    Scope::new(scope).map_err(name_error)
+    Scope::new(path_of(path, "/reservations/<scope>")?).map_err(name_error)
 }
 
 /// Imports a site's existing slugs: NDJSON lines `{"owner": "42", "slug":

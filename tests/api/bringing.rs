@@ -626,16 +626,13 @@ async fn on_a_cluster_an_import_and_an_export_go_to_the_scopes_node() {
 async fn a_case_insensitive_scope_holds_one_slug_whatever_its_case() {
     let redis = RedisServer::start().await;
     let app = App::on_redis(&redis).await;
-    let (s, b) = app
-        .client
-        .put(app.url("/reservations/wiki"))
-        .json(&json!({"case_insensitive": true}))
-        .send()
-        .await
-        .map(|r| r.status().as_u16())
-        .map(|s| (s, ()))
-        .unwrap();
-    assert_eq!(s, 200, "{b:?}");
+    let insensitive = json!({"case_insensitive": true});
+    let sensitive = json!({"case_insensitive": false});
+    let (s, b) = app.put("/reservations/wiki", &insensitive).await;
+    assert_eq!(
+        (s, b),
+        (200, json!({"scope": "wiki", "case_insensitive": true}))
+    );
     let upper = json!({"lowercase": false});
     let (s, b) = app
         .reserve_with("wiki", "1", "My Post", upper.clone())
@@ -677,26 +674,20 @@ async fn a_case_insensitive_scope_holds_one_slug_whatever_its_case() {
         text(&out.stderr)
     );
     // The setting stays once the scope has slugs.
-    let r = app
-        .client
-        .put(app.url("/reservations/wiki"))
-        .json(&json!({"case_insensitive": false}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 409);
-    let b: Value = r.json().await.unwrap();
-    assert_eq!(b["code"], "scope_has_keys", "{b}");
+    let (s, b) = app.put("/reservations/wiki", &sensitive).await;
+    assert_eq!(
+        (s, b["code"].as_str()),
+        (409, Some("scope_has_keys")),
+        "{b}"
+    );
     // A scope's first slug makes its setting: case by case, fixed.
     app.reserve_with("used", "1", "Used", json!({})).await;
-    let r = app
-        .client
-        .put(app.url("/reservations/used"))
-        .json(&json!({"case_insensitive": true}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 409);
+    let (s, b) = app.put("/reservations/used", &insensitive).await;
+    assert_eq!(
+        (s, b["code"].as_str()),
+        (409, Some("scope_has_keys")),
+        "{b}"
+    );
     // A scope slugd wrote before the setting existed (no setting stored)
     // is found to have keys, and stays case by case.
     let sha1: String = redis
@@ -712,22 +703,14 @@ async fn a_case_insensitive_scope_holds_one_slug_whatever_its_case() {
         .query(redis::cmd("HDEL").arg(&case_key).arg("!case"))
         .await;
     assert_eq!(removed, 1);
-    let r = app
-        .client
-        .put(app.url("/reservations/used"))
-        .json(&json!({"case_insensitive": true}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 409);
-    let r = app
-        .client
-        .put(app.url("/reservations/used"))
-        .json(&json!({"case_insensitive": false}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
+    let (s, b) = app.put("/reservations/used", &insensitive).await;
+    assert_eq!(
+        (s, b["code"].as_str()),
+        (409, Some("scope_has_keys")),
+        "{b}"
+    );
+    let (s, b) = app.put("/reservations/used", &sensitive).await;
+    assert_eq!(s, 200, "{b}");
     // A release frees the slug in every case.
     assert_eq!(app.delete("/reservations/wiki/1").await.0, 204);
     let (s, b) = app.post("/reservations", &own).await;

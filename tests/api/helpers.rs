@@ -234,6 +234,11 @@ impl App {
         answer(request).await
     }
 
+    /// PUTs JSON; returns status and JSON body.
+    pub async fn put(&self, path: &str, body: &Value) -> (u16, Value) {
+        answer(self.client.put(self.url(path)).json(body)).await
+    }
+
     /// GETs a path; returns status and JSON body.
     pub async fn get(&self, path: &str) -> (u16, Value) {
         answer(self.client.get(self.url(path))).await
