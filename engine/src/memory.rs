@@ -33,7 +33,7 @@ use crate::cldr::{
 use crate::locale::SlugLocale;
 use crate::membership::Membership;
 use crate::readers::japanese::{Reading, SortedReadings};
-use crate::readers::persian::VowelModel;
+use crate::readers::vowels::{Language, VowelModel, VowelModels};
 use crate::slug::SymbolNames;
 use crate::unicode_data::{Categories, DataError, DataSource, Entry, Reader};
 
@@ -58,9 +58,9 @@ pub struct MemoryTable {
     /// IPADIC's Japanese readings, when `ja` is among the locales and the
     /// dictionary was found; shared by the clones.
     readings: Option<Arc<SortedReadings>>,
-    /// Persian's model of vowels, when `fa` is among the locales and it
-    /// could be made; shared by the clones.
-    vowels: Option<Arc<VowelModel>>,
+    /// The models of Persian's and Urdu's vowels, when `fa` or `ur` is
+    /// among the locales and they could be made; shared by the clones.
+    vowels: VowelModels,
 }
 
 /// CLDR's names in memory.
@@ -230,7 +230,7 @@ impl MemoryTable {
                 ],
             },
             readings: None,
-            vowels: None,
+            vowels: VowelModels::default(),
         }
     }
 
@@ -287,7 +287,7 @@ impl MemoryTable {
             chars: Store::from_sorted(entries.iter().map(|e| (e.ch as u32, e.name.as_str()))),
             cldr: CldrNames::default(),
             readings: None,
-            vowels: None,
+            vowels: VowelModels::default(),
         })
     }
 
@@ -341,9 +341,10 @@ impl MemoryTable {
         self.readings.as_deref()
     }
 
-    /// The table with Persian's model of vowels.
-    pub fn with_vowels(mut self, vowels: Arc<VowelModel>) -> Self {
-        self.vowels = Some(vowels);
+    /// The table with a model of a language's vowels (in place of one it
+    /// has of the language).
+    pub fn with_vowels(mut self, model: Arc<VowelModel>) -> Self {
+        self.vowels = self.vowels.with(model);
         self
     }
 
@@ -367,7 +368,7 @@ impl MemoryTable {
             + self.cldr.keys.heap_bytes()
             + self.cldr.names.iter().map(Store::heap_bytes).sum::<usize>()
             + self.readings().map_or(0, SortedReadings::heap_bytes)
-            + self.vowels.as_deref().map_or(0, VowelModel::heap_bytes)
+            + self.vowels.heap_bytes()
     }
 
     /// Leaves out the names as written, as a table loaded before them
@@ -423,8 +424,8 @@ impl NameSource for MemoryTable {
     }
 
     #[inline]
-    fn vowels(&self) -> Option<&VowelModel> {
-        self.vowels.as_deref()
+    fn vowels(&self, language: Language) -> Option<&VowelModel> {
+        self.vowels.get(language)
     }
 }
 
@@ -478,8 +479,8 @@ impl SymbolNames for MemoryTable {
     }
 
     #[inline]
-    fn vowels(&self) -> Option<&VowelModel> {
-        self.vowels.as_deref()
+    fn vowels(&self, language: Language) -> Option<&VowelModel> {
+        self.vowels.get(language)
     }
 }
 

@@ -132,6 +132,13 @@ pub enum Switch {
     /// Kana read in Hepburn where no reading of IPADIC's is loaded
     /// (`ちゃんと` chanto, not deunicode's Nihon-shiki `tiyanto`).
     KanaInHepburn,
+    /// Urdu written without vowel marks read by the table's model of its
+    /// vowels (learnt at load time from espeak-ng's readings of
+    /// LughaatNLP's Urdu words: `کراچی` karachi, not `khrachy`), where the
+    /// table has one: with the locale `ur`, or without a locale where the
+    /// letters show Urdu. A word with a vowel mark keeps the standard's
+    /// reading of its marks.
+    UrduVowels,
 }
 
 /// One rule version: its number, what it says to a user choosing one,
@@ -195,7 +202,7 @@ pub const VERSIONS: [Version; 6] = [
     },
     Version {
         number: 6,
-        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, more of Cyrillic's languages told by their letters, Armenian, Georgian, Bengali, Burmese, Sinhala and Khmer as their readers write them, Persian without vowel marks where the table has a model of its vowels, Korean's provinces and towns after a hyphen, kana in Hepburn without IPADIC",
+        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, more of Cyrillic's languages told by their letters, Armenian, Georgian, Bengali, Burmese, Sinhala and Khmer as their readers write them, Persian without vowel marks where the table has a model of its vowels, Korean's provinces and towns after a hyphen, kana in Hepburn without IPADIC, Urdu without vowel marks where the table has a model of its vowels",
         adds: &[
             Switch::ReadersAscii,
             Switch::ArmenianAsWritten,
@@ -208,6 +215,7 @@ pub const VERSIONS: [Version; 6] = [
             Switch::BengaliAsSpoken,
             Switch::KoreanUnits,
             Switch::KanaInHepburn,
+            Switch::UrduVowels,
         ],
         released: false,
     },

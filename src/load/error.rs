@@ -16,10 +16,10 @@ pub enum LoadError {
     /// IPADIC's files are unreadable or have bad lines.
     #[error(transparent)]
     Japanese(slugd_engine::readers::japanese::IpadicError),
-    /// Persian's model of vowels cannot be made: its word list cannot be
-    /// read, or espeak-ng failed.
-    #[error("cannot make Persian's model of vowels")]
-    Persian(#[source] crate::table::persian::PersianError),
+    /// A model of vowels (Persian's, Urdu's) cannot be made: its word
+    /// list cannot be read, or espeak-ng failed.
+    #[error("cannot make a model of vowels")]
+    Vowels(#[source] crate::table::vowels::VowelsError),
     /// The file has no character of the chosen categories.
     #[error("{path} has no characters of categories {categories}; refusing to load an empty table")]
     Empty {

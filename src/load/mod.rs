@@ -48,10 +48,10 @@ pub use self::lock::LOCK_TTL;
 use self::lock::LoadLock;
 use crate::redis_conn::{Conn, RedisConfig};
 use crate::table::layout::{self, CldrMeta, Keys, LongNames, Membership, Meta, Version};
-use crate::table::persian;
+use crate::table::vowels;
 use slugd_engine::cldr::{self, CldrError, CldrSettings, KeySet, Locales};
 use slugd_engine::readers::japanese::{self, IpadicError, Readings};
-use slugd_engine::readers::persian::VowelModel;
+use slugd_engine::readers::vowels::{Language, VowelModels};
 use slugd_engine::unicode_data::{
     BadLine, Categories, DataError, DataSource, LineError, ReadError, Reader,
 };
@@ -72,9 +72,9 @@ pub struct LoadSettings {
     /// IPADIC's directory, when Japanese readings are loaded (`--locales`
     /// has `ja` or is `all`).
     pub japanese: Option<PathBuf>,
-    /// Persian's word list, when Persian's model of vowels is made
-    /// (`--locales` has `fa` or is `all`).
-    pub persian: Option<PathBuf>,
+    /// The languages whose models of vowels are made, each with its word
+    /// list (`--locales` has `fa`, `ur`, or is `all`).
+    pub vowels: Vec<(Language, PathBuf)>,
     /// How long to wait for another loader's lock.
     pub lock_wait: Duration,
 }
@@ -107,6 +107,10 @@ pub struct LoadReport {
     pub persian_contexts: u64,
     /// The model's bytes in the meta hash (part of `bytes`).
     pub persian_bytes: u64,
+    /// Contexts of Urdu's model of vowels (0: none).
+    pub urdu_contexts: u64,
+    /// The model's bytes in the meta hash (part of `bytes`).
+    pub urdu_bytes: u64,
     /// Versions removed after the switch.
     pub removed: Vec<Version>,
     /// Wall time of the whole load.
@@ -138,12 +142,16 @@ impl fmt::Display for LoadReport {
                 self.japanese_forms, self.japanese_bytes
             )?;
         }
-        if self.persian_contexts > 0 {
-            write!(
-                f,
-                "\nPersian's model of vowels: {} contexts, {} bytes in the meta",
-                self.persian_contexts, self.persian_bytes
-            )?;
+        for (language, contexts, bytes) in [
+            ("Persian", self.persian_contexts, self.persian_bytes),
+            ("Urdu", self.urdu_contexts, self.urdu_bytes),
+        ] {
+            if contexts > 0 {
+                write!(
+                    f,
+                    "\n{language}'s model of vowels: {contexts} contexts, {bytes} bytes in the meta"
+                )?;
+            }
         }
         if !self.removed.is_empty() {
             write!(f, "\nremoved old versions {:?}", self.removed)?;
@@ -180,8 +188,10 @@ pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
     // a broken dictionary fails the load here, and the lock is not held
     // idle while it is read.
     let readings = read_readings(settings).await?;
-    // Persian's model too (some seconds of espeak-ng).
-    let vowels = make_vowels(settings).await?;
+    // The models of vowels too (some seconds of espeak-ng each).
+    let vowels = vowels::build_all(&settings.vowels)
+        .await
+        .map_err(LoadError::Vowels)?;
     let conn = Conn::for_loader(&settings.redis)
         .await
         .map_err(redis_err("connecting"))?;
@@ -229,30 +239,6 @@ async fn read_readings(settings: &LoadSettings) -> Result<Option<Readings>, Load
     }
 }
 
-/// Persian's model of vowels, when the locales ask for it and its
-/// packages are there ([`crate::table::persian::build`], on a blocking
-/// thread). Without them, a warning that says how to get them, and none.
-async fn make_vowels(settings: &LoadSettings) -> Result<Option<Arc<VowelModel>>, LoadError> {
-    let Some(words) = settings.persian.clone() else {
-        return Ok(None);
-    };
-    let made = tokio::task::spawn_blocking(move || persian::build(&words))
-        .await
-        .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
-    match made {
-        Ok(model) => Ok(Some(Arc::new(model))),
-        Err(e) if e.is_missing() => {
-            tracing::warn!(
-                error = %e,
-                "no model of Persian's vowels loaded: Persian without vowel marks is read as by rules 5; to read it: {}",
-                persian::HOW_TO_GET
-            );
-            Ok(None)
-        }
-        Err(e) => Err(LoadError::Persian(e)),
-    }
-}
-
 /// One load in progress, holding the lock.
 struct Load<'a> {
     conn: Conn,
@@ -293,7 +279,7 @@ impl Load<'_> {
         file: Box<dyn BufRead + Send>,
         (tags, cldr_keys): (Vec<String>, KeySet),
         readings: Option<Readings>,
-        vowels: Option<Arc<VowelModel>>,
+        vowels: VowelModels,
         started: Instant,
     ) -> Result<LoadReport, LoadError> {
         let version = self.new_version().await?;
@@ -330,6 +316,8 @@ impl Load<'_> {
         self.switch(version).await?;
         self.announce(version).await;
         let removed = self.remove_others(version).await?;
+        let contexts = |l| meta.vowels.get(l).map_or(0, |m| m.entries() as u64);
+        let bytes = |l| meta.vowels.get(l).map_or(0, |m| m.encode().len() as u64);
         Ok(LoadReport {
             data: self.settings.data.clone(),
             version,
@@ -341,8 +329,10 @@ impl Load<'_> {
             bytes: meta.bytes,
             japanese_forms: meta.readings.forms,
             japanese_bytes: reading_bytes,
-            persian_contexts: meta.vowels.as_ref().map_or(0, |v| v.entries() as u64),
-            persian_bytes: meta.vowels.as_ref().map_or(0, |v| v.encode().len() as u64),
+            persian_contexts: contexts(Language::Persian),
+            persian_bytes: bytes(Language::Persian),
+            urdu_contexts: contexts(Language::Urdu),
+            urdu_bytes: bytes(Language::Urdu),
             removed,
             elapsed: started.elapsed(),
         })
@@ -590,7 +580,7 @@ impl Load<'_> {
         long: LongNames,
         cldr: CldrWritten,
         readings: ReadingsWritten,
-        vowels: Option<Arc<VowelModel>>,
+        vowels: VowelModels,
     ) -> Result<(Meta, u64, u64), LoadError> {
         let doing = "writing the version's meta";
         let mut meta = Meta {

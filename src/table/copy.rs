@@ -7,7 +7,7 @@
 //! once, the service's own settings. Without `--data` and `--cldr` the
 //! copy is made of the files built into the binary. A version with
 //! Japanese readings is copied with the readings of `--ipadic`; a version
-//! with Persian's model of vowels, with that model (the service holds it).
+//! with models of vowels, with those models (the service holds them).
 
 use std::path::PathBuf;
 
@@ -17,6 +17,7 @@ use super::memory;
 use super::settings::TableSettings;
 use slugd_engine::cldr::{CldrSettings, LocaleSelection};
 use slugd_engine::memory::MemoryTable;
+use slugd_engine::readers::vowels::Language;
 use slugd_engine::unicode_data::{Categories, DataSource};
 
 /// What a copy is built from besides the Redis version's meta.
@@ -33,10 +34,10 @@ pub struct CopySource {
     /// answered when the service's `--locales` ask for them (`japanese`).
     ipadic: PathBuf,
     japanese: bool,
-    /// The Persian word list, for the copy made before Redis has answered
-    /// when the service's `--locales` ask for Persian (`persian`).
-    persian_words: PathBuf,
-    persian: bool,
+    /// The word lists of the models of vowels, for the copy made before
+    /// Redis has answered, of the languages the service's `--locales` ask
+    /// for.
+    vowels: Vec<(Language, PathBuf)>,
 }
 
 impl CopySource {
@@ -48,8 +49,7 @@ impl CopySource {
             cldr: settings.cldr.clone(),
             ipadic: settings.ipadic.clone(),
             japanese: settings.japanese,
-            persian_words: settings.persian_words.clone(),
-            persian: settings.persian,
+            vowels: settings.vowels.clone(),
         }
     }
 
@@ -80,15 +80,11 @@ impl CopySource {
             }
         };
         match live {
-            Some(meta) => Ok(match &meta.vowels {
-                Some(vowels) => table.with_vowels(vowels.clone()),
-                None => table,
-            }),
-            None => Ok(memory::read_persian(
-                table,
-                self.persian.then_some(self.persian_words.as_path()),
-            )
-            .await?),
+            Some(meta) => Ok(meta
+                .vowels
+                .iter()
+                .fold(table, |table, model| table.with_vowels(model.clone()))),
+            None => Ok(memory::read_vowels(table, &self.vowels).await?),
         }
     }
 

@@ -18,10 +18,10 @@ pub enum OpenError {
     /// unreadable or have bad lines.
     #[error("cannot read IPADIC's Japanese readings")]
     Japanese(#[from] slugd_engine::readers::japanese::IpadicError),
-    /// Persian's model of vowels cannot be made: its word list cannot be
-    /// read, or espeak-ng failed.
-    #[error("cannot make Persian's model of vowels")]
-    Persian(#[from] super::persian::PersianError),
+    /// A model of vowels (Persian's, Urdu's) cannot be made: its word
+    /// list cannot be read, or espeak-ng failed.
+    #[error("cannot make a model of vowels")]
+    Vowels(#[from] super::vowels::VowelsError),
     /// The data file the fallback of `--on-redis-down memory` would build
     /// its table from during an outage is unusable (checked at start).
     #[error("--on-redis-down memory cannot build its in-process table from --data")]

@@ -57,7 +57,7 @@ use std::sync::Arc;
 
 use slugd_engine::cldr::{KeySet, Locales};
 pub use slugd_engine::membership::Membership;
-use slugd_engine::readers::persian::VowelModel;
+use slugd_engine::readers::vowels::{Language, VowelModel, VowelModels};
 use slugd_engine::unicode_data::Categories;
 
 /// Code points per bucket, as a shift.
@@ -294,10 +294,11 @@ pub struct Meta {
     pub cldr: CldrMeta,
     /// Japanese readings; none for a table loaded without them.
     pub readings: Readings,
-    /// Persian's model of vowels (field `fa_vowels`, its text form); none
-    /// for a table loaded without it. Read once with the meta, and held
-    /// by the service while the version is live.
-    pub vowels: Option<Arc<VowelModel>>,
+    /// The models of Persian's and Urdu's vowels (fields `fa_vowels` and
+    /// `ur_vowels`, their text forms); none for a table loaded without
+    /// them. Read once with the meta, and held by the service while the
+    /// version is live.
+    pub vowels: VowelModels,
 }
 
 /// What a version holds of CLDR's names, in the meta fields `cldr_*`.
@@ -472,6 +473,16 @@ pub mod field {
     pub const JA_FORMS: &str = "ja_forms";
     /// Persian's model of vowels, as text.
     pub const FA_VOWELS: &str = "fa_vowels";
+    /// Urdu's model of vowels, as text.
+    pub const UR_VOWELS: &str = "ur_vowels";
+
+    /// The field of `language`'s model of vowels.
+    pub const fn vowels(language: slugd_engine::readers::vowels::Language) -> &'static str {
+        match language {
+            slugd_engine::readers::vowels::Language::Persian => FA_VOWELS,
+            slugd_engine::readers::vowels::Language::Urdu => UR_VOWELS,
+        }
+    }
 }
 
 impl Meta {
@@ -494,8 +505,8 @@ impl Meta {
                 (field::JA_FORMS, self.readings.forms.to_string()),
             ]);
         }
-        if let Some(vowels) = &self.vowels {
-            fields.push((field::FA_VOWELS, vowels.encode()));
+        for model in self.vowels.iter() {
+            fields.push((field::vowels(model.language()), model.encode()));
         }
         fields
     }
@@ -543,11 +554,23 @@ impl Meta {
                     forms: number(field::JA_FORMS)?,
                 },
             },
-            vowels: match fields.get(field::FA_VOWELS) {
-                None => None,
-                Some(text) => Some(Arc::new(
-                    VowelModel::decode(text).map_err(|e| format!("'fa_vowels': {e}"))?,
-                )),
+            vowels: {
+                let mut models = VowelModels::default();
+                for language in Language::ALL {
+                    let name = field::vowels(language);
+                    if let Some(text) = fields.get(name) {
+                        let model =
+                            VowelModel::decode(text).map_err(|e| format!("'{name}': {e}"))?;
+                        if model.language() != language {
+                            return Err(format!(
+                                "'{name}' holds a model of {}'s vowels",
+                                model.language().name()
+                            ));
+                        }
+                        models = models.with(Arc::new(model));
+                    }
+                }
+                models
             },
         })
     }
@@ -588,7 +611,7 @@ mod tests {
             bytes: 420,
             cldr: CldrMeta::default(),
             readings: Readings::default(),
-            vowels: None,
+            vowels: VowelModels::default(),
         };
         // A table loaded before CLDR names: none.
         let old: HashMap<String, String> = meta
@@ -612,10 +635,15 @@ mod tests {
                 names: 2,
             },
             readings: Readings::for_forms(129),
-            vowels: Some(Arc::new(slugd_engine::readers::persian::train(&[(
-                "تهران".to_owned(),
-                "tehran".to_owned(),
-            )]))),
+            vowels: VowelModels::default()
+                .with(Arc::new(slugd_engine::readers::vowels::train(
+                    Language::Persian,
+                    &[("تهران".to_owned(), "tehran".to_owned())],
+                )))
+                .with(Arc::new(slugd_engine::readers::vowels::train(
+                    Language::Urdu,
+                    &[("کراچی".to_owned(), "karachi".to_owned())],
+                ))),
             ..meta
         };
         assert_eq!(meta.readings.buckets, 3);

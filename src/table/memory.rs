@@ -1,16 +1,17 @@
 //! The in-process table as the service builds it: the table itself
 //! ([`MemoryTable`]) is the engine's, pure; this file reads it, IPADIC's
-//! readings and Persian's model of vowels, on a blocking thread, off the
-//! async threads, and says when Japanese or Persian is read without them.
+//! readings and the models of Persian's and Urdu's vowels, on a blocking
+//! thread, off the async threads, and says when Japanese, Persian or Urdu
+//! is read without them.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use super::error::OpenError;
-use super::persian::{self, PersianError};
+use super::vowels::{self, VowelsError};
 use slugd_engine::cldr::CldrSettings;
 use slugd_engine::memory::MemoryTable;
 use slugd_engine::readers::japanese::{IpadicError, SortedReadings};
+use slugd_engine::readers::vowels::Language;
 use slugd_engine::unicode_data::{Categories, DataSource};
 
 /// The table of `data`'s names of `categories` and CLDR's of `cldr`'s
@@ -78,37 +79,14 @@ pub(super) async fn read_japanese(
     }
 }
 
-/// Persian's model of vowels from the word list at `words`, made with
-/// espeak-ng on a blocking thread (ten seconds or so).
-pub(super) async fn make_vowels(
-    words: PathBuf,
-) -> Result<slugd_engine::readers::persian::VowelModel, PersianError> {
-    tokio::task::spawn_blocking(move || persian::build(&words))
-        .await
-        .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()))
-}
-
-/// The table with Persian's model of vowels from the word list at
-/// `words`, when given. Without the word list or espeak-ng a warning says
-/// how to get them, and the table has none: Persian without vowel marks
-/// is read as by rules 5. espeak-ng failing is an error.
-pub(super) async fn read_persian(
+/// The table with the models of vowels of `languages`, each from its
+/// word list ([`vowels::build_all`]: a missing package is a warning).
+pub(super) async fn read_vowels(
     table: MemoryTable,
-    words: Option<&Path>,
-) -> Result<MemoryTable, PersianError> {
-    let Some(words) = words.map(Path::to_owned) else {
-        return Ok(table);
-    };
-    match make_vowels(words).await {
-        Ok(model) => Ok(table.with_vowels(Arc::new(model))),
-        Err(e) if e.is_missing() => {
-            tracing::warn!(
-                error = %e,
-                "no model of Persian's vowels: Persian without vowel marks is read as by rules 5; to read it: {}",
-                persian::HOW_TO_GET
-            );
-            Ok(table)
-        }
-        Err(e) => Err(e),
-    }
+    languages: &[(Language, PathBuf)],
+) -> Result<MemoryTable, VowelsError> {
+    Ok(vowels::build_all(languages)
+        .await?
+        .iter()
+        .fold(table, |table, model| table.with_vowels(model.clone())))
 }

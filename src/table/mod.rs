@@ -11,7 +11,7 @@
 //!   while Redis is down; [`copy`]: the one rule for an in-process copy of
 //!   the Redis table, which the fallback and `/bench` build.
 //! - [`layout`]: the Redis key layout and meta schema both the loader and
-//!   the reader use; [`persian`]: Persian's model of vowels, made from
+//!   the reader use; [`vowels`]: Persian's and Urdu's models of vowels, made from
 //!   the packages a user installs, for both.
 //! - [`settings`]: what a table is opened from; [`error`]: why it fails.
 //!
@@ -24,9 +24,9 @@ mod error;
 mod fallback;
 pub(crate) mod layout;
 mod memory;
-pub mod persian;
 mod redis;
 mod settings;
+pub mod vowels;
 
 use std::sync::Arc;
 
@@ -72,11 +72,7 @@ impl SymbolTable {
                 settings.japanese.then_some(settings.ipadic.as_path()),
             )
             .await?;
-            let table = memory::read_persian(
-                table,
-                settings.persian.then_some(settings.persian_words.as_path()),
-            )
-            .await?;
+            let table = memory::read_vowels(table, &settings.vowels).await?;
             tracing::info!(
                 entries = table.len(),
                 locales = table.locales().len(),

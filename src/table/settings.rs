@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::redis_conn::RedisConfig;
 use slugd_engine::cldr::CldrSettings;
+use slugd_engine::readers::vowels::Language;
 use slugd_engine::unicode_data::{Categories, DataSource};
 
 /// Where the table comes from.
@@ -27,13 +28,11 @@ pub struct TableSettings {
     /// Whether the in-process table holds Japanese readings: `--locales`
     /// has `ja` or is `all`.
     pub japanese: bool,
-    /// The Persian word list (`--persian-words`): Persian's model of
-    /// vowels of the in-process table when `persian`, and of the
-    /// fallback's copy before Redis has answered.
-    pub persian_words: PathBuf,
-    /// Whether the in-process table has Persian's model of vowels:
-    /// `--locales` has `fa` or is `all`.
-    pub persian: bool,
+    /// The languages whose models of vowels the in-process table makes,
+    /// and the fallback's copy before Redis has answered, each with its
+    /// word list (`--persian-words`, `--urdu-words`): those of `fa` and
+    /// `ur` that `--locales` has (all, when it is `all`).
+    pub vowels: Vec<(Language, PathBuf)>,
     /// The key prefix in Redis.
     pub prefix: String,
     /// Categories of the in-process table. A Redis table says its own; until

@@ -556,7 +556,7 @@ pub fn load_settings(server: &RedisServer) -> LoadSettings {
         categories: Categories::default(),
         cldr: shipped_cldr(),
         japanese: None,
-        persian: None,
+        vowels: Vec::new(),
         lock_wait: Duration::from_secs(30),
     }
 }

@@ -33,8 +33,7 @@ pub fn table_settings(config: Option<RedisConfig>) -> TableSettings {
         cldr: shipped_cldr(),
         ipadic: slugd_engine::readers::japanese::ipadic::DEFAULT_DIR.into(),
         japanese: false,
-        persian_words: slugd::table::persian::DEFAULT_WORDS.into(),
-        persian: false,
+        vowels: Vec::new(),
         refresh_interval: Duration::from_millis(200),
         on_redis_down: Default::default(),
         name_cache: 1024,
@@ -109,9 +108,18 @@ impl AppBuilder {
 
     /// Persian's word list, for the in-process table's model of Persian's
     /// vowels (as `--locales fa` gives it, made with espeak-ng).
-    pub fn persian(mut self, words: impl Into<std::path::PathBuf>) -> Self {
-        self.settings.table.persian_words = words.into();
-        self.settings.table.persian = true;
+    pub fn persian(self, words: impl Into<std::path::PathBuf>) -> Self {
+        self.vowels(slugd_engine::readers::vowels::Language::Persian, words)
+    }
+
+    /// A language's words, for the in-process table's model of its vowels
+    /// (as `--locales fa` or `ur` gives it, made with espeak-ng).
+    pub fn vowels(
+        mut self,
+        language: slugd_engine::readers::vowels::Language,
+        words: impl Into<std::path::PathBuf>,
+    ) -> Self {
+        self.settings.table.vowels.push((language, words.into()));
         self
     }
 

@@ -21,7 +21,7 @@ use super::keys::KeySet;
 use super::locales::Locales;
 use crate::locale::SlugLocale;
 use crate::readers::japanese::Reading;
-use crate::readers::persian::VowelModel;
+use crate::readers::vowels::{Language, VowelModel};
 use crate::slug::SymbolNames;
 
 /// Where a view's names come from.
@@ -41,9 +41,10 @@ pub trait NameSource {
         let _ = form;
         None
     }
-    /// Persian's model of vowels ([`SymbolNames::vowels`]).
+    /// The model of a language's vowels ([`SymbolNames::vowels`]).
     #[inline]
-    fn vowels(&self) -> Option<&VowelModel> {
+    fn vowels(&self, language: Language) -> Option<&VowelModel> {
+        let _ = language;
         None
     }
 }
@@ -150,8 +151,8 @@ impl<S: NameSource> SymbolNames for View<'_, S> {
     }
 
     #[inline]
-    fn vowels(&self) -> Option<&VowelModel> {
-        self.source.vowels()
+    fn vowels(&self, language: Language) -> Option<&VowelModel> {
+        self.source.vowels(language)
     }
 }
 

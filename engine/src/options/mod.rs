@@ -240,12 +240,12 @@ impl Options {
         self.ascii && self.rules.has(Switch::JapaneseReadings)
     }
 
-    /// Whether Persian without vowel marks is read by the table's model of
-    /// its vowels (rules 6, an ASCII slug): a title with Arabic letters
-    /// then needs the table, symbols or not.
+    /// Whether Persian and Urdu without vowel marks are read by the
+    /// table's models of their vowels (rules 6, an ASCII slug): a title
+    /// with Arabic letters then needs the table, symbols or not.
     #[inline]
-    pub fn reads_persian(&self) -> bool {
-        self.ascii && self.rules.has(Switch::PersianVowels)
+    pub fn reads_vowels(&self) -> bool {
+        self.ascii && (self.rules.has(Switch::PersianVowels) || self.rules.has(Switch::UrduVowels))
     }
 
     /// Whether symbols are named as the locale writes them: `ascii:

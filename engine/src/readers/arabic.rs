@@ -24,10 +24,14 @@ pub(crate) enum Language {
 }
 
 impl Language {
-    /// The language a text's letters show: `ٹ ڈ ڑ ے ں ھ` Urdu; `پ چ ژ گ
-    /// ک ی` Persian; otherwise Arabic.
-    pub(crate) fn shown_by(text: &str) -> Language {
-        if text.contains(['ٹ', 'ڈ', 'ڑ', 'ے', 'ں', 'ھ', 'ۓ']) {
+    /// The language a text's letters show: `ٹ ڈ ڑ ے ں ھ` Urdu (with
+    /// `urdu_heh`, rules 6's, also the heh and teh marbuta Urdu writes and
+    /// Persian and Arabic do not, `ہ ۂ ۃ`); `پ چ ژ گ ک ی` Persian;
+    /// otherwise Arabic.
+    pub(crate) fn shown_by(text: &str, urdu_heh: bool) -> Language {
+        if text.contains(['ٹ', 'ڈ', 'ڑ', 'ے', 'ں', 'ھ', 'ۓ'])
+            || (urdu_heh && text.contains(['ہ', 'ۂ', 'ۃ']))
+        {
             Language::Urdu
         } else if text.contains(['پ', 'چ', 'ژ', 'گ', 'ک', 'ی']) {
             Language::Persian

@@ -70,7 +70,6 @@ mod khmer;
 mod korean;
 mod lao;
 mod letters;
-pub mod persian;
 mod rtgs;
 pub(crate) mod runs;
 pub(crate) mod scan;
@@ -78,6 +77,7 @@ mod scripts;
 mod sinhala;
 mod thai;
 pub(crate) mod transforms;
+pub mod vowels;
 pub(crate) mod words;
 
 use std::borrow::Cow;
@@ -221,7 +221,10 @@ impl Words {
                 text,
                 rules.has(Switch::ReadersAscii),
             ))),
-            Words::Arabic => Some(Reader::Arabic(arabic::Language::shown_by(text))),
+            Words::Arabic => Some(Reader::Arabic(arabic::Language::shown_by(
+                text,
+                rules.has(Switch::UrduVowels),
+            ))),
             _ => None,
         }
     }
@@ -794,21 +797,31 @@ pub(crate) fn reads_own_runs(locale: &SlugLocale, rules: Rules) -> bool {
         .any(|row| !matches!(row.reader, Reader::Cldr) && row.locales.contains(&language))
 }
 
-/// Whether `text`'s Arabic script is read as Persian with `locale` under
-/// `rules`: the locale's reader of the script is Persian's, or, where the
-/// letters choose, they show Persian ([`arabic::Language::shown_by`]).
-pub(crate) fn reads_persian(text: &str, locale: Option<&SlugLocale>, rules: Rules) -> bool {
+/// The language whose unwritten vowels are read in `text`'s Arabic
+/// script with `locale` under `rules` (Persian or Urdu; none for Arabic):
+/// the locale's reader of the script, or, where the letters choose, the
+/// language they show ([`arabic::Language::shown_by`]).
+pub(crate) fn vowels_read_as(
+    text: &str,
+    locale: Option<&SlugLocale>,
+    rules: Rules,
+) -> Option<vowels::Language> {
     let key = Words::ALL
         .iter()
         .position(|&w| w == Words::Arabic)
         .expect("Arabic is read word by word");
-    match choices(locale, rules)[key] {
-        NONE => false,
-        SHOWN => arabic::Language::shown_by(text) == arabic::Language::Persian,
-        row => matches!(
-            READERS[usize::from(row)].reader,
-            Reader::Arabic(arabic::Language::Persian)
-        ),
+    let language = match choices(locale, rules)[key] {
+        NONE => return None,
+        SHOWN => arabic::Language::shown_by(text, rules.has(Switch::UrduVowels)),
+        row => match READERS[usize::from(row)].reader {
+            Reader::Arabic(language) => language,
+            _ => return None,
+        },
+    };
+    match language {
+        arabic::Language::Persian => Some(vowels::Language::Persian),
+        arabic::Language::Urdu => Some(vowels::Language::Urdu),
+        arabic::Language::Arabic => None,
     }
 }
 

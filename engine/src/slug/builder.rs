@@ -616,10 +616,12 @@ pub(super) fn build<const EXTRAS: bool>(
     // (rules 6 Armenian and Georgian too), and compose combining marks
     // first.
     let national_stops = watch && options.rules.has(Switch::NationalStandards);
-    // Rules 6 read Persian by the table's model of its vowels, after the
-    // table: a title in Arabic script goes through every stage.
-    let persian_stops =
-        watch && options.rules.has(Switch::PersianVowels) && names.vowels().is_some();
+    // Rules 6 read Persian and Urdu by the table's models of their vowels,
+    // after the table: a title in Arabic script goes through every stage.
+    let vowel_stops = watch
+        && crate::readers::vowels::Language::ALL
+            .into_iter()
+            .any(|l| options.rules.has(l.switch()) && names.vowels(l).is_some());
     // The language of the title's Cyrillic, and the words rules 5 read
     // here, written before they are pushed.
     let mut reading = NationalWatch {
@@ -679,7 +681,7 @@ pub(super) fn build<const EXTRAS: bool>(
             // letters, which is all the rules do with them when the table
             // names no such character and no sequence starts there.
             let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
-            if persian_stops && (0x620..=0x6FF).contains(&cp) {
+            if vowel_stops && (0x620..=0x6FF).contains(&cp) {
                 return Err(Unrewritten);
             }
             if national_stops && cp >= 0x300 && i >= reading.as_before && scan::stops_at(cp) {

@@ -16,9 +16,9 @@
 //!    chosen by its table: the scripts read word by word
 //!    ([`read_national`], [`Switch::NationalStandards`]), the `locale`'s
 //!    transform ([`romanize_language`]), the scripts read run by run
-//!    ([`romanize_writing`]), and, once the table is known, Persian
-//!    without vowel marks by the table's model of its vowels
-//!    ([`read_persian`]) and Japanese by IPADIC's readings
+//!    ([`romanize_writing`]), and, once the table is known, Persian and
+//!    Urdu without vowel marks by the table's models of their vowels
+//!    ([`read_vowels`]) and Japanese by IPADIC's readings
 //!    ([`read_japanese`]);
 //! 4. **words** ([`words`]): steps 1 to 6 below, over each character; with
 //!    `ascii: false`, the slug in the title's own script instead
@@ -104,7 +104,7 @@ pub use unicode::{cut as cut_unicode, uri};
 
 use crate::locale::SlugLocale;
 use crate::readers::scan::{self, find_byte};
-use crate::readers::{japanese, persian};
+use crate::readers::{japanese, vowels};
 use crate::readers::{runs, transforms, words as readers_words};
 use builder::{Unrewritten, build};
 use classes::{is_ampersand, truncate_at_word};
@@ -211,7 +211,7 @@ fn words_of_rewritten(
     // bytes of the title as the table saw it.
     let japanese = read_japanese(title, options, names);
     match words(
-        &read_persian(&japanese, options, names),
+        &read_vowels(&japanese, options, names),
         options,
         names,
         false,
@@ -221,19 +221,21 @@ fn words_of_rewritten(
     }
 }
 
-/// Persian written without vowel marks, read by the table's model of its
-/// vowels ([`Switch::PersianVowels`]; `crate::readers::persian`) when the
-/// title is read as Persian; borrowed otherwise. After the table, since
-/// the model is the table's.
+/// Persian and Urdu written without vowel marks, read by the table's
+/// model of the language's vowels ([`Switch::PersianVowels`],
+/// [`Switch::UrduVowels`]; `crate::readers::vowels`) when the title is
+/// read in that language; borrowed otherwise. After the table, since the
+/// models are the table's.
 #[inline]
-fn read_persian<'t>(text: &'t str, options: &Options, names: &impl SymbolNames) -> Cow<'t, str> {
-    match names.vowels() {
-        Some(model)
-            if options.rules.has(Switch::PersianVowels)
-                && crate::readers::reads_persian(text, options.locale.as_ref(), options.rules) =>
-        {
-            persian::read_words(text, model)
-        }
+fn read_vowels<'t>(text: &'t str, options: &Options, names: &impl SymbolNames) -> Cow<'t, str> {
+    if !options.rules.has(Switch::PersianVowels) && !options.rules.has(Switch::UrduVowels) {
+        return Cow::Borrowed(text);
+    }
+    match crate::readers::vowels_read_as(text, options.locale.as_ref(), options.rules) {
+        Some(language) if options.rules.has(language.switch()) => match names.vowels(language) {
+            Some(model) => vowels::read_words(text, model),
+            None => Cow::Borrowed(text),
+        },
         _ => Cow::Borrowed(text),
     }
 }

@@ -2,7 +2,7 @@
 //! implements, and the two simplest implementations (no table, a map).
 
 use crate::readers::japanese::Reading;
-use crate::readers::persian::VowelModel;
+use crate::readers::vowels::{Language, VowelModel};
 
 /// Names characters of the symbol table. `None` means "not a table
 /// character": the engine transliterates it instead.
@@ -51,10 +51,11 @@ pub trait SymbolNames {
         None
     }
 
-    /// The model of Persian's unwritten vowels, when the table has one
-    /// (rules 6 read Persian without vowel marks by it).
+    /// The model of `language`'s unwritten vowels, when the table has one
+    /// (rules 6 read Persian and Urdu without vowel marks by it).
     #[inline]
-    fn vowels(&self) -> Option<&VowelModel> {
+    fn vowels(&self, language: Language) -> Option<&VowelModel> {
+        let _ = language;
         None
     }
 }

