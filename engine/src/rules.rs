@@ -135,10 +135,20 @@ pub enum Switch {
     /// Urdu written without vowel marks read by the table's model of its
     /// vowels (learnt at load time from espeak-ng's readings of
     /// LughaatNLP's Urdu words: `کراچی` karachi, not `khrachy`), where the
-    /// table has one: with the locale `ur`, or without a locale where the
-    /// letters show Urdu. A word with a vowel mark keeps the standard's
-    /// reading of its marks.
+    /// table has one: with the locale `ur`, or where the letters choose
+    /// the language and show Urdu. A word with a vowel mark keeps the
+    /// standard's reading of its marks. Where the letters choose, `ہ ۂ ۃ`
+    /// (which Persian and Arabic do not write) show Urdu too, model or not:
+    /// a marked word with them is read by Urdu's standard.
     UrduVowels,
+    /// Arabic written without vowel marks read by the table's model of its
+    /// vowels (learnt at load time from espeak-ng's readings of Debian's
+    /// Arabic word list: `طنطا` tanta, not `tnta`), where the table has
+    /// one: with the locale `ar`, or without a locale where the letters
+    /// show neither Persian nor Urdu; the article `ال` a word of its own
+    /// (`al`, `ash` before `ش`), a last `ة` ah. A word with a vowel mark
+    /// keeps the standard's reading of its marks.
+    ArabicVowels,
 }
 
 /// One rule version: its number, what it says to a user choosing one,
@@ -202,7 +212,7 @@ pub const VERSIONS: [Version; 6] = [
     },
     Version {
         number: 6,
-        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, more of Cyrillic's languages told by their letters, Armenian, Georgian, Bengali, Burmese, Sinhala and Khmer as their readers write them, Persian without vowel marks where the table has a model of its vowels, Korean's provinces and towns after a hyphen, kana in Hepburn without IPADIC, Urdu without vowel marks where the table has a model of its vowels",
+        says: "being built, its slugs may change until it is released: Belarusian and Kazakh in the ASCII their readers type, more of Cyrillic's languages told by their letters, Armenian, Georgian, Bengali, Burmese, Sinhala and Khmer as their readers write them, Persian without vowel marks where the table has a model of its vowels, Korean's provinces and towns after a hyphen, kana in Hepburn without IPADIC, Urdu and Arabic without vowel marks where the table has models of their vowels",
         adds: &[
             Switch::ReadersAscii,
             Switch::ArmenianAsWritten,
@@ -216,6 +226,7 @@ pub const VERSIONS: [Version; 6] = [
             Switch::KoreanUnits,
             Switch::KanaInHepburn,
             Switch::UrduVowels,
+            Switch::ArabicVowels,
         ],
         released: false,
     },

@@ -73,7 +73,7 @@ pub struct LoadSettings {
     /// has `ja` or is `all`).
     pub japanese: Option<PathBuf>,
     /// The languages whose models of vowels are made, each with its word
-    /// list (`--locales` has `fa`, `ur`, or is `all`).
+    /// list (`--locales` has `fa`, `ur`, `ar`, or is `all`).
     pub vowels: Vec<(Language, PathBuf)>,
     /// How long to wait for another loader's lock.
     pub lock_wait: Duration,
@@ -111,6 +111,10 @@ pub struct LoadReport {
     pub urdu_contexts: u64,
     /// The model's bytes in the meta hash (part of `bytes`).
     pub urdu_bytes: u64,
+    /// Contexts of Arabic's model of vowels (0: none).
+    pub arabic_contexts: u64,
+    /// The model's bytes in the meta hash (part of `bytes`).
+    pub arabic_bytes: u64,
     /// Versions removed after the switch.
     pub removed: Vec<Version>,
     /// Wall time of the whole load.
@@ -145,6 +149,7 @@ impl fmt::Display for LoadReport {
         for (language, contexts, bytes) in [
             ("Persian", self.persian_contexts, self.persian_bytes),
             ("Urdu", self.urdu_contexts, self.urdu_bytes),
+            ("Arabic", self.arabic_contexts, self.arabic_bytes),
         ] {
             if contexts > 0 {
                 write!(
@@ -333,6 +338,8 @@ impl Load<'_> {
             persian_bytes: bytes(Language::Persian),
             urdu_contexts: contexts(Language::Urdu),
             urdu_bytes: bytes(Language::Urdu),
+            arabic_contexts: contexts(Language::Arabic),
+            arabic_bytes: bytes(Language::Arabic),
             removed,
             elapsed: started.elapsed(),
         })

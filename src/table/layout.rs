@@ -294,9 +294,9 @@ pub struct Meta {
     pub cldr: CldrMeta,
     /// Japanese readings; none for a table loaded without them.
     pub readings: Readings,
-    /// The models of Persian's and Urdu's vowels (fields `fa_vowels` and
-    /// `ur_vowels`, their text forms); none for a table loaded without
-    /// them. Read once with the meta, and held by the service while the
+    /// The models of Persian's, Urdu's and Arabic's vowels (fields
+    /// `fa_vowels`, `ur_vowels` and `ar_vowels`, their text forms); none
+    /// for a table loaded without them. Read once with the meta, and held by the service while the
     /// version is live.
     pub vowels: VowelModels,
 }
@@ -475,12 +475,15 @@ pub mod field {
     pub const FA_VOWELS: &str = "fa_vowels";
     /// Urdu's model of vowels, as text.
     pub const UR_VOWELS: &str = "ur_vowels";
+    /// Arabic's model of vowels, as text.
+    pub const AR_VOWELS: &str = "ar_vowels";
 
     /// The field of `language`'s model of vowels.
     pub const fn vowels(language: slugd_engine::readers::vowels::Language) -> &'static str {
         match language {
             slugd_engine::readers::vowels::Language::Persian => FA_VOWELS,
             slugd_engine::readers::vowels::Language::Urdu => UR_VOWELS,
+            slugd_engine::readers::vowels::Language::Arabic => AR_VOWELS,
         }
     }
 }

@@ -30,8 +30,9 @@ pub struct TableSettings {
     pub japanese: bool,
     /// The languages whose models of vowels the in-process table makes,
     /// and the fallback's copy before Redis has answered, each with its
-    /// word list (`--persian-words`, `--urdu-words`): those of `fa` and
-    /// `ur` that `--locales` has (all, when it is `all`).
+    /// word list (`--persian-words`, `--urdu-words`, `--arabic-words`):
+    /// those of `fa`, `ur` and `ar` that `--locales` has (all, when it is
+    /// `all`).
     pub vowels: Vec<(Language, PathBuf)>,
     /// The key prefix in Redis.
     pub prefix: String,

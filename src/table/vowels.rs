@@ -1,8 +1,9 @@
-//! The models of the vowels Persian and Urdu do not write
+//! The models of the vowels Persian, Urdu and Arabic do not write
 //! ([`slugd_engine::readers::vowels`]), each made from two packages a user
 //! installs, never from slugd's own files: the language's words (Debian's
 //! `myspell-fa` for Persian, `--persian-words`; PyPI's `LughaatNLP` for
-//! Urdu, `--urdu-words`) and `espeak-ng` (what they sound like, run as a
+//! Urdu, `--urdu-words`; Debian's `hunspell-ar` for Arabic,
+//! `--arabic-words`) and `espeak-ng` (what they sound like, run as a
 //! program over the words, two at a time). The loader stores the models
 //! with the table; the in-process table makes them at start.
 
@@ -24,13 +25,8 @@ pub const PERSIAN_WORDS: &str = "/usr/share/hunspell/fa_IR.dic";
 /// `Urdu_Lemma.json`).
 pub const URDU_WORDS: &str = "/usr/local/share/slugd/LughaatNLP";
 
-/// Where the words of `language` are looked for by default.
-pub const fn default_words(language: Language) -> &'static str {
-    match language {
-        Language::Persian => PERSIAN_WORDS,
-        Language::Urdu => URDU_WORDS,
-    }
-}
+/// Where Debian's `hunspell-ar` puts its word list.
+pub const ARABIC_WORDS: &str = "/usr/share/hunspell/ar.dic";
 
 /// How to get what the model of `language` is made from.
 pub const fn how_to_get(language: Language) -> &'static str {
@@ -40,6 +36,9 @@ pub const fn how_to_get(language: Language) -> &'static str {
         }
         Language::Urdu => {
             "install espeak-ng (apt-get install espeak-ng) and LughaatNLP 1.3.1's word lists from PyPI (scripts/dictionaries.sh puts them in /usr/local/share/slugd/LughaatNLP), or give --urdu-words the LughaatNLP folder of an installed LughaatNLP"
+        }
+        Language::Arabic => {
+            "install Debian's hunspell-ar and espeak-ng (apt-get install hunspell-ar espeak-ng, or scripts/dictionaries.sh)"
         }
     }
 }
@@ -103,6 +102,7 @@ pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError
     let words = match language {
         Language::Persian => vowels::stems(&read_hunspell(language, words)?),
         Language::Urdu => read_lughaat(language, words)?,
+        Language::Arabic => distinct(&read_hunspell(language, words)?),
     };
     let read = espeak_all(language, &words)?;
     let pairs: Vec<(String, String)> = words
@@ -110,6 +110,10 @@ pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError
         .zip(read)
         .filter_map(|(word, ipa)| Some((word, vowels::fold_ipa(&ipa?)?)))
         .filter(|(_, ascii)| !ascii.is_empty())
+        // espeak-ng's Arabic gives vowels only to the words of its own
+        // dictionary, the rest as consonants, which would teach the model
+        // to write none.
+        .filter(|(_, ascii)| language != Language::Arabic || vocalized(ascii))
         .collect();
     if pairs.len() < MIN_WORDS {
         return Err(VowelsError::Espeak {
@@ -157,6 +161,39 @@ pub async fn build_all(languages: &[(Language, PathBuf)]) -> Result<VowelModels,
         }
     }
     Ok(models)
+}
+
+/// The words of `list` (a word a line), each once, sorted.
+fn distinct(list: &str) -> Vec<String> {
+    let words: BTreeSet<&str> = list.lines().filter(|w| !w.is_empty()).collect();
+    words.into_iter().map(str::to_owned).collect()
+}
+
+/// Whether `ascii`, a word's reading, has its vowels: no three letters in
+/// a row but vowels and `y` (`sh kh th dh gh` one letter each), and a
+/// vowel in every three letters or so (`kitab` yes, `mrhba` no).
+fn vocalized(ascii: &str) -> bool {
+    let folded = ascii
+        .replace("sh", "S")
+        .replace("kh", "K")
+        .replace("th", "T")
+        .replace("dh", "D")
+        .replace("gh", "G");
+    let is_vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u' | 'y');
+    let (mut run, mut vowels, mut letters) = (0, 0, 0);
+    for c in folded.chars() {
+        letters += 1;
+        if is_vowel(c) {
+            vowels += 1;
+            run = 0;
+        } else {
+            run += 1;
+            if run >= 3 {
+                return false;
+            }
+        }
+    }
+    letters > 0 && vowels * 10 >= letters * 3
 }
 
 /// `path` opened, or why not: [`VowelsError::NoWords`] when it is not

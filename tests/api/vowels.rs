@@ -1,11 +1,12 @@
-//! Rules 6's Persian and Urdu without vowel marks, in both modes over
-//! HTTP: the models of their vowels made by `slugd load` with `fa` and
-//! `ur` (in Redis) and by the in-process table, from Debian's `myspell-fa`
-//! word list and PyPI's LughaatNLP words read by espeak-ng
-//! (scripts/dictionaries.sh installs all three). The examples are Iran's
-//! towns, and Pakistan's and India's written in Urdu, as GeoNames names
-//! them (`tests/data/standards/fa-geonames.tsv`, `ur-geonames.tsv`,
-//! `ur-in-geonames.tsv`, made by scripts/geonames_examples.py).
+//! Rules 6's Persian, Urdu and Arabic without vowel marks, in both modes
+//! over HTTP: the models of their vowels made by `slugd load` with `fa`,
+//! `ur` and `ar` (in Redis) and by the in-process table, from Debian's
+//! `myspell-fa` and `hunspell-ar` word lists and PyPI's LughaatNLP words
+//! read by espeak-ng (scripts/dictionaries.sh installs them all). The
+//! examples are the towns of Iran, of Pakistan and India written in Urdu,
+//! and of Egypt, Saudi Arabia, Syria and Iraq, as GeoNames names them
+//! (`tests/data/standards/*-geonames.tsv`, made by
+//! scripts/geonames_examples.py).
 
 use std::path::PathBuf;
 
@@ -40,6 +41,20 @@ fn persian_words() -> PathBuf {
     words
 }
 
+/// Debian's Arabic word list, or `SLUGD_ARABIC_WORDS`.
+fn arabic_words() -> PathBuf {
+    let words = std::env::var_os("SLUGD_ARABIC_WORDS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| slugd::table::vowels::ARABIC_WORDS.into());
+    assert!(
+        words.exists(),
+        "this test needs Arabic's word list at {}: install it with `sudo apt-get install \
+         hunspell-ar` (scripts/dictionaries.sh does), or point SLUGD_ARABIC_WORDS at one",
+        words.display()
+    );
+    words
+}
+
 /// LughaatNLP's Urdu words where scripts/dictionaries.sh puts them, or
 /// `SLUGD_URDU_WORDS`.
 fn urdu_words() -> PathBuf {
@@ -56,29 +71,34 @@ fn urdu_words() -> PathBuf {
     words
 }
 
-/// A Redis with the models of Persian's and Urdu's vowels loaded, and an
-/// app in each mode with them: in process, and on that Redis.
+/// A Redis with the models of Persian's, Urdu's and Arabic's vowels
+/// loaded, and an app in each mode with them: in process, and on that
+/// Redis.
 async fn both_modes_with_vowels() -> (RedisServer, [App; 2]) {
-    let (persian, urdu) = (persian_words(), urdu_words());
+    let (persian, urdu, arabic) = (persian_words(), urdu_words(), arabic_words());
     let redis = RedisServer::start().await;
     let settings = LoadSettings {
         vowels: vec![
             (Language::Persian, persian.clone()),
             (Language::Urdu, urdu.clone()),
+            (Language::Arabic, arabic.clone()),
         ],
         ..load_settings(&redis)
     };
     let report = slugd::load::run(&settings)
         .await
-        .expect("the load with Persian and Urdu");
+        .expect("the load with Persian, Urdu and Arabic");
     assert!(report.persian_contexts > 5_000, "{report}");
     assert!(report.persian_bytes > 0, "{report}");
     assert!(report.urdu_contexts > 5_000, "{report}");
     assert!(report.urdu_bytes > 0, "{report}");
+    assert!(report.arabic_contexts > 5_000, "{report}");
+    assert!(report.arabic_bytes > 0, "{report}");
     let apps = [
         App::builder()
             .persian(persian)
             .vowels(Language::Urdu, urdu)
+            .vowels(Language::Arabic, arabic)
             .spawn()
             .await,
         App::on_redis(&redis).await,
@@ -182,6 +202,14 @@ async fn rules_6_read_persian_and_urdu_without_vowel_marks_in_both_modes() {
         // Without a locale only the letters tell Urdu (20.5% and 14.7%).
         ("ur-geonames.tsv", None, 0.2, 0.06),
         ("ur-in-geonames.tsv", None, 0.14, 0.03),
+        // The towns of Egypt 21.8% (rules 5 none), Saudi Arabia 31.3%
+        // (7.2%), Syria 21.4% (1.8%), Iraq 41.3% (1.6%); Arabic is what a
+        // title without Persian's or Urdu's letters is read as.
+        ("ar-eg-geonames.tsv", Some("ar"), 0.21, 0.01),
+        ("ar-sa-geonames.tsv", Some("ar"), 0.31, 0.08),
+        ("ar-sy-geonames.tsv", Some("ar"), 0.21, 0.02),
+        ("ar-iq-geonames.tsv", Some("ar"), 0.41, 0.02),
+        ("ar-eg-geonames.tsv", None, 0.21, 0.01),
     ] {
         let mut shares = Vec::new();
         let mut slugs_of_modes = Vec::new();
@@ -240,13 +268,18 @@ async fn rules_6_read_persian_and_urdu_without_vowel_marks_in_both_modes() {
             (200, Some("tehran")),
             "{answer}"
         );
-        // Without a locale, a title whose letters do not show Persian is
-        // read as Arabic, as before; and Arabic is not read as Persian.
-        assert_eq!(slug(app, "تهران", None, Some(6)).await, "thran");
-        assert_eq!(
-            slug(app, "مرحبا بالعالم", Some("ar"), Some(6)).await,
-            "mrhba-balalm"
-        );
+        // Without a locale, a title whose letters show neither Persian
+        // nor Urdu is read as Arabic: the article a word of its own, a
+        // last `ة` ah, at in construct.
+        for (title, locale, six, five) in [
+            ("طنطا", Some("ar"), "tanta", "tnta"),
+            ("دمشق", None, "dimashq", "dmshq"),
+            ("الشارقة", Some("ar"), "ash-shariqah", "alsharqh"),
+            ("جامعة القاهرة", None, "jamat-al-qahrah", "jamh-alqahrh"),
+        ] {
+            assert_eq!(slug(app, title, locale, Some(6)).await, six, "{title}");
+            assert_eq!(slug(app, title, locale, Some(5)).await, five, "{title}");
+        }
     }
 }
 
@@ -258,6 +291,7 @@ async fn without_the_packages_persian_and_urdu_are_read_as_before_with_a_warning
         vowels: vec![
             (Language::Persian, dir.path().join("no-such-list.dic")),
             (Language::Urdu, dir.path().join("no-such-folder")),
+            (Language::Arabic, dir.path().join("no-such-list.dic")),
         ],
         ..load_settings(&redis)
     };
@@ -266,10 +300,12 @@ async fn without_the_packages_persian_and_urdu_are_read_as_before_with_a_warning
         .expect("a load without the lists");
     assert_eq!(report.persian_contexts, 0, "{report}");
     assert_eq!(report.urdu_contexts, 0, "{report}");
+    assert_eq!(report.arabic_contexts, 0, "{report}");
     let apps = [
         App::builder()
             .persian(dir.path().join("no-such-list.dic"))
             .vowels(Language::Urdu, dir.path().join("no-such-folder"))
+            .vowels(Language::Arabic, dir.path().join("no-such-list.dic"))
             .spawn()
             .await,
         App::on_redis(&redis).await,
@@ -277,5 +313,6 @@ async fn without_the_packages_persian_and_urdu_are_read_as_before_with_a_warning
     for app in &apps {
         assert_eq!(slug(app, "تهران", Some("fa"), Some(6)).await, "thran");
         assert_eq!(slug(app, "کراچی", Some("ur"), Some(6)).await, "khrachy");
+        assert_eq!(slug(app, "طنطا", Some("ar"), Some(6)).await, "tnta");
     }
 }

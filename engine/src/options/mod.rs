@@ -240,12 +240,15 @@ impl Options {
         self.ascii && self.rules.has(Switch::JapaneseReadings)
     }
 
-    /// Whether Persian and Urdu without vowel marks are read by the
-    /// table's models of their vowels (rules 6, an ASCII slug): a title
-    /// with Arabic letters then needs the table, symbols or not.
+    /// Whether Persian, Urdu and Arabic without vowel marks are read by
+    /// the table's models of their vowels (rules 6, an ASCII slug): a
+    /// title with Arabic letters then needs the table, symbols or not.
     #[inline]
     pub fn reads_vowels(&self) -> bool {
-        self.ascii && (self.rules.has(Switch::PersianVowels) || self.rules.has(Switch::UrduVowels))
+        self.ascii
+            && crate::readers::vowels::Language::ALL
+                .into_iter()
+                .any(|l| self.rules.has(l.switch()))
     }
 
     /// Whether symbols are named as the locale writes them: `ascii:

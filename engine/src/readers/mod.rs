@@ -798,7 +798,7 @@ pub(crate) fn reads_own_runs(locale: &SlugLocale, rules: Rules) -> bool {
 }
 
 /// The language whose unwritten vowels are read in `text`'s Arabic
-/// script with `locale` under `rules` (Persian or Urdu; none for Arabic):
+/// script with `locale` under `rules` (Persian, Urdu or Arabic):
 /// the locale's reader of the script, or, where the letters choose, the
 /// language they show ([`arabic::Language::shown_by`]).
 pub(crate) fn vowels_read_as(
@@ -821,7 +821,7 @@ pub(crate) fn vowels_read_as(
     match language {
         arabic::Language::Persian => Some(vowels::Language::Persian),
         arabic::Language::Urdu => Some(vowels::Language::Urdu),
-        arabic::Language::Arabic => None,
+        arabic::Language::Arabic => Some(vowels::Language::Arabic),
     }
 }
 

@@ -1,15 +1,16 @@
-//! Persian and Urdu written without vowel marks, read by a model of each
-//! language's letters in context (rules 6): what espeak-ng's voice of the
-//! language says a word's letters sound like, learnt at load time from its
-//! readings of a word list, so that a word the list does not have is read
-//! too (Persian `تهران` tehran, `اصفهان` esfahan; Urdu `کراچی` karachi;
-//! rules 5 wrote the consonants alone, `thran`, `khrachy`).
+//! Persian, Urdu and Arabic written without vowel marks, read by a model
+//! of each language's letters in context (rules 6): what espeak-ng's voice
+//! of the language says a word's letters sound like, learnt at load time
+//! from its readings of a word list, so that a word the list does not have
+//! is read too (Persian `تهران` tehran, `اصفهان` esfahan; Urdu `کراچی`
+//! karachi; Arabic `طنطا` tanta; rules 5 wrote the consonants alone,
+//! `thran`, `khrachy`, `tnta`).
 //!
-//! Neither the word lists (Debian's `myspell-fa`, PyPI's `LughaatNLP`)
-//! nor espeak-ng (GPL-3) is in slugd: the service runs espeak-ng over a
-//! list when it loads a table (`slugd load`, or `serve` in process with
-//! the `fa` or `ur` locale), and keeps only the model, some 12,000
-//! contexts a language.
+//! Neither the word lists (Debian's `myspell-fa` and `hunspell-ar`, PyPI's
+//! `LughaatNLP`) nor espeak-ng (GPL-3) is in slugd: the service runs
+//! espeak-ng over a list when it loads a table (`slugd load`, or `serve`
+//! in process with the `fa`, `ur` or `ar` locale), and keeps only the
+//! model, some 12,000 contexts a language.
 //!
 //! A model, learnt by [`train`]:
 //! 1. each word of the list is [`Language::normalized`] (vowel marks and
@@ -28,9 +29,11 @@
 //!
 //! A word is read letter by letter, the widest context known first
 //! ([`VowelModel::read`]). `غ` and `ق` both sound q in espeak-ng's Persian;
-//! readers write `غ` gh (Damghan), so the model does. An Urdu word written
-//! with a vowel mark is left to the standard's reader of marked words
-//! (`crate::readers::arabic`), which its marks tell more than the model.
+//! readers write `غ` gh (Damghan), so the model does. An Urdu or Arabic
+//! word written with a vowel mark is left to the standard's reader of
+//! marked words (`crate::readers::arabic`), which its marks tell more than
+//! the model. Arabic's article is read by rule, not by the model
+//! ([`VowelModel::read`]).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -56,17 +59,20 @@ pub enum Language {
     Persian,
     /// Urdu (`ur`).
     Urdu,
+    /// Arabic (`ar`).
+    Arabic,
 }
 
 impl Language {
     /// Every language a model is made for.
-    pub const ALL: [Language; 2] = [Language::Persian, Language::Urdu];
+    pub const ALL: [Language; 3] = [Language::Persian, Language::Urdu, Language::Arabic];
 
     /// Its locale's language code, which is also espeak-ng's voice of it.
     pub const fn code(self) -> &'static str {
         match self {
             Language::Persian => "fa",
             Language::Urdu => "ur",
+            Language::Arabic => "ar",
         }
     }
 
@@ -75,6 +81,7 @@ impl Language {
         match self {
             Language::Persian => "Persian",
             Language::Urdu => "Urdu",
+            Language::Arabic => "Arabic",
         }
     }
 
@@ -84,6 +91,7 @@ impl Language {
         match self {
             Language::Persian => "persian-vowels 1",
             Language::Urdu => "urdu-vowels 1",
+            Language::Arabic => "arabic-vowels 1",
         }
     }
 
@@ -92,34 +100,41 @@ impl Language {
         match self {
             Language::Persian => crate::rules::Switch::PersianVowels,
             Language::Urdu => crate::rules::Switch::UrduVowels,
+            Language::Arabic => crate::rules::Switch::ArabicVowels,
         }
     }
 
     /// `word` as its model reads it: its marks and joiners (but ZWNJ) left
     /// out, and the Arabic letters the language writes otherwise written
-    /// so: `ي ى` `ی` and `ك` `ک` in both; in Persian `ة ۀ` `ه`; in Urdu
-    /// `ۀ` `ہ` and Sindhi's `ڪ ٽ` (in names of Sindh) `ک ٹ`.
+    /// so: `ي ى` `ی` and `ك` `ک` in Persian and Urdu; in Persian `ة ۀ`
+    /// `ه`; in Urdu `ۀ ۂ ه` `ہ`, `ة` `ۃ` and Sindhi's `ڪ ٽ` (in names of
+    /// Sindh) `ک ٹ`;
+    /// in Arabic, Persian's `ی ک` as Arabic's `ي ك`.
     pub fn normalized(self, word: &str) -> String {
         word.chars()
             .filter(|&c| !is_dropped(c))
             .map(|c| match (self, c) {
+                (Language::Arabic, 'ی') => 'ي',
+                (Language::Arabic, 'ک') => 'ك',
+                (Language::Arabic, c) => c,
                 (_, 'ي' | 'ى') => 'ی',
                 (_, 'ك' | 'ڪ') => 'ک',
                 (Language::Persian, 'ة' | 'ۀ') => 'ه',
-                (Language::Urdu, 'ۀ') => 'ہ',
+                (Language::Urdu, 'ۀ' | 'ۂ' | 'ه') => 'ہ',
+                (Language::Urdu, 'ة') => 'ۃ',
                 (Language::Urdu, 'ٽ') => 'ٹ',
                 (_, c) => c,
             })
             .collect()
     }
 
-    /// The endings of place names (a word's end or the whole word) as
+    /// The endings of place names (after a stem of two letters or more) as
     /// their names write them, whatever the model would read: Urdu's
     /// (Hindustani's) `پور` pur, `نگر` nagar, `گڑھ` garh, `گاؤں` gaon, `گنج`
     /// ganj and `آباد` abad (espeak-ng reads `پور` por). Persian has none.
     pub const fn endings(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            Language::Persian => &[],
+            Language::Persian | Language::Arabic => &[],
             Language::Urdu => &[
                 ("پور", "pur"),
                 ("نگر", "nagar"),
@@ -135,6 +150,42 @@ impl Language {
     /// `None` for a letter the list does not say (anything short, at
     /// first).
     fn sounds(self, c: char) -> Option<&'static [&'static str]> {
+        if self == Language::Arabic {
+            return Some(match c {
+                'ب' => &["b"],
+                'ت' | 'ط' => &["t"],
+                'ث' => &["th"],
+                'ج' => &["j", "g"],
+                'ح' | 'ه' => &["h", ""],
+                'خ' => &["kh"],
+                'د' => &["d"],
+                'ذ' => &["dh", "z"],
+                'ر' => &["r"],
+                'ز' => &["z"],
+                'س' | 'ص' => &["s"],
+                'ش' => &["sh"],
+                'ض' => &["d"],
+                'ظ' => &["z", "dh"],
+                'ع' | 'ء' => &[""],
+                'غ' => &["gh"],
+                'ف' => &["f"],
+                'ق' => &["q"],
+                'ك' => &["k"],
+                'ل' => &["l", ""],
+                'م' => &["m"],
+                'ن' => &["n"],
+                'و' => &["w", "u", "", "uw"],
+                'ي' => &["y", "i", "", "iy"],
+                'ى' => &["a", "", "y"],
+                'ا' | 'أ' => &["", "a"],
+                'إ' => &["", "i"],
+                'آ' => &["a", ""],
+                'ة' => &["", "t", "h"],
+                'ؤ' => &["", "w"],
+                'ئ' => &["", "y"],
+                _ => return None,
+            });
+        }
         if self == Language::Urdu {
             let urdu: &'static [&'static str] = match c {
                 'ٹ' => &["t"],
@@ -180,6 +231,24 @@ pub struct VowelModel {
     contexts: HashMap<u64, u16>,
     /// The readings, each once.
     chunks: Vec<Box<str>>,
+}
+
+/// How Arabic's article sounds before a sun letter `c` (`ش` sh: `ash`),
+/// as BGN/PCGN writes it; `None` before a moon letter (`al`).
+fn sun_letter(c: char) -> Option<&'static str> {
+    Some(match c {
+        'ت' | 'ط' => "t",
+        'ث' => "th",
+        'د' | 'ض' => "d",
+        'ذ' => "dh",
+        'ر' => "r",
+        'ز' | 'ظ' => "z",
+        'س' | 'ص' => "s",
+        'ش' => "sh",
+        'ل' => "l",
+        'ن' => "n",
+        _ => return None,
+    })
 }
 
 /// The models a table holds: one a language at most, each shared by the
@@ -778,14 +847,48 @@ impl VowelModel {
     /// does not write, as it is, for the stages after to write.
     pub fn read(&self, word: &str, out: &mut String) {
         let word = self.language.normalized(word);
+        if self.language == Language::Arabic {
+            return self.read_arabic(&word, out);
+        }
         for &(ending, written) in self.language.endings() {
-            if let Some(stem) = word.strip_suffix(ending) {
+            if let Some(stem) = word
+                .strip_suffix(ending)
+                .filter(|stem| stem.chars().count() >= 2)
+            {
                 self.read_letters(stem, out);
                 out.push_str(written);
                 return;
             }
         }
         self.read_letters(&word, out);
+    }
+
+    /// Writes the Arabic `word`, normalized, to `out`: its article `ال` a
+    /// word of its own, `al`, or `a` and the sun letter it takes the sound
+    /// of (`ash` before `ش`), as BGN/PCGN and rules 5's reading of marked
+    /// words write it; the rest as the model reads it; a last `ة` `ah`, as
+    /// names write it (Al Qahirah).
+    fn read_arabic(&self, word: &str, out: &mut String) {
+        let mut rest = word;
+        if let Some(after) = word.strip_prefix("ال")
+            && after.chars().count() >= 2
+        {
+            let sun = after.chars().next().and_then(sun_letter);
+            out.push('a');
+            out.push_str(sun.unwrap_or("l"));
+            out.push(' ');
+            rest = after;
+        }
+        match rest.strip_suffix('ة') {
+            Some(stem) if !stem.is_empty() => {
+                self.read_letters(stem, out);
+                if !out.ends_with('a') {
+                    out.push('a');
+                }
+                out.push('h');
+            }
+            _ => self.read_letters(rest, out),
+        }
     }
 
     /// Writes `word`, normalized, to `out` as the model reads it, letter
@@ -890,9 +993,10 @@ impl VowelModel {
             .find(|l| first == Some(l.format()))
         else {
             return Err(format!(
-                "not a model of vowels (no `{}` or `{}` line)",
+                "not a model of vowels (no `{}`, `{}` or `{}` line)",
                 Language::Persian.format(),
-                Language::Urdu.format()
+                Language::Urdu.format(),
+                Language::Arabic.format()
             ));
         };
         let mut model = VowelModel {
@@ -946,8 +1050,8 @@ impl VowelModel {
 }
 
 /// `text` with each word of the model's language read by `model`, but an
-/// Urdu word written with a vowel mark (left to the standard's reader of
-/// marked words); borrowed when it has none.
+/// Urdu or Arabic word written with a vowel mark (left to the standard's
+/// reader of marked words); borrowed when it has none.
 pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel) -> Cow<'t, str> {
     if !has_letters(text) {
         return Cow::Borrowed(text);
@@ -961,10 +1065,27 @@ pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel) -> Cow<'t, str> 
             .find(|c: char| !(is_letter(c) || is_dropped(c)))
             .unwrap_or(word.len());
         let word_text = &word[..end];
-        if model.language == Language::Urdu && word_text.chars().any(super::arabic::is_vowel_mark) {
+        if model.language != Language::Persian
+            && word_text.chars().any(super::arabic::is_vowel_mark)
+        {
             out.push_str(word_text);
         } else {
             model.read(word_text, &mut out);
+            // An Arabic noun in construct, a last `ة` before another word
+            // and without the article, is written at, as names write it
+            // (`قلعة المضيق` Qal'at al Madiq, `معرة النعمان` Ma'arrat an
+            // Nu'man).
+            if model.language == Language::Arabic
+                && word_text.ends_with('ة')
+                && !word_text.starts_with("ال")
+                && out.ends_with("ah")
+                && word[end..]
+                    .trim_start_matches(' ')
+                    .starts_with(|c: char| is_letter(c) && c != ZWNJ)
+            {
+                out.pop();
+                out.push('t');
+            }
         }
         rest = &word[end..];
     }
@@ -1113,8 +1234,12 @@ mod tests {
         }
         assert_eq!(Language::Urdu.normalized("كراچي"), "کراچی");
         assert_eq!(Language::Urdu.normalized("امرڪوٽ"), "امرکوٹ");
-        // Persian writes `ة` as `ه`; Urdu keeps it.
-        assert_eq!(Language::Urdu.normalized("ة"), "ة");
+        // Persian writes `ة` as `ه`; Urdu as its own `ۃ`.
+        assert_eq!(Language::Urdu.normalized("ة"), "ۃ");
+        assert_eq!(
+            Language::Urdu.normalized("اللہ"),
+            Language::Urdu.normalized("الله")
+        );
         let urdu = |list: &[(&str, &str)]| -> Vec<(String, String)> {
             list.iter()
                 .map(|&(word, ipa)| (Language::Urdu.normalized(word), fold_ipa(ipa).unwrap()))
@@ -1148,5 +1273,43 @@ mod tests {
             VowelModel::decode(&text).map(|m| m.language()),
             Ok(Language::Persian)
         );
+    }
+
+    #[test]
+    fn arabic_has_its_article_and_its_last_ta_marbuta_as_names_write_them() {
+        // espeak-ng 1.51's Arabic, as `espeak-ng -v ar -q --ipa` prints it.
+        let pairs: Vec<(String, String)> = [
+            ("قاهرة", "qˈaːhirˌa"),
+            ("طنطا", "t̪ˈant̪aː"),
+            ("كتاب", "kitˈaːb"),
+            ("مدرسة", "mˈadrasˌa"),
+            ("شيخ", "ʃˈajx"),
+        ]
+        .iter()
+        .map(|&(word, ipa)| (Language::Arabic.normalized(word), fold_ipa(ipa).unwrap()))
+        .collect();
+        let model = train(Language::Arabic, &pairs);
+        let read = |word: &str| {
+            let mut out = String::new();
+            model.read(word, &mut out);
+            out
+        };
+        assert_eq!(read("طنطا"), "tanta");
+        assert_eq!(read("كتاب"), "kitab");
+        // The article a word of its own, assimilated before a sun letter;
+        // a last `ة` ah.
+        assert_eq!(read("القاهرة"), "al qahirah");
+        assert_eq!(read("الشيخ"), "ash shaykh");
+        assert_eq!(read("مدرسة"), "madrasah");
+        // Too short to hold an article.
+        assert_eq!(read("الى").split(' ').count(), 1);
+        // A word with a vowel mark is left to the standard's reader.
+        assert_eq!(read_words("كتاب كِتَاب", &model), "kitab كِتَاب");
+        // A noun in construct: at before another word, not after the
+        // article, nor at the end.
+        assert_eq!(read_words("مدرسة طنطا", &model), "madrasat tanta");
+        assert_eq!(read_words("مدرسة", &model), "madrasah");
+        assert_eq!(read_words("المدرسة طنطا", &model), "al madrasah tanta");
+        assert_eq!(Language::Arabic.normalized("کتابی"), "كتابي");
     }
 }

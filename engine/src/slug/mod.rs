@@ -16,8 +16,8 @@
 //!    chosen by its table: the scripts read word by word
 //!    ([`read_national`], [`Switch::NationalStandards`]), the `locale`'s
 //!    transform ([`romanize_language`]), the scripts read run by run
-//!    ([`romanize_writing`]), and, once the table is known, Persian and
-//!    Urdu without vowel marks by the table's models of their vowels
+//!    ([`romanize_writing`]), and, once the table is known, Persian, Urdu
+//!    and Arabic without vowel marks by the table's models of their vowels
 //!    ([`read_vowels`]) and Japanese by IPADIC's readings
 //!    ([`read_japanese`]);
 //! 4. **words** ([`words`]): steps 1 to 6 below, over each character; with
@@ -221,14 +221,15 @@ fn words_of_rewritten(
     }
 }
 
-/// Persian and Urdu written without vowel marks, read by the table's
-/// model of the language's vowels ([`Switch::PersianVowels`],
-/// [`Switch::UrduVowels`]; `crate::readers::vowels`) when the title is
+/// Persian, Urdu and Arabic written without vowel marks, read by the
+/// table's model of the language's vowels ([`Switch::PersianVowels`],
+/// [`Switch::UrduVowels`], [`Switch::ArabicVowels`];
+/// `crate::readers::vowels`) when the title is
 /// read in that language; borrowed otherwise. After the table, since the
 /// models are the table's.
 #[inline]
 fn read_vowels<'t>(text: &'t str, options: &Options, names: &impl SymbolNames) -> Cow<'t, str> {
-    if !options.rules.has(Switch::PersianVowels) && !options.rules.has(Switch::UrduVowels) {
+    if !options.reads_vowels() {
         return Cow::Borrowed(text);
     }
     match crate::readers::vowels_read_as(text, options.locale.as_ref(), options.rules) {

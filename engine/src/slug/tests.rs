@@ -741,7 +741,7 @@ fn the_one_pass_gives_what_every_stage_gives() {
     }
 }
 
-/// No symbols, and models of Persian's and Urdu's vowels.
+/// No symbols, and models of Persian's, Urdu's and Arabic's vowels.
 struct WithVowels(crate::readers::vowels::VowelModels);
 
 impl SymbolNames for WithVowels {
@@ -758,7 +758,7 @@ impl SymbolNames for WithVowels {
 }
 
 #[test]
-fn persian_and_urdu_are_read_by_the_tables_models_in_one_pass_as_in_every_stage() {
+fn persian_urdu_and_arabic_are_read_by_the_tables_models_in_one_pass_as_in_every_stage() {
     use super::{rewrite, slugify_rewritten};
     use crate::readers::vowels::{self, Language, VowelModels};
     let model = |language: Language, list: &[(&str, &str)]| {
@@ -786,6 +786,14 @@ fn persian_and_urdu_are_read_by_the_tables_models_in_one_pass_as_in_every_stage(
                     ("ملتان", "mˌʊltˈaːn"),
                     ("کھاریاں", "kʰˈaːrjãː"),
                 ],
+            ))
+            .with(model(
+                Language::Arabic,
+                &[
+                    ("طنطا", "t̪ˈant̪aː"),
+                    ("مرحبا", "marħabˈaː"),
+                    ("عالم", "ʕˈaːlam"),
+                ],
             )),
     );
     let options = |rules: u64, locale: Option<&str>| {
@@ -796,7 +804,7 @@ fn persian_and_urdu_are_read_by_the_tables_models_in_one_pass_as_in_every_stage(
         })
     };
     for rules in [5, 6] {
-        for locale in [None, Some("fa"), Some("ar"), Some("ur")] {
+        for locale in [None, Some("fa"), Some("ar"), Some("ur"), Some("en")] {
             let options = options(rules, locale);
             for title in [
                 "تهران",
@@ -808,6 +816,8 @@ fn persian_and_urdu_are_read_by_the_tables_models_in_one_pass_as_in_every_stage(
                 "x\u{0640}y",
                 "کراچی ملتان",
                 "کھاریاں مُلتان",
+                "مرحبا بالعالم طنطا",
+                "جامعة طنطا",
             ] {
                 assert_eq!(
                     slugify(title, &options, &names),
@@ -829,9 +839,11 @@ fn persian_and_urdu_are_read_by_the_tables_models_in_one_pass_as_in_every_stage(
     assert_eq!(slug("کتاب تهران", 6, None), "ketab-tehran");
     assert_eq!(slug("کتاب تهران", 5, None), "khtab-thran");
     assert_eq!(slug("تهران", 6, Some("fa")), "tehran");
-    // No letter of Persian's own: read as Arabic, as before.
-    assert_eq!(slug("تهران", 6, None), "thran");
-    assert_eq!(slug("تهران", 6, Some("ar")), "thran");
+    // No letter of Persian's own: read as Arabic, by Arabic's model.
+    assert_eq!(slug("طنطا", 6, None), "tanta");
+    assert_eq!(slug("طنطا", 5, None), "tnta");
+    assert_eq!(slug("العالم", 6, Some("ar")), "al-alam");
+    assert_ne!(slug("تهران", 6, Some("ar")), "tehran");
     // Without a model, as before.
     assert_eq!(
         slugify("کتاب", &options(6, None), &NoSymbols).unwrap(),
