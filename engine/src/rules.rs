@@ -146,7 +146,7 @@ pub enum Switch {
     /// Arabic word list: `طنطا` tanta, not `tnta`), where the table has
     /// one: with the locale `ar`, or without a locale where the letters
     /// show neither Persian nor Urdu; the article `ال` a word of its own
-    /// (`al`, `ash` before `ش`), a last `ة` ah. A word with a vowel mark
+    /// (`al`, `ash` before `ش`, `bil` after `ب`), a last `ة` ah. A word with a vowel mark
     /// keeps the standard's reading of its marks.
     ArabicVowels,
 }

@@ -188,7 +188,7 @@ async fn towns(app: &App, file: &str, locale: Option<&str>, rules: u64) -> (f64,
 }
 
 #[tokio::test]
-async fn rules_6_read_persian_and_urdu_without_vowel_marks_in_both_modes() {
+async fn rules_6_read_persian_urdu_and_arabic_without_vowel_marks_in_both_modes() {
     let (_redis, apps) = both_modes_with_vowels().await;
     // Each list in each mode: the same slugs in both, and at least the
     // share reached here (rules 5 write the consonants alone).
@@ -276,6 +276,12 @@ async fn rules_6_read_persian_and_urdu_without_vowel_marks_in_both_modes() {
             ("دمشق", None, "dimashq", "dmshq"),
             ("الشارقة", Some("ar"), "ash-shariqah", "alsharqh"),
             ("جامعة القاهرة", None, "jamat-al-qahrah", "jamh-alqahrh"),
+            (
+                "مرحبا بالعالم",
+                Some("ar"),
+                "marhaba-bil-alm",
+                "mrhba-balalm",
+            ),
         ] {
             assert_eq!(slug(app, title, locale, Some(6)).await, six, "{title}");
             assert_eq!(slug(app, title, locale, Some(5)).await, five, "{title}");
@@ -284,7 +290,7 @@ async fn rules_6_read_persian_and_urdu_without_vowel_marks_in_both_modes() {
 }
 
 #[tokio::test]
-async fn without_the_packages_persian_and_urdu_are_read_as_before_with_a_warning() {
+async fn without_the_packages_persian_urdu_and_arabic_are_read_as_before_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
     let redis = RedisServer::start().await;
     let settings = LoadSettings {

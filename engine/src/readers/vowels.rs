@@ -233,6 +233,20 @@ pub struct VowelModel {
     chunks: Vec<Box<str>>,
 }
 
+/// Arabic's article `ال`, alone or after a proclitic (`و ف ك ب` and,
+/// `ل` for, whose `لل` takes the article's alif): what is written before
+/// the article's consonant (`a`l, `wa`l, `bi`l), and the fewest letters
+/// the rest must have for the letters to be taken as the article (`والدين`
+/// is walidayn, not wa-d-din).
+const ARTICLES: [(&str, &str, usize); 6] = [
+    ("ال", "a", 2),
+    ("وال", "wa", 4),
+    ("فال", "fa", 4),
+    ("كال", "ka", 4),
+    ("بال", "bi", 3),
+    ("لل", "li", 3),
+];
+
 /// How Arabic's article sounds before a sun letter `c` (`ش` sh: `ash`),
 /// as BGN/PCGN writes it; `None` before a moon letter (`al`).
 fn sun_letter(c: char) -> Option<&'static str> {
@@ -870,11 +884,14 @@ impl VowelModel {
     /// names write it (Al Qahirah).
     fn read_arabic(&self, word: &str, out: &mut String) {
         let mut rest = word;
-        if let Some(after) = word.strip_prefix("ال")
-            && after.chars().count() >= 2
-        {
+        let article = ARTICLES.iter().find_map(|&(prefix, written, shortest)| {
+            word.strip_prefix(prefix)
+                .filter(|after| after.chars().count() >= shortest)
+                .map(|after| (written, after))
+        });
+        if let Some((written, after)) = article {
             let sun = after.chars().next().and_then(sun_letter);
-            out.push('a');
+            out.push_str(written);
             out.push_str(sun.unwrap_or("l"));
             out.push(' ');
             rest = after;
@@ -1300,6 +1317,11 @@ mod tests {
         // a last `ة` ah.
         assert_eq!(read("القاهرة"), "al qahirah");
         assert_eq!(read("الشيخ"), "ash shaykh");
+        // After a proclitic (`بالعالم` bil-alam), not where the rest is
+        // too short to be a word (`والدين`).
+        assert_eq!(read("بالقاهرة"), "bil qahirah");
+        assert_eq!(read("والشارقة").split(' ').next(), Some("wash"));
+        assert!(!read("والدين").contains(' '));
         assert_eq!(read("مدرسة"), "madrasah");
         // Too short to hold an article.
         assert_eq!(read("الى").split(' ').count(), 1);
