@@ -337,7 +337,7 @@ struct TableArgs {
     /// without vowel marks (rules 6) when --locales is `all` or has `ar`:
     /// Debian's `hunspell-ar` package puts it here. espeak-ng is run over
     /// its words, and those it gives vowels (the words of its own
-    /// dictionary) teach the model, some forty seconds; as for Persian,
+    /// dictionary) teach the model, some twenty-five seconds; as for Persian,
     /// `load` puts the model in Redis and `serve` and `slugify` make it in
     /// the process. Without them, a warning, and Arabic without vowel marks
     /// is read as by rules 5.

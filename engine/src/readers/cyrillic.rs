@@ -97,7 +97,7 @@ impl Language {
         let mut rank = 0;
         let bytes = text.as_bytes();
         if !has_telling(bytes, readers_ascii) {
-            return match readers_ascii && ukrainian_soft_k(text) {
+            return match readers_ascii && ukrainian_unlettered(text) {
                 true => Language::Ukrainian,
                 false => found,
             };
@@ -157,12 +157,38 @@ impl Language {
             found = Language::Belarusian;
         }
         // A soft sign between `с ц з` and `к` (`Зеленський`, `Донецьк`),
-        // which Russian never writes there, shows Ukrainian.
-        if rank == 0 && ukrainian_soft_k(text) {
+        // which Russian never writes there, shows Ukrainian; so does an
+        // apostrophe before `я ю` (`Знамʼянка`), which Russian writes `ъ`
+        // or `ь`.
+        if rank == 0 && ukrainian_unlettered(text) {
             found = Language::Ukrainian;
         }
         found.in_readers_ascii()
     }
+}
+
+/// Whether `text` shows Ukrainian by what only Ukrainian writes among
+/// letters every Cyrillic language has: a soft sign before `к`
+/// ([`ukrainian_soft_k`]), or an apostrophe (`ʼ ’ '`) between a consonant
+/// and `я ю`, where Russian and Bulgarian write `ъ` or `ь`; Belarusian
+/// writes it too, but with `ы э ё`, which Ukrainian never writes. A
+/// capital after the apostrophe under a small letter is a French name's
+/// elision (`Дюмон-д’Юрвиль`), which Russian writes so too.
+fn ukrainian_unlettered(text: &str) -> bool {
+    ukrainian_soft_k(text)
+        || (text.contains(['ʼ', '’', '\'']) && !text.contains(['ы', 'э', 'ё', 'Ы', 'Э', 'Ё']) && {
+            let chars: Vec<char> = text.chars().collect();
+            chars.windows(3).any(|w| {
+                let (before, after) = (lower_of(w[0]).0, lower_of(w[2]).0);
+                let elision = w[2] != after && w[0] == before;
+                matches!(w[1], 'ʼ' | '’' | '\'')
+                    && ('б'..='щ').contains(&before)
+                    && !is_vowel(before)
+                    && before != 'й'
+                    && matches!(after, 'я' | 'ю')
+                    && !elision
+            })
+        })
 }
 
 /// Whether `text` has `ськ`, `цьк` or `зьк` (in either case), which
@@ -952,6 +978,18 @@ mod tests {
         // vowel, or at the end in the old spelling, shows nothing.
         assert_eq!(Language::shown_by("връх", false), Language::Russian);
         assert_eq!(Language::shown_by("връх", true), Language::Bulgarian);
+        // An apostrophe before я ю shows Ukrainian by rules 6, but with
+        // Belarusian's ы э ё.
+        assert_eq!(Language::shown_by("Знамʼянка", false), Language::Russian);
+        assert_eq!(Language::shown_by("Знамʼянка", true), Language::Ukrainian);
+        assert_eq!(Language::shown_by("м'ясо", true), Language::Ukrainian);
+        assert_ne!(Language::shown_by("сям'я ёсць", true), Language::Ukrainian);
+        assert_eq!(Language::shown_by("д'Артаньян", true), Language::Russian);
+        assert_eq!(
+            Language::shown_by("Дюмон-д’Юрвиль", true),
+            Language::Russian
+        );
+        assert_eq!(Language::shown_by("М'ЯСО", true), Language::Ukrainian);
         assert_eq!(Language::shown_by("ПЪТ", true), Language::Bulgarian);
         assert_eq!(Language::shown_by("подъезд", true), Language::Russian);
         assert_eq!(Language::shown_by("миръ", true), Language::Russian);
