@@ -115,8 +115,8 @@ async fn from_redis<S: AsRef<str>>(
         .collect();
     let rewritten = &read[..titles.len()];
     let locale = options.locale.as_ref();
-    // Japanese is read by the table's readings, and Persian and Urdu by
-    // its models of vowels, symbols or not.
+    // Japanese is read by the table's readings, and Persian, Urdu and
+    // Arabic by its models of vowels, symbols or not.
     let japanese = options.reads_japanese();
     let vowels = options.reads_vowels();
     let kanji = locale.is_some_and(SlugLocale::is_japanese);

@@ -58,8 +58,9 @@ pub struct MemoryTable {
     /// IPADIC's Japanese readings, when `ja` is among the locales and the
     /// dictionary was found; shared by the clones.
     readings: Option<Arc<SortedReadings>>,
-    /// The models of Persian's and Urdu's vowels, when `fa` or `ur` is
-    /// among the locales and they could be made; shared by the clones.
+    /// The models of Persian's, Urdu's and Arabic's vowels, when `fa`,
+    /// `ur` or `ar` is among the locales and they could be made; shared by
+    /// the clones.
     vowels: VowelModels,
 }
 

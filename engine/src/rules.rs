@@ -144,8 +144,8 @@ pub enum Switch {
     /// Arabic written without vowel marks read by the table's model of its
     /// vowels (learnt at load time from espeak-ng's readings of Debian's
     /// Arabic word list: `طنطا` tanta, not `tnta`), where the table has
-    /// one: with the locale `ar`, or without a locale where the letters
-    /// show neither Persian nor Urdu; the article `ال` a word of its own
+    /// one: with the locale `ar`, or where the letters choose the language
+    /// and show neither Persian nor Urdu; the article `ال` a word of its own
     /// (`al`, `ash` before `ش`, `bil` after `ب`), a last `ة` ah. A word with a vowel mark
     /// keeps the standard's reading of its marks.
     ArabicVowels,

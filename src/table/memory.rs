@@ -1,8 +1,8 @@
 //! The in-process table as the service builds it: the table itself
 //! ([`MemoryTable`]) is the engine's, pure; this file reads it, IPADIC's
-//! readings and the models of Persian's and Urdu's vowels, on a blocking
-//! thread, off the async threads, and says when Japanese, Persian or Urdu
-//! is read without them.
+//! readings and the models of Persian's, Urdu's and Arabic's vowels, on
+//! a blocking thread, off the async threads, and says when Japanese,
+//! Persian, Urdu or Arabic is read without them.
 
 use std::path::{Path, PathBuf};
 

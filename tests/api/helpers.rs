@@ -113,7 +113,7 @@ impl AppBuilder {
     }
 
     /// A language's words, for the in-process table's model of its vowels
-    /// (as `--locales fa` or `ur` gives it, made with espeak-ng).
+    /// (as `--locales fa`, `ur` or `ar` gives it, made with espeak-ng).
     pub fn vowels(
         mut self,
         language: slugd_engine::readers::vowels::Language,

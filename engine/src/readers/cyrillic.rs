@@ -171,24 +171,28 @@ impl Language {
 /// letters every Cyrillic language has: a soft sign before `к`
 /// ([`ukrainian_soft_k`]), or an apostrophe (`ʼ ’ '`) between a consonant
 /// and `я ю`, where Russian and Bulgarian write `ъ` or `ь`; Belarusian
-/// writes it too, but with `ы э ё`, which Ukrainian never writes. A
-/// capital after the apostrophe under a small letter is a French name's
-/// elision (`Дюмон-д’Юрвиль`), which Russian writes so too.
+/// writes it too, but with `ы э ё`, which Ukrainian never writes, and
+/// Russian typed without its `ъ` has one elsewhere often enough (`ъ`
+/// again Ukrainian never writes). A capital after the apostrophe under a
+/// small letter, or after `д`, is a French name's elision
+/// (`Дюмон-д’Юрвиль`, `Д’ЮРФЕ`), which Russian writes so too.
 fn ukrainian_unlettered(text: &str) -> bool {
     ukrainian_soft_k(text)
-        || (text.contains(['ʼ', '’', '\'']) && !text.contains(['ы', 'э', 'ё', 'Ы', 'Э', 'Ё']) && {
-            let chars: Vec<char> = text.chars().collect();
-            chars.windows(3).any(|w| {
-                let (before, after) = (lower_of(w[0]).0, lower_of(w[2]).0);
-                let elision = w[2] != after && w[0] == before;
-                matches!(w[1], 'ʼ' | '’' | '\'')
-                    && ('б'..='щ').contains(&before)
-                    && !is_vowel(before)
-                    && before != 'й'
-                    && matches!(after, 'я' | 'ю')
-                    && !elision
+        || (text.contains(['ʼ', '’', '\''])
+            && !text.contains(['ы', 'э', 'ё', 'ъ', 'Ы', 'Э', 'Ё', 'Ъ'])
+            && {
+                let chars: Vec<char> = text.chars().collect();
+                chars.windows(3).any(|w| {
+                    let (before, after) = (lower_of(w[0]).0, lower_of(w[2]).0);
+                    let elision = w[2] != after && (w[0] == before || before == 'д');
+                    matches!(w[1], 'ʼ' | '’' | '\'')
+                        && ('б'..='щ').contains(&before)
+                        && !is_vowel(before)
+                        && before != 'й'
+                        && matches!(after, 'я' | 'ю')
+                        && !elision
+                })
             })
-        })
 }
 
 /// Whether `text` has `ськ`, `цьк` or `зьк` (in either case), which
@@ -985,6 +989,14 @@ mod tests {
         assert_eq!(Language::shown_by("м'ясо", true), Language::Ukrainian);
         assert_ne!(Language::shown_by("сям'я ёсць", true), Language::Ukrainian);
         assert_eq!(Language::shown_by("д'Артаньян", true), Language::Russian);
+        assert_eq!(
+            Language::shown_by("ДЮМОН-Д’ЮРВИЛЬ", true),
+            Language::Russian
+        );
+        assert_eq!(
+            Language::shown_by("подъезд и об'явление", true),
+            Language::Russian
+        );
         assert_eq!(
             Language::shown_by("Дюмон-д’Юрвиль", true),
             Language::Russian

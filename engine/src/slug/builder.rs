@@ -616,8 +616,9 @@ pub(super) fn build<const EXTRAS: bool>(
     // (rules 6 Armenian and Georgian too), and compose combining marks
     // first.
     let national_stops = watch && options.rules.has(Switch::NationalStandards);
-    // Rules 6 read Persian and Urdu by the table's models of their vowels,
-    // after the table: a title in Arabic script goes through every stage.
+    // Rules 6 read Persian, Urdu and Arabic by the table's models of their
+    // vowels, after the table: a title in Arabic script goes through every
+    // stage.
     let vowel_stops = watch
         && crate::readers::vowels::Language::ALL
             .into_iter()

@@ -52,7 +52,7 @@ pub trait SymbolNames {
     }
 
     /// The model of `language`'s unwritten vowels, when the table has one
-    /// (rules 6 read Persian and Urdu without vowel marks by it).
+    /// (rules 6 read Persian, Urdu and Arabic without vowel marks by it).
     #[inline]
     fn vowels(&self, language: Language) -> Option<&VowelModel> {
         let _ = language;

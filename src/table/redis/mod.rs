@@ -137,7 +137,7 @@ pub type FormReadings = HashMap<Box<str>, Reading>;
 pub struct RequestSource {
     names: Names,
     readings: Option<FormReadings>,
-    /// The version's models of Persian's and Urdu's vowels.
+    /// The version's models of Persian's, Urdu's and Arabic's vowels.
     vowels: VowelModels,
 }
 
@@ -302,7 +302,7 @@ impl RedisTable {
             // Redis has never answered: a title none of whose characters
             // can be in the table is slugged all the same. Japanese (by
             // rules 3) is not: its readings would be in the table; nor
-            // Persian and Urdu by rules 6, whose models of vowels would be.
+            // Persian, Urdu and Arabic by rules 6, whose models of vowels would be.
             Err(e) => {
                 let vowels = options.reads_vowels();
                 let needs_table = titles.iter().any(|t| {
