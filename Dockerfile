@@ -14,10 +14,15 @@ COPY data data
 RUN cargo build --release --locked --bin slugd
 
 FROM debian:bookworm-slim
-# CLDR 41's names in every locale, for `slugd load --locales`, and IPADIC's
-# readings, for Japanese (`--locales ja` or `all`; docs/japanese.md).
+# CLDR 41's names in every locale, for `slugd load --locales`, IPADIC's
+# readings, for Japanese (`--locales ja` or `all`; docs/japanese.md), and
+# Persian's and Arabic's word lists with espeak-ng, from which rules 6's
+# models of their unwritten vowels are made (`--locales fa`, `ar` or `all`;
+# docs/writing-systems.md). Urdu's words come from PyPI, not Debian: mount
+# them and give --urdu-words (scripts/dictionaries.sh fetches them).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends unicode-cldr-core mecab-ipadic \
+        myspell-fa hunspell-ar espeak-ng \
     && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 slugd
 COPY --from=build /src/target/release/slugd /usr/local/bin/slugd
