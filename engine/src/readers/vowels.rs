@@ -303,11 +303,6 @@ impl VowelModels {
         self.0.iter().flatten()
     }
 
-    /// Whether it holds none.
-    pub fn is_empty(&self) -> bool {
-        self.0.iter().all(Option::is_none)
-    }
-
     /// Heap bytes its models hold, roughly.
     pub fn heap_bytes(&self) -> usize {
         self.iter().map(|m| m.heap_bytes()).sum()
@@ -1135,11 +1130,21 @@ pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel) -> Cow<'t, str> 
 mod tests {
     use super::*;
 
-    /// Pairs as espeak-ng reads these words, folded.
-    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter()
-            .map(|&(word, ipa)| (Language::Persian.normalized(word), fold_ipa(ipa).unwrap()))
-            .collect()
+    /// A model of `language` learnt from these words as espeak-ng reads
+    /// them (its IPA, folded).
+    fn model(language: Language, list: &[(&str, &str)]) -> VowelModel {
+        let pairs: Vec<(String, String)> = list
+            .iter()
+            .map(|&(word, ipa)| (language.normalized(word), fold_ipa(ipa).unwrap()))
+            .collect();
+        train(language, &pairs)
+    }
+
+    /// `word` as `model` reads it.
+    fn read_with(model: &VowelModel, word: &str) -> String {
+        let mut out = String::new();
+        model.read(word, &mut out);
+        out
     }
 
     #[test]
@@ -1197,9 +1202,9 @@ mod tests {
 
     #[test]
     fn a_model_reads_the_words_it_learnt_and_others_like_them() {
-        let model = train(
+        let model = model(
             Language::Persian,
-            &pairs(&[
+            &[
                 ("تهران", "tehrˈɑn"),
                 ("کرمان", "kermˈɑn"),
                 ("زنجان", "zˈandʒɑn"),
@@ -1207,13 +1212,9 @@ mod tests {
                 ("کتاب", "ketˈɑb"),
                 ("باغ", "bˈɑq1"),
                 ("قم", "q1ˈom"),
-            ]),
+            ],
         );
-        let read = |word: &str| {
-            let mut out = String::new();
-            model.read(word, &mut out);
-            out
-        };
+        let read = |word: &str| read_with(&model, word);
         assert_eq!(read("تهران"), "tehran");
         assert_eq!(read("شیراز"), "shiraz");
         // غ as readers write it.
@@ -1247,9 +1248,9 @@ mod tests {
 
     #[test]
     fn a_title_has_its_persian_words_read_and_the_rest_kept() {
-        let model = train(
+        let model = model(
             Language::Persian,
-            &pairs(&[("تهران", "tehrˈɑn"), ("کرمان", "kermˈɑn")]),
+            &[("تهران", "tehrˈɑn"), ("کرمان", "kermˈɑn")],
         );
         assert_eq!(
             read_words("Hello تهران 2024!", &model),
@@ -1278,26 +1279,17 @@ mod tests {
             Language::Urdu.normalized("اللہ"),
             Language::Urdu.normalized("الله")
         );
-        let urdu = |list: &[(&str, &str)]| -> Vec<(String, String)> {
-            list.iter()
-                .map(|&(word, ipa)| (Language::Urdu.normalized(word), fold_ipa(ipa).unwrap()))
-                .collect()
-        };
-        let model = train(
+        let model = model(
             Language::Urdu,
-            &urdu(&[
+            &[
                 ("کراچی", "kərˈaːci"),
                 ("ملتان", "mˌʊltˈaːn"),
                 ("بھائی", "bʰˈaːi"),
                 ("ڈیرہ", "ɖˈeːrˌa"),
-            ]),
+            ],
         );
         assert_eq!(model.language(), Language::Urdu);
-        let read = |word: &str| {
-            let mut out = String::new();
-            model.read(word, &mut out);
-            out
-        };
+        let read = |word: &str| read_with(&model, word);
         assert_eq!(read("کراچی"), "karachi");
         assert_eq!(read("بھائی"), "bhai");
         // An Urdu word's last `ہ` said a stays a (Persian's is eh).
@@ -1316,22 +1308,17 @@ mod tests {
     #[test]
     fn arabic_has_its_article_and_its_last_ta_marbuta_as_names_write_them() {
         // espeak-ng 1.51's Arabic, as `espeak-ng -v ar -q --ipa` prints it.
-        let pairs: Vec<(String, String)> = [
-            ("قاهرة", "qˈaːhirˌa"),
-            ("طنطا", "t̪ˈant̪aː"),
-            ("كتاب", "kitˈaːb"),
-            ("مدرسة", "mˈadrasˌa"),
-            ("شيخ", "ʃˈajx"),
-        ]
-        .iter()
-        .map(|&(word, ipa)| (Language::Arabic.normalized(word), fold_ipa(ipa).unwrap()))
-        .collect();
-        let model = train(Language::Arabic, &pairs);
-        let read = |word: &str| {
-            let mut out = String::new();
-            model.read(word, &mut out);
-            out
-        };
+        let model = model(
+            Language::Arabic,
+            &[
+                ("قاهرة", "qˈaːhirˌa"),
+                ("طنطا", "t̪ˈant̪aː"),
+                ("كتاب", "kitˈaːb"),
+                ("مدرسة", "mˈadrasˌa"),
+                ("شيخ", "ʃˈajx"),
+            ],
+        );
+        let read = |word: &str| read_with(&model, word);
         assert_eq!(read("طنطا"), "tanta");
         assert_eq!(read("كتاب"), "kitab");
         // The article a word of its own, assimilated before a sun letter;
