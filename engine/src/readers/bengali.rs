@@ -6,8 +6,12 @@
 //! `ড় ঢ়` r rh (`বগুড়া` `bagura`; Bogura sounds the vowel as o, which
 //! the letters do not show), `ং` ng (`রংপুর` `rangpur`), `ৈ ৌ` oi ou,
 //! `ফ` f (`ফেনী` `feni`), `ব` w after a consonant (`ঈশ্বরদী` `ishwardi`),
-//! `শ ষ` sh, `ৎ` t; and the vowel after a cluster kept (`নেত্রকোণা`
-//! `netrakona`).
+//! `শ ষ` sh, `ৎ` t, `ক্ষ` kh at a word's start; the vowel after a
+//! cluster kept (`নেত্রকোণা` `netrakona`), the others weighed from the
+//! word's start (`রামগতি` `ramgati`); the glide `য়` between i u e o and
+//! a left out (`কুষ্টিয়া` `kushtia`); and the words names end in written
+//! as words of their own (`-গঞ্জ` ganj, `-ছড়ি` chhari, `-বাজার` bazar,
+//! `-গাঁও` gaon).
 //!
 //! The Bengali block is laid out as Devanagari's, 0x80 above it: a run is
 //! written as its Devanagari counterpart and read by `super::devanagari`
@@ -40,6 +44,11 @@ fn as_devanagari(run: &str) -> String {
             '\u{09C7}' if chars.next_if_eq(&'\u{09D7}').is_some() => out.push('\u{094C}'),
             // The au length mark alone.
             '\u{09D7}' => out.push('\u{094C}'),
+            // The letters with a dot as their parts (`ড়` as `ড` and `়`),
+            // as NFC writes them.
+            '\u{09DC}' => out.push_str("\u{0921}\u{093C}"),
+            '\u{09DD}' => out.push_str("\u{0922}\u{093C}"),
+            '\u{09DF}' => out.push_str("\u{092F}\u{093C}"),
             '\u{0981}'..='\u{09E3}' => {
                 out.push(char::from_u32(c as u32 - 0x80).unwrap_or(c));
             }
@@ -87,6 +96,30 @@ mod tests {
             ("নারায়ণগঞ্জ", "narayanganj"),
             ("ঢাকা", "dhaka"),
             ("বরিশাল", "barishal"),
+            // A cluster speech makes is not a written one: `ব` stays b.
+            ("ব্রাহ্মণবাড়িয়া", "brahmanbaria"),
+            ("কসবা", "kasba"),
+            // The glide `য়` after i u e o, before a.
+            ("কুষ্টিয়া", "kushtia"),
+            ("নোয়াখালী", "noakhali"),
+            ("দেয়ারা", "deara"),
+            ("বিজয়", "bijay"),
+            // The inherent vowels weighed from the word's start.
+            ("রামগতি", "ramgati"),
+            ("ফটিকছড়ি", "fatikchhari"),
+            // The words names end in.
+            ("খাগড়াছড়ি", "khagrachhari"),
+            ("ঠাকুরগাঁও", "thakurgaon"),
+            ("রাজবাড়ী", "rajbari"),
+            ("কক্সবাজার", "kaksbazar"),
+            ("বাজার", "bazar"),
+            ("রামগড়", "ramgarh"),
+            ("সিরাজগঞ্জ", "sirajganj"),
+            // `ড়` however it is written.
+            ("বগু\u{09DC}া", "bagura"),
+            ("বগু\u{09A1}\u{09BC}া", "bagura"),
+            ("ক্ষেতলাল", "khetlal"),
+            ("লক্ষ্মীপুর", "lakshmipur"),
         ] {
             assert_eq!(read(word), want, "{word}");
         }

@@ -96,7 +96,8 @@ pub(crate) enum Speech {
     Nepali,
     /// Bengali, its letters written as their Devanagari counterparts
     /// (`super::bengali`): as Hindi, with Bengali's letters: `য` j (y
-    /// after a consonant), `ড় ঢ়` r rh, `ং` ng, `ৈ ৌ` oi ou.
+    /// after a consonant), `ড় ঢ়` r rh, `ং` ng, `ৈ ৌ` oi ou; schwas
+    /// weighed from the word's start, and its names' own endings.
     Bengali,
 }
 
@@ -123,9 +124,11 @@ fn drop_schwas_as(word: &str, speech: Speech) -> Cow<'_, str> {
                 || (speech == Speech::Bengali && units[last].consonant == 'ब'));
         dropped[last] = !keeps;
     }
-    let mut i = last;
-    while i > 1 {
-        i -= 1;
+    // Hindi's schwas are weighed from the word's end, Bengali's from its
+    // start (`রামগতি` `ramgati`, `ফটিকছড়ি` `fatikchhari`).
+    let forward = speech == Speech::Bengali;
+    for k in 1..last {
+        let i = if forward { k } else { last - k };
         let unit = units[i];
         if unit.kind != Kind::Schwa || unit.marked || dropped[i + 1] {
             continue;
@@ -159,6 +162,11 @@ fn drop_schwas_as(word: &str, speech: Speech) -> Cow<'_, str> {
     for (unit, _) in units.iter().zip(&dropped).filter(|(_, d)| **d) {
         out.push_str(&word[copied..unit.end]);
         out.push(VIRAMA);
+        // Bengali tells a cluster it wrote from one speech makes: `ব` is
+        // `w` only in the first (`ঈশ্বরদী` `ishwardi`, `কসবা` `kasba`).
+        if speech == Speech::Bengali {
+            out.push('\u{200C}');
+        }
         copied = unit.end;
     }
     out.push_str(&word[copied..]);
@@ -235,6 +243,46 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
         ("पुर", "pur"),
         ("पूर", "pur"),
     ];
+    // Bengali names end in words of their own too: -গঞ্জ (market)
+    // -ganj, -গড় (fort) -garh, -ছড়ি -ছড়া (stream) -chhari -chhara,
+    // -বাজার (market) -bazar, -হাট (market) -hat, -বাড়ি -বাড়ী (house)
+    // -bari, -গ্রাম (village) -gram, -পাড়া (quarter) -para, -খালি
+    // -খালী (canal) -khali, -ডাঙ্গা -ডাঙা (high ground) -danga, -গাঁও
+    // (village) -gaon, -কান্দি -kandi; `বাজার` alone is `bazar` too.
+    const BENGALI_ENDINGS: [(&str, &str); 16] = [
+        ("\u{0917}\u{091E}\u{094D}\u{091C}", "ganj"),
+        ("\u{0917}\u{0921}\u{093C}", "garh"),
+        ("\u{091B}\u{0921}\u{093C}\u{093F}", "chhari"),
+        ("\u{091B}\u{0921}\u{093C}\u{093E}", "chhara"),
+        ("\u{092C}\u{093E}\u{091C}\u{093E}\u{0930}", "bazar"),
+        ("\u{0939}\u{093E}\u{091F}", "hat"),
+        ("\u{092C}\u{093E}\u{0921}\u{093C}\u{093F}", "bari"),
+        ("\u{092C}\u{093E}\u{0921}\u{093C}\u{0940}", "bari"),
+        ("\u{0917}\u{094D}\u{0930}\u{093E}\u{092E}", "gram"),
+        ("\u{092A}\u{093E}\u{0921}\u{093C}\u{093E}", "para"),
+        ("\u{0916}\u{093E}\u{0932}\u{093F}", "khali"),
+        ("\u{0916}\u{093E}\u{0932}\u{0940}", "khali"),
+        ("\u{0921}\u{093E}\u{0919}\u{094D}\u{0917}\u{093E}", "danga"),
+        ("\u{0921}\u{093E}\u{0919}\u{093E}", "danga"),
+        ("\u{0917}\u{093E}\u{0901}\u{0913}", "gaon"),
+        ("\u{0915}\u{093E}\u{0928}\u{094D}\u{0926}\u{093F}", "kandi"),
+    ];
+    if speech == Speech::Bengali {
+        if word == "\u{092C}\u{093E}\u{091C}\u{093E}\u{0930}" {
+            out.push_str("bazar");
+            return;
+        }
+        for (ending, written) in BENGALI_ENDINGS {
+            if let Some(stem) = word.strip_suffix(ending)
+                && !stem.is_empty()
+                && !stem.ends_with(VIRAMA)
+            {
+                romanize(stem, speech, out);
+                out.push_str(written);
+                return;
+            }
+        }
+    }
     for (ending, written) in ENDINGS {
         // Nepali keeps the vowel before -पुर (`भक्तपुर` `bhaktapur`).
         if speech == Speech::Nepali && written == "pur" {
@@ -249,6 +297,7 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
             return;
         }
     }
+    let start = out.len();
     let read = drop_schwas_as(word, speech);
     let mut chars = read.chars().peekable();
     let bengali = speech == Speech::Bengali;
@@ -275,6 +324,20 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
             }
             // `ङ्ग`, `ङ्क`: the `ङ` is the `n` of `ng`, `nk` (`ओखलढुङ्गा`
             // `okhaldhunga`).
+            // Bengali's `ক্ষ` at a word's start is said and written kh
+            // (`ক্ষেতলাল` `khetlal`); inside a word, ksh (`লক্ষ্মীপুর`
+            // `lakshmipur`).
+            if bengali && c == 'क' && out.len() == start && chars.peek() == Some(&VIRAMA) {
+                let mut ahead = chars.clone();
+                ahead.next();
+                if ahead.peek() == Some(&'ष') {
+                    chars = ahead;
+                    chars.next();
+                    out.push_str("kh");
+                    write_vowel(&mut chars, bengali, out);
+                    continue;
+                }
+            }
             let before_velar = c == 'ङ' && chars.peek() == Some(&VIRAMA) && {
                 let mut ahead = chars.clone();
                 ahead.next();
@@ -282,8 +345,21 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
                     .peek()
                     .is_some_and(|n| matches!(n, 'क' | 'ख' | 'ग' | 'घ'))
             };
+            // Bengali's `য়` between a vowel other than `a` and an `a` is
+            // a glide readers leave out (`কুষ্টিয়া` `kushtia`,
+            // `নোয়াখালী` `noakhali`).
+            let glide = bengali
+                && (c == '\u{095F}' || (c == 'य' && nukta))
+                && out.len() > start
+                && out.ends_with(['i', 'u', 'e', 'o'])
+                && match chars.peek() {
+                    Some(&VIRAMA) => false,
+                    Some(&sign) if is_vowel_sign(sign) => sign == 'ा',
+                    _ => true,
+                };
             match (c, speech) {
                 _ if before_velar => out.push('n'),
+                _ if glide => {}
                 ('व', Speech::Nepali | Speech::Marathi) => out.push('w'),
                 ('य', Speech::Bengali) if !nukta => out.push(if clustered { 'y' } else { 'j' }),
                 ('फ', Speech::Bengali) => out.push('f'),
@@ -304,6 +380,9 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
         } else {
             match c {
                 '\u{0902}' if bengali => out.push_str("ng"),
+                // Bengali's nasal sign before a vowel letter is not
+                // written (`ঠাকুরগাঁও` `thakurgaon`).
+                '\u{0901}' if bengali && chars.peek().and_then(|&n| vowel_letter(n)).is_some() => {}
                 '\u{0901}' | '\u{0902}' => {
                     let labial = chars
                         .peek()
