@@ -14,8 +14,9 @@
 //!    names them from an in-process table instead, and the answer is marked
 //!    degraded. If that table cannot be built, the error is the outage with
 //!    the reason as its cause.
-//! 4. **Engine**: [`slug::slugify_rewritten`] turns each rewritten title,
-//!    its options and the names into a slug.
+//! 4. **Engine**: [`slug::slugify_rewritten`] turns each rewritten title
+//!    (with the title it was rewritten from), its options and the names
+//!    into a slug.
 //!
 //! Storage is below this file ([`crate::table`]), HTTP and the CLI above it.
 
@@ -131,14 +132,14 @@ async fn from_redis<S: AsRef<str>>(
                 .iter()
                 .any(|t| slugd_engine::readers::vowels::has_letters(t))))
     {
-        return Ok(plain(engine(rewritten, options, &NoSymbols)));
+        return Ok(plain(engine(titles, rewritten, options, &NoSymbols)));
     }
     match (table.names(&read, options).await, fallback) {
         (Ok(names), _) => {
             if let Some(fallback) = fallback {
                 fallback.release();
             }
-            Ok(plain(engine(rewritten, options, &names.view())))
+            Ok(plain(engine(titles, rewritten, options, &names.view())))
         }
         (Err(e), Some(fallback)) if e.is_outage() => {
             let live = table.live_version();
@@ -184,14 +185,17 @@ fn in_memory<S: AsRef<str>>(
     }
 }
 
-/// Step 4: the engine over each rewritten title.
-fn engine(
-    titles: &[Cow<'_, str>],
+/// Step 4: the engine over each rewritten title (beside the title it
+/// was rewritten from).
+fn engine<S: AsRef<str>>(
+    titles: &[S],
+    rewritten: &[Cow<'_, str>],
     options: &Options,
     names: &impl SymbolNames,
 ) -> Vec<Result<String, EmptySlug>> {
     titles
         .iter()
-        .map(|t| slug::slugify_rewritten(t, options, names))
+        .zip(rewritten)
+        .map(|(t, r)| slug::slugify_rewritten(t.as_ref(), r, options, names))
         .collect()
 }

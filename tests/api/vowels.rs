@@ -247,6 +247,10 @@ async fn rules_6_read_persian_urdu_and_arabic_without_vowel_marks_in_both_modes(
             ("اسلام آباد", Some("ur"), "islam-abad", "aslam-abad"),
             ("خبریں", Some("ur"), "khabren", "khbryn"),
             ("راولپنڈی", None, "rawalpindi", "rawlpnddy"),
+            // The only letter that shows Urdu (`ڑ`) is in a word with vowel
+            // marks, read by Urdu's standard: the word beside it is read
+            // as Urdu too, not as Persian (`pakestan`).
+            ("بَڑا پاکستان", None, "bara-pakistan", "bara-pakhstan"),
             (
                 "جلالپور پیروالا",
                 Some("ur"),

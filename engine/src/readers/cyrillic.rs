@@ -88,7 +88,8 @@ impl Language {
     /// ґ` Ukrainian; `ѓ ќ ѕ` Macedonian; `ђ ћ љ њ џ ј` Serbian; `қ ғ ұ ң
     /// һ ә` Kazakh; `ө ү` Mongolian; otherwise Russian, which most titles
     /// in Cyrillic are written in. With `readers_ascii` (rules 6), a `ъ`
-    /// between consonants shows Bulgarian (after every letter above), `і`
+    /// before a consonant or at a word's start shows Bulgarian (after every
+    /// letter above), `і`
     /// beside `ы э ё` and without `и щ` Belarusian, `ськ цьк зьк` with no
     /// other letter Ukrainian, and Belarusian and Kazakh are written as
     /// their readers type them.
@@ -136,7 +137,7 @@ impl Language {
                 // Belarusian writes і too, without ї є ґ.
                 'і' => (Language::Ukrainian, 3),
                 'ө' | 'ү' => (Language::Mongolian, 2),
-                'ъ' if between_consonants(bytes, at - 2) => (Language::Bulgarian, 1),
+                'ъ' if bulgarian_hard_sign(bytes, at - 2) => (Language::Bulgarian, 1),
                 _ => continue,
             };
             if r > rank {
@@ -223,10 +224,12 @@ fn ukrainian_soft_k(text: &str) -> bool {
     false
 }
 
-/// Whether the two-byte letter at byte `at` of `bytes` stands between two
-/// Cyrillic consonants (Bulgarian `връх`, `път`; a Russian `ъ` stands
-/// before `е ё ю я`, or at a word's end in the old spelling).
-fn between_consonants(bytes: &[u8], at: usize) -> bool {
+/// Whether the `ъ` at byte `at` of `bytes` stands where only Bulgarian
+/// writes it: before a consonant (`връх`, `път`, `Блантайър`) or at a
+/// word's start (`Порт ъф Спейн`). A Russian `ъ` stands after a consonant
+/// and before `е ё ю я` (`подъезд`), or at a word's end in the old
+/// spelling (`Петръ`).
+fn bulgarian_hard_sign(bytes: &[u8], at: usize) -> bool {
     let letter = |from: usize| -> Option<char> {
         let pair = bytes.get(from..from + 2)?;
         if !(0xD0..=0xD4).contains(&pair[0]) || pair[1] & 0xC0 != 0x80 {
@@ -238,7 +241,9 @@ fn between_consonants(bytes: &[u8], at: usize) -> bool {
         c.map(|c| lower_of(c).0)
             .is_some_and(|c| ('б'..='щ').contains(&c) && !is_vowel(c) && c != 'й')
     };
-    at >= 2 && consonant(letter(at - 2)) && consonant(letter(at + 2))
+    let after = letter(at + 2);
+    let starts_word = at < 2 || letter(at - 2).is_none_or(|c| !c.is_alphabetic());
+    consonant(after) || (starts_word && after.is_some_and(char::is_alphabetic))
 }
 
 /// Whether `bytes` may hold a letter that tells a language
@@ -978,10 +983,20 @@ mod tests {
         assert_eq!(Language::shown_by("Магілёў", false), Language::Belarusian);
         assert_eq!(Language::shown_by("Қоян", false), Language::Kazakh);
         assert_eq!(Language::shown_by("Я люблю", false), Language::Russian);
-        // Rules 6: Bulgarian's `ъ` between consonants; Russian's before a
-        // vowel, or at the end in the old spelling, shows nothing.
+        // Rules 6: Bulgarian's `ъ` before a consonant or at a word's start;
+        // Russian's before a vowel, or at the end in the old spelling,
+        // shows nothing.
         assert_eq!(Language::shown_by("връх", false), Language::Russian);
         assert_eq!(Language::shown_by("връх", true), Language::Bulgarian);
+        assert_eq!(Language::shown_by("Блантайър", true), Language::Bulgarian);
+        assert_eq!(
+            Language::shown_by("Порт ъф Спейн", true),
+            Language::Bulgarian
+        );
+        assert_eq!(Language::shown_by("ПЪТ", true), Language::Bulgarian);
+        assert_eq!(Language::shown_by("подъезд", true), Language::Russian);
+        assert_eq!(Language::shown_by("ОБЪЯВЛЕНИЕ", true), Language::Russian);
+        assert_eq!(Language::shown_by("Петръ", true), Language::Russian);
         // An apostrophe before я ю shows Ukrainian by rules 6, but with
         // Belarusian's ы э ё.
         assert_eq!(Language::shown_by("Знамʼянка", false), Language::Russian);

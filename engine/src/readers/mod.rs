@@ -800,19 +800,34 @@ pub(crate) fn reads_own_runs(locale: &SlugLocale, rules: Rules) -> bool {
 /// The language whose unwritten vowels are read in `text`'s Arabic
 /// script with `locale` under `rules` (Persian, Urdu or Arabic):
 /// the locale's reader of the script, or, where the letters choose, the
-/// language they show ([`arabic::Language::shown_by`]).
+/// language the letters of `title` (the title `text` was rewritten from)
+/// or of `text` show ([`arabic::Language::shown_by`]).
 pub(crate) fn vowels_read_as(
+    title: &str,
     text: &str,
     locale: Option<&SlugLocale>,
     rules: Rules,
 ) -> Option<vowels::Language> {
+    use arabic::Language::{Arabic, Persian, Urdu};
     let key = Words::ALL
         .iter()
         .position(|&w| w == Words::Arabic)
         .expect("Arabic is read word by word");
     let language = match choices(locale, rules)[key] {
         NONE => return None,
-        SHOWN => arabic::Language::shown_by(text, rules.has(Switch::UrduVowels)),
+        // The title's letters before any word was read (those of a word
+        // with vowel marks are gone from `text`), and those a stage wrote.
+        SHOWN => {
+            let urdu_heh = rules.has(Switch::UrduVowels);
+            match (
+                arabic::Language::shown_by(title, urdu_heh),
+                arabic::Language::shown_by(text, urdu_heh),
+            ) {
+                (Urdu, _) | (_, Urdu) => Urdu,
+                (Persian, _) | (_, Persian) => Persian,
+                (Arabic, Arabic) => Arabic,
+            }
+        }
         row => match READERS[usize::from(row)].reader {
             Reader::Arabic(language) => language,
             _ => return None,

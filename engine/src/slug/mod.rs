@@ -134,7 +134,7 @@ pub fn slugify(
     // what the pass below stops at (a `&` may start an entity that decodes
     // to a `from`): the usual path, too.
     if !(options.locale.is_none() && options.ascii) || options.replacements.applies_to(title) {
-        return slugify_rewritten(&rewrite(title, options), options, names);
+        return slugify_rewritten(title, &rewrite(title, options), options, names);
     }
     let watch = options.rules.has(Switch::Rewrite);
     // A title that starts with a run of a writing system read by word
@@ -167,7 +167,7 @@ fn slugify_every_stage(
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
-    slugify_rewritten(&rewrite(title, options), options, names)
+    slugify_rewritten(title, &rewrite(title, options), options, names)
 }
 
 /// The stages before the table, stages 1 to 3 (but Japanese): the title
@@ -187,12 +187,22 @@ pub fn rewrite<'t>(title: &'t str, options: &Options) -> Cow<'t, str> {
 
 /// The stages after the table, on a title [`rewrite`] has rewritten:
 /// [`read_japanese`], [`words`] and the cut, [`fallback`].
+///
+/// `title` is the title as it was before [`rewrite`]: where no `locale`
+/// fixes the language of Arabic-script words, its letters choose it, as
+/// they chose it for the words rewriting read (a word with vowel marks
+/// may hold the only letter that shows Urdu).
 pub fn slugify_rewritten(
     title: &str,
+    rewritten: &str,
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
-    fallback(words_of_rewritten(title, options, names), options, names)
+    fallback(
+        words_of_rewritten(title, rewritten, options, names),
+        options,
+        names,
+    )
 }
 
 /// [`read_japanese`], then [`words`] and the cut, of a rewritten title;
@@ -201,17 +211,18 @@ pub fn slugify_rewritten(
 #[inline]
 fn words_of_rewritten(
     title: &str,
+    rewritten: &str,
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
     if !options.ascii {
-        return unicode::slug(title, options, names).ok_or(EmptySlug);
+        return unicode::slug(rewritten, options, names).ok_or(EmptySlug);
     }
     // Japanese first: the table's readings were fetched for the first
     // bytes of the title as the table saw it.
-    let japanese = read_japanese(title, options, names);
+    let japanese = read_japanese(rewritten, options, names);
     match words(
-        &read_vowels(&japanese, options, names),
+        &read_vowels(&japanese, title, options, names),
         options,
         names,
         false,
@@ -225,14 +236,20 @@ fn words_of_rewritten(
 /// table's model of the language's vowels ([`Switch::PersianVowels`],
 /// [`Switch::UrduVowels`], [`Switch::ArabicVowels`];
 /// `crate::readers::vowels`) when the title is
-/// read in that language; borrowed otherwise. After the table, since the
-/// models are the table's.
+/// read in that language, the letters of `title` (before it was
+/// rewritten) and of `text` showing it where no `locale` fixes it;
+/// borrowed otherwise. After the table, since the models are the table's.
 #[inline]
-fn read_vowels<'t>(text: &'t str, options: &Options, names: &impl SymbolNames) -> Cow<'t, str> {
+fn read_vowels<'t>(
+    text: &'t str,
+    title: &str,
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Cow<'t, str> {
     if !options.reads_vowels() {
         return Cow::Borrowed(text);
     }
-    match crate::readers::vowels_read_as(text, options.locale.as_ref(), options.rules) {
+    match crate::readers::vowels_read_as(title, text, options.locale.as_ref(), options.rules) {
         Some(language) if options.rules.has(language.switch()) => match names.vowels(language) {
             Some(model) => vowels::read_words(text, model),
             None => Cow::Borrowed(text),
@@ -570,5 +587,5 @@ fn slug_of_fallback(
     options: &Options,
     names: &impl SymbolNames,
 ) -> Result<String, EmptySlug> {
-    words_of_rewritten(&rewrite(fallback, options), options, names)
+    words_of_rewritten(fallback, &rewrite(fallback, options), options, names)
 }
