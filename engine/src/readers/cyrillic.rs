@@ -35,8 +35,11 @@
 //! ASCII their readers type, not their standards' letters stripped of
 //! their marks: `ж` zh, `ш` sh, `ч` ch, `щ` shch, `х` kh, `ц` ts
 //! (`Шчучын` `Shchuchyn`, `Шымкент` `Shymkent`), the rest of each
-//! standard kept (Belarusian `je ie`, Kazakh `q`); and a `ъ` between two
-//! consonants, which only Bulgarian writes, shows Bulgarian.
+//! standard kept (Belarusian `je ie`, Kazakh `q`); and a `ъ` before a
+//! consonant or at a word's start, which only Bulgarian writes, shows
+//! Bulgarian.
+
+use super::scan::find_byte;
 
 /// A language written in Cyrillic that slugd reads by its standard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,12 +181,17 @@ impl Language {
 /// small letter, or after `д`, is a French name's elision
 /// (`Дюмон-д’Юрвиль`, `Д’ЮРФЕ`), which Russian writes so too.
 fn ukrainian_unlettered(text: &str) -> bool {
+    // The apostrophes start with the bytes 27, CA (`ʼ`) and E2 (`’`):
+    // most titles have none of them.
+    let apostrophe = |b: u8| b == b'\'' || b == 0xCA || b == 0xE2;
     ukrainian_soft_k(text)
-        || (text.contains(['ʼ', '’', '\''])
+        || (find_byte(text.as_bytes(), 0, apostrophe).is_some()
+            && text.contains(['ʼ', '’', '\''])
             && !text.contains(['ы', 'э', 'ё', 'ъ', 'Ы', 'Э', 'Ё', 'Ъ'])
             && {
-                let chars: Vec<char> = text.chars().collect();
-                chars.windows(3).any(|w| {
+                let mut w = ['\0'; 3];
+                text.chars().any(|c| {
+                    w = [w[1], w[2], c];
                     let (before, after) = (lower_of(w[0]).0, lower_of(w[2]).0);
                     let elision = w[2] != after && (w[0] == before || before == 'д');
                     matches!(w[1], 'ʼ' | '’' | '\'')
@@ -199,27 +207,26 @@ fn ukrainian_unlettered(text: &str) -> bool {
 /// Whether `text` has `ськ`, `цьк` or `зьк` (in either case), which
 /// Ukrainian writes (`-ський`, `-цьк`) and Russian never does.
 fn ukrainian_soft_k(text: &str) -> bool {
-    // `ь` is D1 8C, `Ь` D0 AC: most titles have neither.
+    // Byte by byte, without decoding, from each `ь` (D1 8C; `Ь` D0 AC),
+    // found 16 bytes at a time: `с ц з` before it (D1 81, D1 86, D0 B7;
+    // `С Ц З` D0 A1, D0 A6, D0 97), `к` after it (D0 BA; `К` D0 9A).
     let bytes = text.as_bytes();
-    let Some(first) = bytes
-        .windows(2)
-        .position(|w| (w[0] == 0xD1 && w[1] == 0x8C) || (w[0] == 0xD0 && w[1] == 0xAC))
-    else {
-        return false;
-    };
-    // From the letter before it (two bytes, if it is Cyrillic).
-    let mut start = first.saturating_sub(2);
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    let mut chars = text[start..].chars().map(|c| lower_of(c).0);
-    let mut before = chars.next();
-    let mut sign = chars.next();
-    for next in chars {
-        if sign == Some('ь') && next == 'к' && matches!(before, Some('с' | 'ц' | 'з')) {
+    let mut from = 0;
+    while let Some(at) = find_byte(bytes, from, |b| b == 0x8C || b == 0xAC) {
+        if at >= 3
+            && matches!((bytes[at - 1], bytes[at]), (0xD1, 0x8C) | (0xD0, 0xAC))
+            && matches!(
+                (bytes[at - 3], bytes[at - 2]),
+                (0xD1, 0x81 | 0x86) | (0xD0, 0xB7 | 0xA1 | 0xA6 | 0x97)
+            )
+            && matches!(
+                (bytes.get(at + 1), bytes.get(at + 2)),
+                (Some(0xD0), Some(0xBA | 0x9A))
+            )
+        {
             return true;
         }
-        (before, sign) = (sign, Some(next));
+        from = at + 1;
     }
     false
 }
@@ -994,6 +1001,19 @@ mod tests {
             Language::Bulgarian
         );
         assert_eq!(Language::shown_by("ПЪТ", true), Language::Bulgarian);
+        // Ukrainian's soft sign before к, in either case; not after
+        // another letter, nor before another.
+        for text in ["Зеленський", "ДОНЕЦЬК", "Запорізька", "Луцьк", "ОмСЬк"]
+        {
+            assert_eq!(
+                Language::shown_by(text, true),
+                Language::Ukrainian,
+                "{text}"
+            );
+        }
+        for text in ["деньки", "письмо", "Царьков", "сь к"] {
+            assert_eq!(Language::shown_by(text, true), Language::Russian, "{text}");
+        }
         assert_eq!(Language::shown_by("подъезд", true), Language::Russian);
         assert_eq!(Language::shown_by("ОБЪЯВЛЕНИЕ", true), Language::Russian);
         assert_eq!(Language::shown_by("Петръ", true), Language::Russian);
@@ -1018,6 +1038,19 @@ mod tests {
         );
         assert_eq!(Language::shown_by("М'ЯСО", true), Language::Ukrainian);
         assert_eq!(Language::shown_by("ПЪТ", true), Language::Bulgarian);
+        // Ukrainian's soft sign before к, in either case; not after
+        // another letter, nor before another.
+        for text in ["Зеленський", "ДОНЕЦЬК", "Запорізька", "Луцьк", "ОмСЬк"]
+        {
+            assert_eq!(
+                Language::shown_by(text, true),
+                Language::Ukrainian,
+                "{text}"
+            );
+        }
+        for text in ["деньки", "письмо", "Царьков", "сь к"] {
+            assert_eq!(Language::shown_by(text, true), Language::Russian, "{text}");
+        }
         assert_eq!(Language::shown_by("подъезд", true), Language::Russian);
         assert_eq!(Language::shown_by("миръ", true), Language::Russian);
         assert_eq!(Language::shown_by("Қоян", true), Language::KazakhAscii);

@@ -851,3 +851,17 @@ fn persian_urdu_and_arabic_are_read_by_the_tables_models_in_one_pass_as_in_every
         "khtab"
     );
 }
+
+/// Rules 6's kana without readings: only kana are read, found by their
+/// bytes whichever block they are in.
+#[test]
+fn kana_in_hepburn_reads_kana_and_leaves_the_rest() {
+    use super::kana_in_hepburn;
+    use std::borrow::Cow;
+    for text in ["北京大学。「東京」", "ＡＢＣ ａｂｃ", "㇀ strokes", "plain"] {
+        assert!(matches!(kana_in_hepburn(text), Cow::Borrowed(_)), "{text}");
+    }
+    assert_eq!(kana_in_hepburn("ちゃんと"), "chanto");
+    assert_eq!(kana_in_hepburn("北京。ちゃんと"), "北京。chanto");
+    assert_eq!(kana_in_hepburn("ａｂｃ ｶﾀｶﾅ"), "ａｂｃ katakana");
+}
