@@ -101,15 +101,15 @@ const STANDARDS: [Standard; 38] = [
     rules_6("ka-geonames.tsv", true, 0.9),
     // Burmese, Khmer and Sinhala: what rules 6 reach so far, so that it
     // cannot fall back (Myanmar's towns 53%, Cambodia's gazetteer 81% of
-    // its provinces, districts and communes, Sri Lanka's villages 76%).
+    // its provinces, districts and communes, Sri Lanka's villages 86%).
     rules_6("my-geonames.tsv", true, 0.52),
     rules_6("km-geonames.tsv", true, 0.54),
     rules_6("km-admin.tsv", true, 0.8),
     rules_6("km-villages.tsv", true, 0.73),
-    rules_6("si-geonames.tsv", true, 0.75),
+    rules_6("si-geonames.tsv", true, 0.72),
     rules_6("si-districts.tsv", true, 0.9),
-    rules_6("si-dsds.tsv", true, 0.72),
-    rules_6("si-gnds.tsv", true, 0.76),
+    rules_6("si-dsds.tsv", true, 0.74),
+    rules_6("si-gnds.tsv", true, 0.86),
     rules_6("ko-rr.tsv", true, 0.9),
     rules_6("uk-kmu2010.tsv", false, 0.9),
     // Bengali: what rules 6 reach so far, so that it cannot fall back

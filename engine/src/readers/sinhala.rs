@@ -11,19 +11,22 @@
 //! * long vowels are written single (ආ `a`: මාතර `matara`), except ී `ee` and ූ `oo`
 //!   (`u` at a word's end) (වීරකැටිය `weeraketiya`, සූරියවැව `sooriyawewa`); æ (ඇ ඈ ැ ෑ) is `e`
 //!   (ජා-ඇල `ja ela`, වැලිගම `weligama`); යි after a vowel is just `i` (කයිකාවල `kaikawala`);
-//! * retroflex and dental pairs fall together: ට ත `t`, ඩ ද `d`, ණ න `n`, ළ ල `l`
-//!   (කළුතර `kalutara`, නුවරඑළිය `nuwaraeliya`); aspirates add `h` (ධ `dh`: `anuradhapura`);
-//! * ත is `th` at the start of a word (තිස්සමහාරාම `thissamaharama`), else `t`
-//!   (රත්නපුර `ratnapura`, හම්බන්තොට `hambantota`, කතරගම `kataragama`);
+//! * retroflex and dental pairs fall together: ඩ ද `d`, ණ න `n`, ළ ල `l` (නුවරඑළිය
+//!   `nuwaraeliya`); aspirates add `h` (ධ `dh`: `anuradhapura`);
+//! * ට is `t`, ත `th` as the lists of divisions and villages write it (තිස්සමහාරාම
+//!   `thissamaharama`, පාතදුම්බර `pathadumbara`, රත්ගම `rathgama`), but doubled `tt`
+//!   (වත්තල `wattala`);
 //! * ව is `w` (වත්තල `wattala`) but `v` before i and u (දෙවිනුවර `devinuwara`) and in words
 //!   spelled as Tamil names (ending in a bare consonant or -ai: තිරුක්කෝවිල් `thirukkovil`);
 //! * ඹ ඳ ඬ ඟ are `mb nd nd ng`, ං is `n` (`ng` at the end), ශ ෂ `sh` but ශ්‍රී `sri`;
 //! * the districts whose English names are not readings of their letters are written by
-//!   name: කොළඹ `colombo`, ගාල්ල `galle`, මහනුවර `kandy`, යාපනය `jaffna`, පුත්තලම `puttalam`.
+//!   name: කොළඹ `colombo`, ගාල්ල `galle`, මහනුවර `kandy`, යාපනය `jaffna`, පුත්තලම `puttalam`,
+//!   and those whose names write ත `t` (මාතර `matara`, කළුතර `kalutara`, රත්නපුර
+//!   `ratnapura`).
 //!
 //! Left out: other exonyms and old spellings (මීගමුව gives `meegamuwa`, not Negombo; හලාවත
-//! `halawata`, not Chilaw; තංගල්ල `thangalla`, not Tangalle), the colloquial `th` many writers
-//! use for ත inside words (Kaluthara, Rathgama) and Tamil names spelled in Sinhala beyond the
+//! `halawatha`, not Chilaw; තංගල්ල `thangalla`, not Tangalle), the older `t` of towns' names
+//! for ත (කතරගම `katharagama`, Kataragama) and Tamil names spelled in Sinhala beyond the
 //! `v`/`ai` above (Tamil -ai written ේ stays `e`: කල්මුනේ `kalmune`, not Kalmunai).
 
 const VIRAMA: char = '\u{0DCA}';
@@ -134,8 +137,15 @@ fn consonant_in(
     match c {
         // ව: `v` before i and u (දෙවිනුවර Devinuwara) and in Tamil names, else `w`.
         'ව' if tamil || matches!(ahead[0], Some('ි') | Some('ු') | Some('ූ')) => "v",
-        // ත: `th` word-initially (තිස්සමහාරාම Thissamaharama), else `t` (Matara, Ratnapura).
-        'ත' if back[0].is_none() => "th",
+        // ත: `th` (තිස්සමහාරාම Thissamaharama, පාතදුම්බර Pathadumbara), as
+        // the Survey Department's lists write it, but `tt` doubled
+        // (වත්තල Wattala, අගලවත්ත Agalawatta).
+        'ත' if (ahead[0] == Some(VIRAMA) && ahead[1] == Some('ත'))
+            || (back[0] == Some(VIRAMA) && back[1] == Some('ත')) =>
+        {
+            "t"
+        }
+        'ත' => "th",
         // ශ්‍රී / ශ්‍රි: the honorific is written "sri".
         'ශ' if ahead[0] == Some(VIRAMA)
             && ahead[1] == Some('ර')
@@ -178,6 +188,13 @@ fn established(word: &str) -> Option<&'static str> {
         ("ත්රිකුණාමලය", "trincomalee"),
         ("ත්රිකුණාමළය", "trincomalee"),
         ("පුත්තලම", "puttalam"),
+        // The districts whose names write `ත` t, as before the lists
+        // wrote th.
+        ("කළුතර", "kalutara"),
+        ("මාතලේ", "matale"),
+        ("මාතර", "matara"),
+        ("හම්බන්තොට", "hambantota"),
+        ("රත්නපුර", "ratnapura"),
     ];
     let plain = || word.chars().filter(|&c| c != ZWJ);
     NAMES
@@ -276,6 +293,10 @@ mod tests {
         assert_eq!(read("කොළඹ"), "colombo");
         assert_eq!(read("ගාල්ල"), "galle");
         assert_eq!(read("පුත්තලම"), "puttalam");
+        assert_eq!(read("මාතර"), "matara");
+        assert_eq!(read("මාතලේ"), "matale");
+        assert_eq!(read("කළුතර"), "kalutara");
+        assert_eq!(read("හම්බන්තොට"), "hambantota");
         assert_eq!(read("ත්‍රිකුණාමලය"), "trincomalee");
         assert_eq!(read("ත්රිකුණාමලය"), "trincomalee");
     }
@@ -288,7 +309,6 @@ mod tests {
         assert_eq!(read("දඹුල්ල"), "dambulla");
         assert_eq!(read("ජා-ඇල"), "ja ela");
         assert_eq!(read("කඳාන"), "kandana");
-        assert_eq!(read("කතරගම"), "kataragama");
         assert_eq!(read("කඩුගන්නාව"), "kadugannawa");
         assert_eq!(read("කුලියාපිටිය"), "kuliyapitiya");
         assert_eq!(read("වවුනියාව"), "vavuniya");
@@ -303,7 +323,11 @@ mod tests {
         assert_eq!(read("ඉංගිරිය"), "ingiriya");
         assert_eq!(read("වත්තල"), "wattala");
         assert_eq!(read("දෙවිනුවර"), "devinuwara");
-        assert_eq!(read("බෙන්තොට"), "bentota");
+        // ත th, but doubled tt.
+        assert_eq!(read("පාතදුම්බර"), "pathadumbara");
+        assert_eq!(read("අතුරලිය"), "athuraliya");
+        assert_eq!(read("රත්ගම"), "rathgama");
+        assert_eq!(read("යටවත්ත"), "yatawatta");
         assert_eq!(read("අකුරැස්ස"), "akuressa");
         assert_eq!(read("තිරුක්කෝවිල්"), "thirukkovil"); // DSD Tirukkovil: initial ත is th
         assert_eq!(read("පදවි ශ්‍රී පුර"), "padavi sri pura");
