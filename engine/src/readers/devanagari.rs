@@ -118,10 +118,10 @@ fn drop_schwas_as(word: &str, speech: Speech) -> Cow<'_, str> {
         _ => false,
     };
     if units[last].kind == Kind::Schwa && !units[last].marked && vowels > 1 {
-        // Bengali's ব-ফলা is Devanagari's `ब` (`বিশ্ব` `bishwa`).
+        // Bengali keeps it after any cluster, as it is said (`পঞ্চগড়`
+        // `panchagarh`, `দত্ত` `datta`, `বিশ্ব` `bishwa`).
         let keeps = units[last].clustered
-            && (matches!(units[last].consonant, 'य' | 'र' | 'व')
-                || (speech == Speech::Bengali && units[last].consonant == 'ब'));
+            && (matches!(units[last].consonant, 'य' | 'र' | 'व') || speech == Speech::Bengali);
         dropped[last] = !keeps;
     }
     // Hindi's schwas are weighed from the word's end, Bengali's from its
@@ -318,12 +318,11 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
                     chars = ahead;
                     chars.next();
                     out.push_str("gy");
+                    after_virama = false;
                     write_vowel(&mut chars, bengali, out);
                     continue;
                 }
             }
-            // `ङ्ग`, `ङ्क`: the `ङ` is the `n` of `ng`, `nk` (`ओखलढुङ्गा`
-            // `okhaldhunga`).
             // Bengali's `ক্ষ` at a word's start is said and written kh
             // (`ক্ষেতলাল` `khetlal`); inside a word, ksh (`লক্ষ্মীপুর`
             // `lakshmipur`).
@@ -334,13 +333,20 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
                     chars = ahead;
                     chars.next();
                     out.push_str("kh");
+                    after_virama = false;
                     write_vowel(&mut chars, bengali, out);
                     continue;
                 }
             }
+            // `ङ्ग`, `ङ्क`: the `ङ` is the `n` of `ng`, `nk` (`ओखलढुङ्गा`
+            // `okhaldhunga`); in Bengali where speech drops the vowel
+            // between them too (`রঙকর` `rankar`).
             let before_velar = c == 'ङ' && chars.peek() == Some(&VIRAMA) && {
                 let mut ahead = chars.clone();
                 ahead.next();
+                if bengali {
+                    ahead.next_if_eq(&'\u{200C}');
+                }
                 ahead
                     .peek()
                     .is_some_and(|n| matches!(n, 'क' | 'ख' | 'ग' | 'घ'))
