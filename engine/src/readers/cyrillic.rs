@@ -38,7 +38,7 @@
 //! standard kept (Belarusian `je ie`, Kazakh `q`); and a `ъ` before a
 //! consonant, which only Bulgarian writes, shows Bulgarian.
 
-use super::scan::find_byte;
+use super::bytes::find_byte;
 
 /// A language written in Cyrillic that slugd reads by its standard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -59,6 +59,7 @@ mod arabic;
 mod armenian;
 mod bengali;
 mod burmese;
+mod bytes;
 mod cased;
 mod cyrillic;
 mod devanagari;
