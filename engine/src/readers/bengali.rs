@@ -4,7 +4,7 @@
 //! Bengali's letters as Bangladesh's own English names of its towns write
 //! them: `য` j (`যশোর` `jashor`; y after a consonant, `ব্যাস` `byas`),
 //! `ড় ঢ়` r rh (`বগুড়া` `bagura`; Bogura sounds the vowel as o, which
-//! the letters do not show), `ং` ng (`রংপুর` `rangpur`), `ৈ ৌ` oi ou,
+//! the letters do not show), `ং` ng (`রংপুর` `rangpur`), `ৈ` ai (`ভৈরব` `bhairab`), `ৌ` ou,
 //! `ফ` f (`ফেনী` `feni`), `ব` w after a consonant (`ঈশ্বরদী` `ishwardi`),
 //! `শ ষ` sh, `ৎ` t, `ক্ষ` kh at a word's start; the vowel after a
 //! cluster kept (`নেত্রকোণা` `netrakona`, `দত্ত` `datta`), the others
@@ -113,6 +113,7 @@ mod tests {
             ("ঠাকুরগাঁও", "thakurgaon"),
             ("রাজবাড়ী", "rajbari"),
             ("মৌলভীবাজার", "moulbhibazar"),
+            ("ভৈরব", "bhairab"),
             ("বাজার", "bazar"),
             ("রামগড়", "ramgarh"),
             // The vowel after a cluster kept at a word's end, before an

@@ -96,7 +96,7 @@ pub(crate) enum Speech {
     Nepali,
     /// Bengali, its letters written as their Devanagari counterparts
     /// (`super::bengali`): as Hindi, with Bengali's letters: `য` j (y
-    /// after a consonant), `ড় ঢ়` r rh, `ং` ng, `ৈ ৌ` oi ou; schwas
+    /// after a consonant), `ড় ঢ়` r rh, `ং` ng, `ৈ` ai, `ৌ` ou; schwas
     /// weighed from the word's start, and its names' own endings.
     Bengali,
 }
@@ -424,11 +424,11 @@ fn write_vowel(
     }
 }
 
-/// A vowel as Hindi's readers write it, or Bengali's (`ai` oi, `au` ou:
-/// `বৈশাখী` boishakhi, `মৌলভী` moulbhi).
+/// A vowel as Hindi's readers write it, or Bengali's (`au` ou: `মৌলভী`
+/// moulbhi; `ai` stays ai, as the government's names write it more often
+/// than oi: `ভৈরব` Bhairab).
 fn as_spoken(vowel: &'static str, bengali: bool) -> &'static str {
     match (vowel, bengali) {
-        ("ai", true) => "oi",
         ("au", true) => "ou",
         _ => vowel,
     }
