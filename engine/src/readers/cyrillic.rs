@@ -1037,7 +1037,6 @@ mod tests {
             Language::Russian
         );
         assert_eq!(Language::shown_by("М'ЯСО", true), Language::Ukrainian);
-        assert_eq!(Language::shown_by("подъезд", true), Language::Russian);
         assert_eq!(Language::shown_by("миръ", true), Language::Russian);
         assert_eq!(Language::shown_by("Қоян", true), Language::KazakhAscii);
         assert_eq!(

@@ -267,23 +267,16 @@ pub(crate) fn romanize(word: &str, speech: Speech, out: &mut String) {
         ("\u{0917}\u{093E}\u{0901}\u{0913}", "gaon"),
         ("\u{0915}\u{093E}\u{0928}\u{094D}\u{0926}\u{093F}", "kandi"),
     ];
-    if speech == Speech::Bengali {
+    let own_endings: &[(&str, &str)] = if speech == Speech::Bengali {
         if word == "\u{092C}\u{093E}\u{091C}\u{093E}\u{0930}" {
             out.push_str("bazar");
             return;
         }
-        for (ending, written) in BENGALI_ENDINGS {
-            if let Some(stem) = word.strip_suffix(ending)
-                && !stem.is_empty()
-                && !stem.ends_with(VIRAMA)
-            {
-                romanize(stem, speech, out);
-                out.push_str(written);
-                return;
-            }
-        }
-    }
-    for (ending, written) in ENDINGS {
+        &BENGALI_ENDINGS
+    } else {
+        &[]
+    };
+    for &(ending, written) in own_endings.iter().chain(&ENDINGS) {
         // Nepali keeps the vowel before -पुर (`भक्तपुर` `bhaktapur`).
         if speech == Speech::Nepali && written == "pur" {
             continue;

@@ -270,13 +270,20 @@ fn reads_han(title: &str, options: &Options) -> bool {
 }
 
 /// Whether `title` has kana, which are at U+3040 to U+31FF and U+FF66 to
-/// U+FF9D: only characters whose UTF-8 starts with 0xE3 or 0xEF, which
-/// are found a block of bytes at a time, are decoded.
+/// U+FF9D.
 pub(crate) fn has_kana(title: &str) -> bool {
+    has_wide(title, scripts::is_kana)
+}
+
+/// Whether `title` has a character for which `wanted` holds, which must
+/// hold only for characters whose UTF-8 starts with 0xE3 or 0xEF (U+3000
+/// to U+3FFF, U+F000 to U+FFFF, where kana are): only those characters,
+/// found a block of bytes at a time, are decoded.
+pub(crate) fn has_wide(title: &str, wanted: impl Fn(char) -> bool) -> bool {
     let bytes = title.as_bytes();
     let mut from = 0;
     while let Some(at) = find_byte(bytes, from, |b| (b == 0xE3) | (b == 0xEF)) {
-        if title[at..].chars().next().is_some_and(scripts::is_kana) {
+        if title[at..].chars().next().is_some_and(&wanted) {
             return true;
         }
         from = at + 3;

@@ -468,25 +468,9 @@ fn read_japanese<'t>(text: &'t str, options: &Options, names: &impl SymbolNames)
 /// Borrowed when it has none.
 #[cold]
 fn kana_in_hepburn(text: &str) -> Cow<'_, str> {
-    // Kana's UTF-8 starts with E3 81 to E3 83 (hiragana and katakana:
-    // kana for sure), E3 87 or EF BD, EF BE (where kana share the lead
-    // with other letters): most titles have none (Chinese punctuation, E3
-    // 80, is not kana).
-    let bytes = text.as_bytes();
-    let mut from = 0;
-    let has_kana = loop {
-        let Some(at) = find_byte(bytes, from, |b| b == 0xE3 || b == 0xEF) else {
-            break false;
-        };
-        match (bytes[at], bytes.get(at + 1)) {
-            (0xE3, Some(0x81..=0x83)) => break true,
-            (0xE3, Some(0x87)) | (0xEF, Some(0xBD | 0xBE)) => {
-                break text[at..].chars().any(japanese::is_kana);
-            }
-            _ => from = at + 1,
-        }
-    };
-    if !has_kana {
+    // Kana's UTF-8 starts with 0xE3 or 0xEF: most titles have neither,
+    // and only those characters are decoded.
+    if !runs::has_wide(text, japanese::is_kana) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
