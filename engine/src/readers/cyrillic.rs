@@ -91,16 +91,17 @@ impl Language {
     /// һ ә` Kazakh; `ө ү` Mongolian; otherwise Russian, which most titles
     /// in Cyrillic are written in. With `readers_ascii` (rules 6), a `ъ`
     /// before a consonant shows Bulgarian (after every letter above), `і`
-    /// beside `ы э ё` and without `и щ` Belarusian, `ськ цьк зьк` with no
-    /// other letter Ukrainian, and Belarusian and Kazakh are written as
-    /// their readers type them.
+    /// beside `ы э ё` and without `и щ` Belarusian, so do letters every
+    /// language has where only Belarusian puts them ([`unlettered`]),
+    /// `ськ цьк зьк` with no other letter Ukrainian, and Belarusian and Kazakh are written as their readers
+    /// type them.
     pub(crate) fn shown_by(text: &str, readers_ascii: bool) -> Language {
         let mut found = Language::Russian;
         let mut rank = 0;
         let bytes = text.as_bytes();
         if !has_telling(bytes, readers_ascii) {
-            return match readers_ascii && ukrainian_unlettered(text) {
-                true => Language::Ukrainian,
+            return match readers_ascii {
+                true => unlettered(text).unwrap_or(found),
                 false => found,
             };
         }
@@ -153,80 +154,162 @@ impl Language {
         // without `и щ`, which Belarusian never writes, shows Belarusian
         // (`Бешанковічы`).
         if rank == 3
-            && text.contains(['ы', 'э', 'ё', 'Ы', 'Э', 'Ё'])
+            && (text.contains(['ы', 'э', 'ё', 'Ы', 'Э', 'Ё']) || belarusian_unlettered(text))
             && !text.contains(['и', 'щ', 'И', 'Щ'])
         {
             found = Language::Belarusian;
         }
-        // A soft sign between `с ц з` and `к` (`Зеленський`, `Донецьк`),
-        // which Russian never writes there, shows Ukrainian; so does an
-        // apostrophe before `я ю` (`Знамʼянка`), which Russian writes `ъ`
-        // or `ь`.
-        if rank == 0 && ukrainian_unlettered(text) {
-            found = Language::Ukrainian;
+        if rank == 0 {
+            found = unlettered(text).unwrap_or(found);
         }
         found.in_readers_ascii()
     }
 }
 
-/// Whether `text` shows Ukrainian by what only Ukrainian writes among
-/// letters every Cyrillic language has: a soft sign before `к`
-/// ([`ukrainian_soft_k`]), or an apostrophe (`ʼ ’ '`) between a consonant
-/// and `я ю`, where Russian and Bulgarian write `ъ` or `ь`; Belarusian
-/// writes it too, but with `ы э ё`, which Ukrainian never writes, and
-/// Russian typed without its `ъ` has one elsewhere often enough (`ъ`
-/// again Ukrainian never writes). A capital after the apostrophe under a
-/// small letter, or after `д`, is a French name's elision
-/// (`Дюмон-д’Юрвиль`, `Д’ЮРФЕ`), which Russian writes so too.
-fn ukrainian_unlettered(text: &str) -> bool {
-    // The apostrophes start with the bytes 27, CA (`ʼ`) and E2 (`’`):
-    // most titles have none of them.
-    let apostrophe = |b: u8| b == b'\'' || b == 0xCA || b == 0xE2;
-    ukrainian_soft_k(text)
-        || (find_byte(text.as_bytes(), 0, apostrophe).is_some()
-            && text.contains(['ʼ', '’', '\''])
-            && !text.contains(['ы', 'э', 'ё', 'ъ', 'Ы', 'Э', 'Ё', 'Ъ'])
-            && {
-                let mut w = ['\0'; 3];
-                text.chars().any(|c| {
-                    w = [w[1], w[2], c];
-                    let (before, after) = (lower_of(w[0]).0, lower_of(w[2]).0);
-                    let elision = w[2] != after && (w[0] == before || before == 'д');
-                    matches!(w[1], 'ʼ' | '’' | '\'')
-                        && ('б'..='щ').contains(&before)
-                        && !is_vowel(before)
-                        && before != 'й'
-                        && matches!(after, 'я' | 'ю')
-                        && !elision
-                })
-            })
+/// The language that `text` shows by where it puts letters every
+/// Cyrillic language has, when no letter of its own tells (rules 6):
+/// Belarusian ([`belarusian_at`], [`belarusian_apostrophe`]), else
+/// Ukrainian ([`soft_k_at`], [`ukrainian_apostrophe`]), else none.
+fn unlettered(text: &str) -> Option<Language> {
+    let apostrophe = may_have_apostrophe(text.as_bytes());
+    let (belarusian, soft_k) = placed(text.as_bytes());
+    if (belarusian || apostrophe && belarusian_apostrophe(text)) && !text.contains(NOT_BELARUSIAN) {
+        Some(Language::BelarusianAscii)
+    } else if soft_k || apostrophe && ukrainian_apostrophe(text) {
+        Some(Language::Ukrainian)
+    } else {
+        None
+    }
 }
 
-/// Whether `text` has `ськ`, `цьк` or `зьк` (in either case), which
-/// Ukrainian writes (`-ський`, `-цьк`) and Russian never does.
-fn ukrainian_soft_k(text: &str) -> bool {
-    // Byte by byte, without decoding, from each `ь` (D1 8C; `Ь` D0 AC),
-    // found 16 bytes at a time: `с ц з` before it (D1 81, D1 86, D0 B7;
-    // `С Ц З` D0 A1, D0 A6, D0 97), `к` after it (D0 BA; `К` D0 9A).
+/// Whether `bytes` may hold an apostrophe (`' ʼ ’`): they start with the
+/// bytes 27, CA and E2, which most titles have none of.
+fn may_have_apostrophe(bytes: &[u8]) -> bool {
+    find_byte(bytes, 0, |b| (b == b'\'') | (b == 0xCA) | (b == 0xE2)).is_some()
+}
+
+/// The letters Belarusian never writes: `и щ ъ`.
+const NOT_BELARUSIAN: [char; 6] = ['и', 'щ', 'ъ', 'И', 'Щ', 'Ъ'];
+
+/// Whether `text` shows Belarusian by where it puts letters Russian has
+/// too ([`unlettered`]'s first answer, for a text with `і`).
+fn belarusian_unlettered(text: &str) -> bool {
     let bytes = text.as_bytes();
+    (placed(bytes).0 || may_have_apostrophe(bytes) && belarusian_apostrophe(text))
+        && !text.contains(NOT_BELARUSIAN)
+}
+
+/// Whether `bytes` have an `ы` or `э` where only Belarusian writes it
+/// ([`belarusian_at`]), and whether a `ь` where only Ukrainian writes it
+/// ([`soft_k_at`]). One scan finds all three letters' second bytes, 16
+/// bytes at a time: `ы ь э` are D1 8B, 8C, 8D, `Ы Ь Э` D0 AB, AC, AD.
+fn placed(bytes: &[u8]) -> (bool, bool) {
+    let (mut belarusian, mut soft_k) = (false, false);
     let mut from = 0;
-    while let Some(at) = find_byte(bytes, from, |b| b == 0x8C || b == 0xAC) {
-        if at >= 3
-            && matches!((bytes[at - 1], bytes[at]), (0xD1, 0x8C) | (0xD0, 0xAC))
-            && matches!(
-                (bytes[at - 3], bytes[at - 2]),
-                (0xD1, 0x81 | 0x86) | (0xD0, 0xB7 | 0xA1 | 0xA6 | 0x97)
-            )
-            && matches!(
-                (bytes.get(at + 1), bytes.get(at + 2)),
-                (Some(0xD0), Some(0xBA | 0x9A))
-            )
-        {
-            return true;
-        }
+    while let Some(at) = find_byte(bytes, from, |b| (b | 0x20).wrapping_sub(0xAB) < 3) {
         from = at + 1;
+        if bytes[at] | 0x20 == 0xAC {
+            soft_k = soft_k || soft_k_at(bytes, at);
+        } else {
+            belarusian = belarusian || belarusian_at(bytes, at);
+        }
     }
-    false
+    (belarusian, soft_k)
+}
+
+/// Whether the byte at `at` ends an `ы` or `э` where Belarusian writes it
+/// and Russian does not: `э` after `ч ш` (`чэшская`), where Russian
+/// writes `е`; `ы` before `я ё ю` (`Балгарыя`), which Russian writes only
+/// in `выяв- выясн-`. Not `ы` after `ч ш ж`, nor `жэ`: Russian writes
+/// them in Turkic names (`Шымкент`) and after its prefix `меж-`
+/// (`межэтнический`).
+fn belarusian_at(bytes: &[u8], at: usize) -> bool {
+    let letter = |at: usize| -> Option<(u8, u8)> { Some((*bytes.get(at)?, *bytes.get(at + 1)?)) };
+    // `ч ш` in either case: D1 87, D1 88, D0 A7, D0 A8.
+    let hushing = |pair| matches!(pair, Some((0xD1, 0x87 | 0x88) | (0xD0, 0xA7 | 0xA8)));
+    let hard_e = |pair| matches!(pair, Some((0xD1, 0x8D) | (0xD0, 0xAD)));
+    let iotated = |pair| {
+        matches!(
+            pair,
+            Some((0xD1, 0x8F | 0x91 | 0x8E) | (0xD0, 0xAF | 0x81 | 0xAE))
+        )
+    };
+    let Some(vowel) = at.checked_sub(1).and_then(letter) else {
+        return false;
+    };
+    let before = at.checked_sub(3).and_then(letter);
+    let after = letter(at + 1);
+    if matches!(vowel, (0xD1, 0x8B) | (0xD0, 0xAB)) {
+        // Russian's `выяв- выясн-` (`невыясненный`): `в` before, `в с`
+        // after the `я`.
+        let prefix = matches!(before, Some((0xD0, 0xB2 | 0x92)))
+            && matches!(
+                letter(at + 3),
+                Some((0xD0, 0xB2 | 0x92)) | Some((0xD1, 0x81)) | Some((0xD0, 0xA1))
+            );
+        iotated(after) && !prefix
+    } else {
+        // Not a doubled `э`, Kyrgyz's and Mongolian's long vowel (`кечээ`).
+        hard_e(Some(vowel)) && hushing(before) && !hard_e(after)
+    }
+}
+
+/// Whether `text` has an apostrophe where Belarusian writes it and
+/// neither Russian (`ъ ь`) nor Ukrainian (`є`) does: after `б в м п ф
+/// р` and before `е ё` (`В’етнам`), or before `я ю` beside `ы э ё`
+/// (`сям'я ёсць`). Not after another consonant: Kazakh and Kyrgyz write
+/// one so in Japanese names (`Ан’ей`).
+fn belarusian_apostrophe(text: &str) -> bool {
+    let marked = text.contains(['ы', 'э', 'ё', 'Ы', 'Э', 'Ё']);
+    let mut w = ['\0'; 3];
+    text.chars().any(|c| {
+        w = [w[1], w[2], c];
+        let (before, after) = (lower_of(w[0]).0, lower_of(w[2]).0);
+        matches!(w[1], 'ʼ' | '’' | '\'')
+            && matches!(before, 'б' | 'в' | 'м' | 'п' | 'ф' | 'р')
+            && (matches!(after, 'е' | 'ё') || marked && matches!(after, 'я' | 'ю'))
+    })
+}
+
+/// Whether `text` has an apostrophe (`ʼ ’ '`) between a consonant and `я
+/// ю`, where Russian and Bulgarian write `ъ` or `ь`; Belarusian writes it
+/// too, but with `ы э ё`, which Ukrainian never writes, and Russian typed
+/// without its `ъ` has one elsewhere often enough (`ъ` again Ukrainian
+/// never writes). A capital after the apostrophe under a small letter, or
+/// after `д`, is a French name's elision (`Дюмон-д’Юрвиль`, `Д’ЮРФЕ`),
+/// which Russian writes so too.
+fn ukrainian_apostrophe(text: &str) -> bool {
+    text.contains(['ʼ', '’', '\'']) && !text.contains(['ы', 'э', 'ё', 'ъ', 'Ы', 'Э', 'Ё', 'Ъ']) && {
+        let mut w = ['\0'; 3];
+        text.chars().any(|c| {
+            w = [w[1], w[2], c];
+            let (before, after) = (lower_of(w[0]).0, lower_of(w[2]).0);
+            let elision = w[2] != after && (w[0] == before || before == 'д');
+            matches!(w[1], 'ʼ' | '’' | '\'')
+                && ('б'..='щ').contains(&before)
+                && !is_vowel(before)
+                && before != 'й'
+                && matches!(after, 'я' | 'ю')
+                && !elision
+        })
+    }
+}
+
+/// Whether the byte at `at` ends a `ь` (D1 8C; `Ь` D0 AC) between `с ц
+/// з` and `к` (in either case), which Ukrainian writes (`-ський`,
+/// `-цьк`) and Russian never does: `с ц з` before it (D1 81, D1 86, D0
+/// B7; `С Ц З` D0 A1, D0 A6, D0 97), `к` after it (D0 BA; `К` D0 9A).
+fn soft_k_at(bytes: &[u8], at: usize) -> bool {
+    at >= 3
+        && matches!((bytes[at - 1], bytes[at]), (0xD1, 0x8C) | (0xD0, 0xAC))
+        && matches!(
+            (bytes[at - 3], bytes[at - 2]),
+            (0xD1, 0x81 | 0x86) | (0xD0, 0xB7 | 0xA1 | 0xA6 | 0x97)
+        )
+        && matches!(
+            (bytes.get(at + 1), bytes.get(at + 2)),
+            (Some(0xD0), Some(0xBA | 0x9A))
+        )
 }
 
 /// Whether the `ъ` at byte `at` of `bytes` stands where only Bulgarian
@@ -1057,6 +1140,53 @@ mod tests {
         assert_eq!(
             Language::shown_by("Київські ліси", true),
             Language::Ukrainian
+        );
+        // Belarusian by where it puts letters Russian has too, by rules 6:
+        // `э` after `ч ш`, `ы` before `я ё ю`, an apostrophe before `е ё`,
+        // or before `я ю` beside `ы э ё`; never with `и щ ъ`.
+        for text in [
+            "ЧЭШСКАЯ",
+            "шэры",
+            "Балгарыя",
+            "Ла-Рыёха",
+            "В’етнам",
+            "Скоп'е",
+            "сям'я ёсць",
+            "Злучаныя Штаты",
+            "Аршанскі шлях чэрвеня",
+        ] {
+            assert_eq!(
+                Language::shown_by(text, true),
+                Language::BelarusianAscii,
+                "{text}"
+            );
+        }
+        for text in ["Чэрвень", "Балгарыя", "В’етнам"] {
+            assert_eq!(Language::shown_by(text, false), Language::Russian, "{text}");
+        }
+        // Russian's `выяв- выясн-` and `межэ-`, Russian's `ъ ь` before `е`,
+        // Turkic names in Russian, Kyrgyz's `ээ`, Japanese names in Kazakh,
+        // and Belarusian's signs beside `и щ ъ`.
+        for text in [
+            "выяснить",
+            "НЕВЫЯВЛЕННЫЙ",
+            "межэтнический",
+            "Шымкент",
+            "Чыкага",
+            "кечээ",
+            "Ан’ей",
+            "Вьетнам",
+            "чэ и",
+            "Балгарыя щ",
+            "об'езд подъезд",
+        ] {
+            assert_eq!(Language::shown_by(text, true), Language::Russian, "{text}");
+        }
+        // `і` with an apostrophe before `е`: Belarusian, not Ukrainian,
+        // which writes `є` there.
+        assert_eq!(
+            Language::shown_by("Сен-П’ер і Мікелон", true),
+            Language::BelarusianAscii
         );
     }
 }
