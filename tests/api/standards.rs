@@ -405,7 +405,7 @@ async fn rules_4_keep_their_slugs() {
 #[tokio::test]
 async fn rules_6_write_the_users_cases_as_their_readers_do_in_both_modes() {
     let (_redis, apps) = both_modes().await;
-    let cases: [(&str, Option<&str>, &str, &str); 28] = [
+    let cases: [(&str, Option<&str>, &str, &str); 32] = [
         ("Գյումրի", None, "gyumri", "gyowmri"),
         ("Երևան", None, "yerevan", "erewan"),
         ("Երևան", Some("hy"), "yerevan", "yerevan"),
@@ -440,6 +440,25 @@ async fn rules_6_write_the_users_cases_as_their_readers_do_in_both_modes() {
         ("충청북도", None, "chungcheongbuk-do", "chungcheongbukdo"),
         ("종로 2가", None, "jongno-2-ga", "jongno-2ga"),
         ("신창읍", Some("ko"), "sinchang-eup", "sinchangeup"),
+        ("삼죽면", None, "samjuk-myeon", "samjungmyeon"),
+        (
+            "의정부시 도봉구",
+            None,
+            "uijeongbu-si-dobong-gu",
+            "uijeongbusi-dobonggu",
+        ),
+        (
+            "서울시 강남구 역삼동",
+            Some("ko"),
+            "seoul-si-gangnam-gu-yeoksam-dong",
+            "seoulsi-gangnamgu-yeoksamdong",
+        ),
+        (
+            "목소리 요리 중동",
+            None,
+            "moksori-yori-jungdong",
+            "moksori-yori-jungdong",
+        ),
         ("여자친구", None, "yeojachingu", "yeojachingu"),
         ("ちゃんと", None, "chanto", "tiyanto"),
         ("こんにちは", None, "konnichiha", "konnitiha"),

@@ -27,10 +27,12 @@
 //! list), a town (`신창읍` `sinchang-eup`: no other word ends in `읍`), and
 //! a unit alone after a number (`봉천1동` `bongcheon-1-dong`, `종로 2가`
 //! `jongno-2-ga`), the digits apart from the syllables
-//! (`super::Row::apart_from_digits`). A city, county, district, township,
-//! neighbourhood or village (`시 군 구 면 동 리`) is not: those syllables end
-//! as many common words (`여자친구`, `목소리`, `그러면`, `반드시`), and
-//! only a list of the places could tell them apart.
+//! (`super::Row::apart_from_digits`), and a city, county, district,
+//! township, neighbourhood or village (`시 군 구 면 동 리`) by a list of
+//! the places (`삼죽면` `samjuk-myeon`, `당산동` `dangsan-dong`): those
+//! syllables end many common words too (`여자친구`, `목소리`, `그러면`),
+//! and the list leaves out the names that are words of the language, and
+//! those of one syllable before the unit (`중동`, the Middle East).
 
 /// The first Hangul syllable, `가`.
 const FIRST: u32 = 0xAC00;
@@ -258,15 +260,51 @@ const PROVINCES: [&str; 9] = [
     "제주",
 ];
 
+/// Korea's cities, counties, districts, townships, neighbourhoods and
+/// villages (`시 군 구 면 동 리`) with two or more syllables before the
+/// unit, less the names that are words of the language too (`목소리`):
+/// one a line, sorted by bytes, after comment lines (`#`, which sort
+/// before every syllable). `data/ko-places.txt`, made by
+/// `scripts/korean_places.py` from the Ministry of the Interior and
+/// Safety's legal division codes; 12,648 names, 129 kB of the binary.
+const PLACES: &str = include_str!("../../../data/ko-places.txt");
+
+/// Whether `name` is a line of [`PLACES`]: a binary search over the
+/// text in place, each probe widened to the line it falls in.
+fn is_place(name: &str) -> bool {
+    let bytes = PLACES.as_bytes();
+    // `low` is a line's start; `high` a line's start or the end.
+    let (mut low, mut high) = (0, bytes.len());
+    while low < high {
+        let middle = low + (high - low) / 2;
+        let start = bytes[low..middle]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(low, |at| low + at + 1);
+        let end = bytes[middle..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |at| middle + at);
+        match PLACES[start..end].cmp(name) {
+            std::cmp::Ordering::Equal => return true,
+            std::cmp::Ordering::Less => low = end + 1,
+            std::cmp::Ordering::Greater => high = start,
+        }
+    }
+    false
+}
+
 /// The administrative units a word may end in, and whether the syllables
 /// before it make it one: a province's stem before `도`, a stem of two or
-/// more syllables before `읍`.
+/// more syllables before `읍`, and a place of [`PLACES`] before `시 군 구
+/// 면 동 리`.
 fn unit_at_end(word: &str) -> Option<(&str, &str)> {
     let (last_at, last) = word.char_indices().next_back()?;
     let stem = &word[..last_at];
     let is_unit = match last {
         '도' => PROVINCES.contains(&stem),
         '읍' => stem.chars().filter(|&c| is_syllable(c)).count() >= 2,
+        '시' | '군' | '구' | '면' | '동' | '리' => is_place(word),
         _ => false,
     };
     is_unit.then(|| (stem, &word[last_at..]))
@@ -296,14 +334,58 @@ mod tests {
             ("충청북도", "chungcheongbuk-do"),
             ("제주도", "jeju-do"),
             ("신창읍", "sinchang-eup"),
+            ("삼죽면", "samjuk-myeon"),
+            ("당산동", "dangsan-dong"),
+            ("도봉구", "dobong-gu"),
+            ("의정부시", "uijeongbu-si"),
+            ("양주군", "yangju-gun"),
+            ("역삼동", "yeoksam-dong"),
             ("독도", "dokdo"),
             ("여자친구", "yeojachingu"),
             ("목소리", "moksori"),
+            ("요리", "yori"),
+            ("중동", "jungdong"),
+            ("서구", "seogu"),
             ("동", "dong"),
         ] {
             let mut out = String::new();
             romanize_word_units(word, &mut out);
             assert_eq!(out, want, "{word}");
+        }
+    }
+
+    #[test]
+    fn the_places_are_sorted_names_of_syllables_and_a_unit() {
+        let names: Vec<&str> = PLACES.lines().filter(|l| !l.starts_with('#')).collect();
+        assert!(names.len() > 10_000, "{}", names.len());
+        assert!(
+            names.windows(2).all(|w| w[0] < w[1]),
+            "sorted, no name twice"
+        );
+        for name in &names {
+            let syllables: Vec<char> = name.chars().collect();
+            assert!(
+                syllables.len() >= 3 && syllables.iter().all(|&c| is_syllable(c)),
+                "{name}"
+            );
+            assert!(
+                "시군구면동리".contains(syllables[syllables.len() - 1]),
+                "{name}"
+            );
+            assert!(is_place(name), "{name}");
+        }
+        // Every name found, and nothing between or around them.
+        for probe in [
+            "",
+            "#",
+            "가",
+            "가가동",
+            "힣힣리",
+            "삼죽",
+            "삼죽면면",
+            "목소리",
+        ] {
+            assert!(!is_place(probe), "{probe}");
         }
     }
 
