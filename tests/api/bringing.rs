@@ -479,8 +479,8 @@ async fn an_owners_history_and_the_export_give_back_the_same_scope_when_imported
     assert_eq!(
         b,
         json!({"scope": "posts", "owner": "42", "current": "hello-moon", "slugs": [
-            {"slug": "hello-world", "state": "confirmed", "rules": 5},
-            {"slug": "hello-moon", "state": "confirmed", "rules": 5}]})
+            {"slug": "hello-world", "state": "confirmed", "rules": 6},
+            {"slug": "hello-moon", "state": "confirmed", "rules": 6}]})
     );
     let (_, b) = app.get("/reservations/posts/owners/45").await;
     assert_eq!(
@@ -510,7 +510,7 @@ async fn an_owners_history_and_the_export_give_back_the_same_scope_when_imported
     );
     // A stem cut shorter for max_length keeps its base.
     assert!(
-        exported.contains(r#""owner":"48","state":"confirmed","rules":5,"base":"hello-worlds""#),
+        exported.contains(r#""owner":"48","state":"confirmed","rules":6,"base":"hello-worlds""#),
         "{exported}"
     );
 

@@ -289,7 +289,7 @@ async fn a_request_in_hand_is_never_closed_to_make_room() {
     let (status, text) = answer(&mut busy).await;
     assert_eq!(
         (status, text.as_str()),
-        (200, r#"{"slug":"still-here","rules":5}"#)
+        (200, r#"{"slug":"still-here","rules":6}"#)
     );
     // Then, idle, it makes room for the newcomer.
     assert_eq!(answer(&mut newcomer).await.0, 200);

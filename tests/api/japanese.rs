@@ -274,8 +274,8 @@ async fn a_load_that_adds_japanese_reaches_running_instances() {
     let apps = [App::on_redis(&redis).await, App::on_redis(&redis).await];
     let title = "東京タワーへようこそ";
     for app in &apps {
-        // No readings loaded: rules 3 read Japanese as rules 2 do.
-        assert_eq!(app.slug(title).await, "dong-jing-tawaheyoukoso");
+        // No readings loaded: Han as rules 2 read it, kana in Hepburn.
+        assert_eq!(app.slug(title).await, "dong-jing-tawaheyokoso");
     }
     slugd::load::run(&with_readings(&redis, subset()))
         .await
@@ -287,7 +287,7 @@ async fn a_load_that_adds_japanese_reaches_running_instances() {
     // And a load without them takes them away again.
     load(&redis).await;
     for app in &apps {
-        app.wait_for_slug(title, "dong-jing-tawaheyoukoso", Duration::from_secs(10))
+        app.wait_for_slug(title, "dong-jing-tawaheyokoso", Duration::from_secs(10))
             .await;
     }
 }
@@ -299,9 +299,15 @@ async fn without_the_dictionary_japanese_is_read_as_by_rules_2() {
         .japanese(missing.path().join("no-ipadic"))
         .spawn()
         .await;
+    // Rules 6, the default: kana in Hepburn; rules 5 as rules 2.
     assert_eq!(
         app.slug("東京タワーへようこそ").await,
-        "dong-jing-tawaheyoukoso"
+        "dong-jing-tawaheyokoso"
+    );
+    let body = json!({"title": "東京タワーへようこそ", "rules": 5});
+    assert_eq!(
+        answer(&app, body).await,
+        ("dong-jing-tawaheyoukoso".to_owned(), 5)
     );
     // With a Japanese locale rules 2 keep rules 1's syllables of Han.
     for rules in [2, 3] {

@@ -203,7 +203,7 @@ async fn a_new_title_gets_a_new_slug_and_the_old_one_stays_the_owners() {
         assert_eq!(s, 200, "{b}");
         assert_eq!(
             b,
-            json!({"scope": "posts", "slug": slug, "owner": "42", "current": "hello-moon", "rules": 5, "state": "confirmed"})
+            json!({"scope": "posts", "slug": slug, "owner": "42", "current": "hello-moon", "rules": 6, "state": "confirmed"})
         );
     }
     // The old slug is still the owner's: another owner gets the next one.

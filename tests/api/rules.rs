@@ -250,7 +250,7 @@ async fn each_version_gives_the_recorded_slugs_on_redis() {
 async fn answers_say_which_rules_made_them_and_a_version_can_be_pinned() {
     let app = App::in_process().await;
     let answer = app.post("/slug", &json!({"title": "Hello World"})).await;
-    assert_eq!(answer, (200, json!({"slug": "hello-world", "rules": 5})));
+    assert_eq!(answer, (200, json!({"slug": "hello-world", "rules": 6})));
     let answer = app
         .post("/slug", &json!({"title": "Hello World", "rules": 1}))
         .await;

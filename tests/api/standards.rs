@@ -49,12 +49,12 @@ const fn rules_5(file: &'static str, without_locale: bool, at_least: f64) -> Sta
         file,
         without_locale,
         at_least,
-        rules: None,
+        rules: Some(5),
         respelled: &[],
     }
 }
 
-/// A standard rules 6 (asked for by number while being built) write.
+/// A standard rules 6 write.
 const fn rules_6(file: &'static str, without_locale: bool, at_least: f64) -> Standard {
     Standard {
         rules: Some(6),
@@ -86,9 +86,8 @@ const STANDARDS: [Standard; 38] = [
     rules_5("ar-bgn.tsv", true, 0.9),
     rules_5("fa-bgn.tsv", false, 0.7),
     rules_5("ur.tsv", false, 0.7),
-    // Rules 6 (being built, asked for by number): Belarusian and Kazakh as
-    // their readers type their standards' letters, Armenian and Georgian as
-    // their towns are named.
+    // Rules 6: Belarusian and Kazakh as their readers type their
+    // standards' letters, Armenian and Georgian as their towns are named.
     Standard {
         respelled: BELARUSIAN_TYPED,
         ..rules_6("be-official.tsv", false, 0.9)
@@ -399,9 +398,8 @@ async fn rules_4_keep_their_slugs() {
     }
 }
 
-/// Rules 6, asked for by number while it is being built: the cases users
-/// reported, each as a whole slug, in both modes; and the same titles
-/// under the default (rules 5) as before.
+/// Rules 6, the default: the cases users reported, each as a whole slug,
+/// in both modes; and the same titles under rules 5 as before.
 #[tokio::test]
 async fn rules_6_write_the_users_cases_as_their_readers_do_in_both_modes() {
     let (_redis, apps) = both_modes().await;
@@ -472,14 +470,14 @@ async fn rules_6_write_the_users_cases_as_their_readers_do_in_both_modes() {
     for app in &apps {
         for (title, locale, six, five) in cases {
             assert_eq!(
-                slugs_by(app, &[title], locale, Some(6)).await,
+                slugs(app, &[title], locale).await,
                 [six],
-                "rules 6: {title} {locale:?}"
+                "the default, rules 6: {title} {locale:?}"
             );
             assert_eq!(
-                slugs(app, &[title], locale).await,
+                slugs_by(app, &[title], locale, Some(5)).await,
                 [five],
-                "the default: {title} {locale:?}"
+                "rules 5: {title} {locale:?}"
             );
         }
     }

@@ -900,7 +900,7 @@ mod tests {
 
     #[test]
     fn a_locale_chooses_its_reader_and_the_letters_choose_otherwise() {
-        let rules = Rules::NEWEST;
+        let rules = Rules::numbered(5).expect("rules 5");
         let cyrillic = word_key(Words::Cyrillic);
         assert_eq!(
             chosen(cyrillic, Some("uk"), rules),
@@ -937,6 +937,12 @@ mod tests {
         assert_eq!(
             chosen(run_key(scripts::Script::Khmer), None, rules),
             Some(Reader::Cldr)
+        );
+        // Rules 6 read Khmer by its own reader.
+        let six = Rules::numbered(6).expect("rules 6");
+        assert_eq!(
+            chosen(run_key(scripts::Script::Khmer), None, six),
+            Some(Reader::Khmer)
         );
     }
 
