@@ -181,14 +181,24 @@ async fn each_version_gives_the_recorded_slugs_on_redis() {
     let locales = "de,ru,el,ka,hi,ja,zh,ar,da,kk";
     crate::fixtures::debian_cldr("de");
     let cldr = std::path::PathBuf::from(slugd_engine::cldr::DEBIAN_DIR);
-    // Two tables, as the record's two kinds of table in process: with
+    // Three tables, as the record's kinds of table in process: with
     // IPADIC's readings (the record's Japanese locale sets, made with
-    // `--locales ja`, read them) and without (every other set, made with
-    // the English table).
+    // `--locales ja`, read them), with the model of Arabic's vowels (its
+    // Arabic sets, made with `--locales ar`, read it from rules 6 on),
+    // and with neither (every other set, made with the English table).
     const PLAIN: &str = "plain:";
+    const VOWELS: &str = "vowels:";
     for extra in [
-        &[][..],
-        &["--key-prefix", PLAIN, "--ipadic", "/nonexistent"][..],
+        &["--arabic-words", "/nonexistent"][..],
+        &[
+            "--key-prefix",
+            PLAIN,
+            "--ipadic",
+            "/nonexistent",
+            "--arabic-words",
+            "/nonexistent",
+        ][..],
+        &["--key-prefix", VOWELS, "--ipadic", "/nonexistent"][..],
     ] {
         let (url, cldr) = (url.clone(), cldr.clone());
         let load = tokio::task::spawn_blocking(move || {
@@ -232,12 +242,17 @@ async fn each_version_gives_the_recorded_slugs_on_redis() {
             _ => 12 + loaded + 13 + loaded,
         };
         assert_eq!(records.len(), want);
-        let (japanese, plain): (Vec<Recorded>, Vec<Recorded>) = records
+        let (japanese, rest): (Vec<Recorded>, Vec<Recorded>) = records
             .into_iter()
             .partition(|r| r.flags.windows(2).any(|w| w == ["--locale", "ja"]));
+        let (arabic, plain): (Vec<Recorded>, Vec<Recorded>) = rest
+            .into_iter()
+            .partition(|r| r.flags.windows(2).any(|w| w == ["--locale", "ar"]));
         let url = url.clone();
         tokio::task::spawn_blocking(move || {
             check_records(&japanese, &["--rules", &n, "--redis-url", &url]);
+            let on_vowels = ["--rules", &n, "--redis-url", &url, "--key-prefix", VOWELS];
+            check_records(&arabic, &on_vowels);
             let on_plain = ["--rules", &n, "--redis-url", &url, "--key-prefix", PLAIN];
             check_records(&plain, &on_plain);
         })
