@@ -16,7 +16,10 @@ shape too, `서구` "the West", `중동` "the Middle East"), and, for `면 동
 리`, is not a word of Debian's Korean spelling dictionary hunspell-ko
 (`목소리` "voice", `요리` "cooking", `사거리` "crossroads" are villages'
 names too). The dictionary is only read here, to leave names out: none of
-its words are written to the file. `읍` and `도` need no list (the engine
+its words are written to the file. Villages (`리`) of three syllables
+whose first is one of 82 common family names are left out
+too: they have the shape of a person's name (`성유리` is a village and an
+actress). `읍` and `도` need no list (the engine
 tells them by rule), nor a unit after a number (`봉천1동`).
 
     scripts/korean_places.py > data/ko-places.txt
@@ -39,6 +42,13 @@ WHEEL = "PublicDataReader==1.1.1.post2"
 SHA256 = "7802f750bcd538b078e7be54146556968017dd43fb1b4e781fa440a4e770b2b6"
 UNITS = "시군구면동리"
 CHECKED = "면동리"
+# Family names: a village of three syllables starting with one is also the
+# shape of a person's name (성유리 is a village and an actress).
+SURNAMES = set(
+    "김 이 박 최 정 강 조 윤 장 임 한 오 서 신 권 황 안 송 류 전 홍 고 문 양 손 배 백 허 유 남 "
+    "심 노 하 곽 성 차 주 우 구 민 진 나 지 엄 채 원 천 방 공 현 함 변 염 여 추 도 소 석 선 설 "
+    "마 길 연 위 표 명 기 반 왕 금 옥 육 인 맹 제 모 탁 국 어 은 편 용".split()
+)
 
 
 def is_syllable(c):
@@ -58,7 +68,7 @@ def main():
         sys.exit(f"{wheel.name}: SHA-256 {digest}, expected {SHA256}")
     with zipfile.ZipFile(wheel) as z:
         table = json.loads(z.read("PublicDataReader/raw/code_bdong.json"))
-    subprocess.run(["apt-get", "download", "hunspell-ko"], cwd=folder, check=True,
+    subprocess.run(["apt-get", "download", "hunspell-ko=0.7.92-1"], cwd=folder, check=True,
                    stdout=subprocess.DEVNULL)
     deb = next(folder.glob("hunspell-ko_*.deb"))
     subprocess.run(["dpkg-deb", "-x", str(deb), str(folder / "ko")], check=True)
@@ -82,6 +92,7 @@ def main():
         and all(is_syllable(c) for c in name)
         and name[-1] in UNITS
         and not (name[-1] in CHECKED and name in words)
+        and not (name[-1] == "리" and len(name) == 3 and name[0] in SURNAMES)
     )
     print("# Korea's cities, counties, districts, townships, neighbourhoods and")
     print("# villages whose unit rules 6 write after a hyphen. Made by")

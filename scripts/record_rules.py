@@ -165,7 +165,8 @@ def standards_examples():
     for path in sorted((ROOT / "tests" / "data" / "standards").glob("*.tsv")):
         locale, titles = None, []
         for line in path.read_text(encoding="utf-8").splitlines():
-            if line.startswith("# locale:"):
+            if line.startswith("# locale:") and locale is None:
+                # The first: a file may name a second language's section.
                 locale = line.split(":", 1)[1].strip()
             elif line and not line.startswith("#"):
                 titles.append(line.split("\t")[0].strip())
@@ -176,7 +177,8 @@ def standards_examples():
 # From rules 6 on, a locale's set holds every example of its own
 # language's files and the first 25 of every other file's: the lists of
 # places rules 6 are held to hold 14,448 titles, too many to record under
-# each of 102 option sets (rules 5 recorded all of their 1,159 under each).
+# each of the 106 locale sets (rules 5 recorded all of their 1,159 under
+# each ASCII locale set).
 OWN_EXAMPLES = RULES is not None and int(RULES) >= 6
 
 

@@ -750,7 +750,7 @@ async fn import_lines(
     params(("scope" = String, Path, description = "The scope, percent-encoded", example = "posts")),
     responses(
         (status = 200, description = "Every slug of the scope, one NDJSON line each", content_type = "application/x-ndjson", body = String,
-            example = json!("{\"slug\":\"hello-world\",\"owner\":\"42\",\"state\":\"confirmed\",\"rules\":5}\n")),
+            example = json!(format!("{{\"slug\":\"hello-world\",\"owner\":\"42\",\"state\":\"confirmed\",\"rules\":{NEWEST}}}\n"))),
         (status = 401, description = "`unauthorized`: the service has --auth-tokens and the request no token of it", body = ErrorBody),
         (status = 403, description = "`forbidden`: the token may not do this, or not in this scope", body = ErrorBody),
         (status = 422, description = "`invalid_request`: a bad scope", body = ErrorBody),

@@ -191,22 +191,23 @@ fn may_have_apostrophe(bytes: &[u8]) -> bool {
 /// The letters Belarusian never writes: `и щ ъ`.
 const NOT_BELARUSIAN: [char; 6] = ['и', 'щ', 'ъ', 'И', 'Щ', 'Ъ'];
 
-/// Whether `text` shows Belarusian by where it puts letters Russian has
-/// too ([`unlettered`]'s first answer, for a text with `і`).
+/// Whether `text`, which has `і` and none of `ы э ё`, shows Belarusian by
+/// where it puts letters Russian has too: an apostrophe before `е ё`
+/// ([`belarusian_apostrophe`]; Belarusian's `ыя` needs an `ы`).
 fn belarusian_unlettered(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    (placed(bytes).0 || may_have_apostrophe(bytes) && belarusian_apostrophe(text))
+    may_have_apostrophe(text.as_bytes())
+        && belarusian_apostrophe(text)
         && !text.contains(NOT_BELARUSIAN)
 }
 
-/// Whether `bytes` have an `ы` or `э` where only Belarusian writes it
+/// Whether `bytes` have an `ы` where only Belarusian writes it
 /// ([`belarusian_at`]), and whether a `ь` where only Ukrainian writes it
-/// ([`soft_k_at`]). One scan finds all three letters' second bytes, 16
-/// bytes at a time: `ы ь э` are D1 8B, 8C, 8D, `Ы Ь Э` D0 AB, AC, AD.
+/// ([`soft_k_at`]). One scan finds both letters' second bytes, 16 bytes
+/// at a time: `ы ь` are D1 8B, 8C, `Ы Ь` D0 AB, AC.
 fn placed(bytes: &[u8]) -> (bool, bool) {
     let (mut belarusian, mut soft_k) = (false, false);
     let mut from = 0;
-    while let Some(at) = find_byte(bytes, from, |b| (b | 0x20).wrapping_sub(0xAB) < 3) {
+    while let Some(at) = find_byte(bytes, from, |b| (b | 0x20).wrapping_sub(0xAB) < 2) {
         from = at + 1;
         if bytes[at] | 0x20 == 0xAC {
             soft_k = soft_k || soft_k_at(bytes, at);
@@ -217,41 +218,32 @@ fn placed(bytes: &[u8]) -> (bool, bool) {
     (belarusian, soft_k)
 }
 
-/// Whether the byte at `at` ends an `ы` or `э` where Belarusian writes it
-/// and Russian does not: `э` after `ч ш` (`чэшская`), where Russian
-/// writes `е`; `ы` before `я ё ю` (`Балгарыя`), which Russian writes only
-/// in `выяв- выясн-`. Not `ы` after `ч ш ж`, nor `жэ`: Russian writes
-/// them in Turkic names (`Шымкент`) and after its prefix `меж-`
-/// (`межэтнический`).
+/// Whether the byte at `at` ends an `ы` before `я ё ю` (`Балгарыя`,
+/// `Злучаныя`), which Belarusian writes and Russian only in `выяв-
+/// выясн-`. Not `ы` after `ч ш ж`, nor `э` after them: Russian writes
+/// them in Turkic names (`Шымкент`), after its prefix `меж-`
+/// (`межэтнический`) and in Chinese ones (`Чэнь`, `Шэньян`). Kyrgyz writes
+/// `ыя` too (`жарыялоо`): without its own letters or a locale, a Kyrgyz
+/// word with it is read as Belarusian.
 fn belarusian_at(bytes: &[u8], at: usize) -> bool {
     let letter = |at: usize| -> Option<(u8, u8)> { Some((*bytes.get(at)?, *bytes.get(at + 1)?)) };
-    // `ч ш` in either case: D1 87, D1 88, D0 A7, D0 A8.
-    let hushing = |pair| matches!(pair, Some((0xD1, 0x87 | 0x88) | (0xD0, 0xA7 | 0xA8)));
-    let hard_e = |pair| matches!(pair, Some((0xD1, 0x8D) | (0xD0, 0xAD)));
-    let iotated = |pair| {
-        matches!(
-            pair,
-            Some((0xD1, 0x8F | 0x91 | 0x8E) | (0xD0, 0xAF | 0x81 | 0xAE))
-        )
-    };
-    let Some(vowel) = at.checked_sub(1).and_then(letter) else {
+    if at == 0 || !matches!(letter(at - 1), Some((0xD1, 0x8B) | (0xD0, 0xAB))) {
         return false;
-    };
-    let before = at.checked_sub(3).and_then(letter);
-    let after = letter(at + 1);
-    if matches!(vowel, (0xD1, 0x8B) | (0xD0, 0xAB)) {
-        // Russian's `выяв- выясн-` (`невыясненный`): `в` before, `в с`
-        // after the `я`.
-        let prefix = matches!(before, Some((0xD0, 0xB2 | 0x92)))
-            && matches!(
-                letter(at + 3),
-                Some((0xD0, 0xB2 | 0x92)) | Some((0xD1, 0x81)) | Some((0xD0, 0xA1))
-            );
-        iotated(after) && !prefix
-    } else {
-        // Not a doubled `э`, Kyrgyz's and Mongolian's long vowel (`кечээ`).
-        hard_e(Some(vowel)) && hushing(before) && !hard_e(after)
     }
+    let iotated = matches!(
+        letter(at + 1),
+        Some((0xD1, 0x8F | 0x91 | 0x8E) | (0xD0, 0xAF | 0x81 | 0xAE))
+    );
+    // Russian's `выяв- выясн-` (`невыясненный`): `в` before, `в с` after
+    // the `я`.
+    let prefix = matches!(
+        at.checked_sub(3).and_then(letter),
+        Some((0xD0, 0xB2 | 0x92))
+    ) && matches!(
+        letter(at + 3),
+        Some((0xD0, 0xB2 | 0x92)) | Some((0xD1, 0x81)) | Some((0xD0, 0xA1))
+    );
+    iotated && !prefix
 }
 
 /// Whether `text` has an apostrophe where Belarusian writes it and
@@ -1142,18 +1134,15 @@ mod tests {
             Language::Ukrainian
         );
         // Belarusian by where it puts letters Russian has too, by rules 6:
-        // `э` after `ч ш`, `ы` before `я ё ю`, an apostrophe before `е ё`,
-        // or before `я ю` beside `ы э ё`; never with `и щ ъ`.
+        // `ы` before `я ё ю`, an apostrophe before `е ё`, or before `я ю`
+        // beside `ы э ё`; never with `и щ ъ`.
         for text in [
-            "ЧЭШСКАЯ",
-            "шэры",
             "Балгарыя",
+            "ЗЛУЧАНЫЯ ШТАТЫ",
             "Ла-Рыёха",
             "В’етнам",
             "Скоп'е",
             "сям'я ёсць",
-            "Злучаныя Штаты",
-            "Аршанскі шлях чэрвеня",
         ] {
             assert_eq!(
                 Language::shown_by(text, true),
@@ -1161,22 +1150,25 @@ mod tests {
                 "{text}"
             );
         }
-        for text in ["Чэрвень", "Балгарыя", "В’етнам"] {
+        for text in ["Балгарыя", "В’етнам"] {
             assert_eq!(Language::shown_by(text, false), Language::Russian, "{text}");
         }
-        // Russian's `выяв- выясн-` and `межэ-`, Russian's `ъ ь` before `е`,
-        // Turkic names in Russian, Kyrgyz's `ээ`, Japanese names in Kazakh,
-        // and Belarusian's signs beside `и щ ъ`.
+        // Russian's `выяв- выясн-`, `межэ-` and `ъ ь` before `е`, Turkic
+        // and Chinese names in Russian (`ы` after `ч ш ж`, `э` after
+        // them), Japanese names in Kazakh, and Belarusian's signs beside
+        // `и щ ъ`.
         for text in [
             "выяснить",
             "НЕВЫЯВЛЕННЫЙ",
             "межэтнический",
             "Шымкент",
             "Чыкага",
+            "Чэнь Шуйбянь",
+            "Шэньян",
+            "Чэрвень",
             "кечээ",
             "Ан’ей",
             "Вьетнам",
-            "чэ и",
             "Балгарыя щ",
             "об'езд подъезд",
         ] {
