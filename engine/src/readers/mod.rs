@@ -774,24 +774,41 @@ pub(crate) fn choices(locale: Option<&SlugLocale>, rules: Rules) -> &Choices {
     let Some(locale) = locale else {
         return &WITHOUT_LOCALE[rules.index()];
     };
-    let memo = locale.readers_memo(|| {
-        choices_of(Some(locale.language()))
-            .concat()
-            .into_boxed_slice()
-    });
-    memo[rules.index() * (KEYS + 1)..][..KEYS + 1]
+    memo(locale)[rules.index() * (KEYS + 1)..][..KEYS + 1]
         .try_into()
         .expect("a memo holds every version's choices")
+}
+
+/// `locale`'s memo, made on first use: every version's [`Choices`], one
+/// after another, then for each version whether it reads the locale's
+/// own runs ([`reads_own_runs`]).
+fn memo(locale: &SlugLocale) -> &[u8] {
+    locale.readers_memo(|| {
+        let language = locale.language();
+        let all = choices_of(Some(language));
+        let mut memo = all.concat();
+        memo.extend(
+            all.iter()
+                .map(|choices| u8::from(own_runs(choices, language))),
+        );
+        memo.into_boxed_slice()
+    })
 }
 
 /// Whether, with `locale` under `rules`, a reader of runs of its own
 /// reads the locale's script (Burmese with `my`): a row chosen by the
 /// locale's language, not CLDR's reading of every script. Of the
 /// languages with such a row, only `my` and `si` have a CLDR transform
-/// this keeps from reading first.
+/// this keeps from reading first. Looked up in the locale's memo, made
+/// once by [`own_runs`].
+#[inline]
 pub(crate) fn reads_own_runs(locale: &SlugLocale, rules: Rules) -> bool {
-    let language = locale.language();
-    choices(Some(locale), rules)[Words::ALL.len()..KEYS]
+    memo(locale)[VERSIONS.len() * (KEYS + 1) + rules.index()] == 1
+}
+
+/// [`reads_own_runs`] from a version's `choices` for `language`.
+fn own_runs(choices: &Choices, language: &str) -> bool {
+    choices[Words::ALL.len()..KEYS]
         .iter()
         .filter(|&&row| row < SHOWN)
         .map(|&row| &READERS[usize::from(row)])
@@ -989,6 +1006,14 @@ mod tests {
                 choices(Some(&locale), rules),
                 &choices_of(Some("uk"))[rules.index()]
             );
+            assert!(!reads_own_runs(&locale, rules));
+        }
+        // Burmese's own reader of runs from rules 6, CLDR's before.
+        let burmese = SlugLocale::resolve("my").expect("a locale");
+        for rules in Rules::all() {
+            let own = own_runs(&choices_of(Some("my"))[rules.index()], "my");
+            assert_eq!(reads_own_runs(&burmese, rules), own);
+            assert_eq!(own, rules.has(Switch::BurmeseAsWritten), "rules {rules}");
         }
     }
 
