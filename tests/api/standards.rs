@@ -494,30 +494,54 @@ async fn rules_6_write_the_users_cases_as_their_readers_do_in_both_modes() {
 #[tokio::test]
 async fn rules_6_read_belarusian_from_where_its_letters_stand() {
     let app = App::in_process().await;
+    let shares = alike_by_letters(&app, "be", &['і', 'ў', 'І', 'Ў'], 150).await;
+    assert!(shares.all >= 0.63, "{:.3}", shares.all);
+    assert!(
+        shares.six >= shares.five + 0.15,
+        "rules 5 {:.3}, rules 6 {:.3}",
+        shares.five,
+        shares.six
+    );
+}
+
+/// How alike a language's CLDR names ([`cldr_names`], less those Russian
+/// writes alike) are slugged without a locale and with its own: by rules
+/// 6, of all of them, and by rules 5 and 6, of those without any of its
+/// `own` letters (at least `at_least` of them).
+struct Alike {
+    all: f64,
+    five: f64,
+    six: f64,
+}
+
+/// [`Alike`] for `language`, its figures printed for the docs.
+async fn alike_by_letters(app: &App, language: &str, own: &[char], at_least: usize) -> Alike {
     let russian = cldr_names("ru");
-    let belarusian: Vec<String> = cldr_names("be")
+    let names: Vec<String> = cldr_names(language)
         .into_iter()
         .filter(|name| !russian.contains(name))
         .collect();
-    let unmarked: Vec<String> = belarusian
+    let unmarked: Vec<String> = names
         .iter()
-        .filter(|name| !name.contains(['і', 'ў', 'І', 'Ў']))
+        .filter(|name| !name.contains(own))
         .cloned()
         .collect();
-    assert!(unmarked.len() > 150, "{} names", unmarked.len());
-    let all = alike_without_locale(&app, &belarusian, "be", 6).await;
-    let five = alike_without_locale(&app, &unmarked, "be", 5).await;
-    let six = alike_without_locale(&app, &unmarked, "be", 6).await;
+    assert!(unmarked.len() > at_least, "{} names", unmarked.len());
+    let shares = Alike {
+        all: alike_without_locale(app, &names, language, 6).await,
+        five: alike_without_locale(app, &unmarked, language, 5).await,
+        six: alike_without_locale(app, &unmarked, language, 6).await,
+    };
+    let own: String = own.iter().filter(|c| c.is_lowercase()).collect();
     eprintln!(
-        "CLDR's Belarusian names slugged without a locale as with be: {:.1}% of {} by rules 6; of the {} without і ў, {:.1}% by rules 5, {:.1}% by rules 6",
-        all * 100.0,
-        belarusian.len(),
+        "CLDR's {language} names slugged without a locale as with {language}: {:.1}% of {} by rules 6; of the {} without {own}, {:.1}% by rules 5, {:.1}% by rules 6",
+        shares.all * 100.0,
+        names.len(),
         unmarked.len(),
-        five * 100.0,
-        six * 100.0
+        shares.five * 100.0,
+        shares.six * 100.0
     );
-    assert!(all >= 0.63, "{all:.3}");
-    assert!(six >= five + 0.15, "rules 5 {five:.3}, rules 6 {six:.3}");
+    shares
 }
 
 /// City and country names as CLDR writes them in `language` (its
@@ -573,30 +597,15 @@ async fn alike_without_locale(app: &App, titles: &[String], locale: &str, rules:
 #[tokio::test]
 async fn rules_6_read_ukrainian_from_its_letters_and_leave_russian_russian() {
     let app = App::in_process().await;
-    let russian = cldr_names("ru");
-    let ukrainian: Vec<String> = cldr_names("uk")
-        .into_iter()
-        .filter(|name| !russian.contains(name))
-        .collect();
-    let unmarked: Vec<String> = ukrainian
-        .iter()
-        .filter(|name| !name.contains(['і', 'ї', 'є', 'ґ', 'І', 'Ї', 'Є', 'Ґ', '\'', '’']))
-        .cloned()
-        .collect();
-    assert!(unmarked.len() > 50, "{} names", unmarked.len());
-    let all = alike_without_locale(&app, &ukrainian, "uk", 6).await;
-    let five = alike_without_locale(&app, &unmarked, "uk", 5).await;
-    let six = alike_without_locale(&app, &unmarked, "uk", 6).await;
-    eprintln!(
-        "CLDR's Ukrainian names slugged without a locale as with uk: {:.1}% of {} by rules 6; of the {} without і ї є ґ, {:.1}% by rules 5, {:.1}% by rules 6",
-        all * 100.0,
-        ukrainian.len(),
-        unmarked.len(),
-        five * 100.0,
-        six * 100.0
+    let own = ['і', 'ї', 'є', 'ґ', 'І', 'Ї', 'Є', 'Ґ', '\'', '’'];
+    let shares = alike_by_letters(&app, "uk", &own, 50).await;
+    assert!(shares.all >= 0.9, "{:.3}", shares.all);
+    assert!(
+        shares.six >= shares.five + 0.05,
+        "rules 5 {:.3}, rules 6 {:.3}",
+        shares.five,
+        shares.six
     );
-    assert!(all >= 0.9, "{all:.3}");
-    assert!(six >= five + 0.05, "rules 5 {five:.3}, rules 6 {six:.3}");
-    let ru = alike_without_locale(&app, &russian, "ru", 6).await;
+    let ru = alike_without_locale(&app, &cldr_names("ru"), "ru", 6).await;
     assert_eq!(ru, 1.0, "Russian without a locale as with ru");
 }

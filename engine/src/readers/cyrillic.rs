@@ -93,8 +93,8 @@ impl Language {
     /// before a consonant shows Bulgarian (after every letter above), `і`
     /// beside `ы э ё` and without `и щ` Belarusian, so do letters every
     /// language has where only Belarusian puts them ([`unlettered`]),
-    /// `ськ цьк зьк` with no other letter Ukrainian, and Belarusian and Kazakh are written as their readers
-    /// type them.
+    /// `ськ цьк зьк` with no other letter Ukrainian, and Belarusian and
+    /// Kazakh are written as their readers type them.
     pub(crate) fn shown_by(text: &str, readers_ascii: bool) -> Language {
         let mut found = Language::Russian;
         let mut rank = 0;
@@ -253,13 +253,20 @@ fn belarusian_at(bytes: &[u8], at: usize) -> bool {
 /// one so in Japanese names (`Ан’ей`).
 fn belarusian_apostrophe(text: &str) -> bool {
     let marked = text.contains(['ы', 'э', 'ё', 'Ы', 'Э', 'Ё']);
+    any_apostrophe(text, |before, after| {
+        let (before, after) = (lower_of(before).0, lower_of(after).0);
+        matches!(before, 'б' | 'в' | 'м' | 'п' | 'ф' | 'р')
+            && (matches!(after, 'е' | 'ё') || marked && matches!(after, 'я' | 'ю'))
+    })
+}
+
+/// Whether an apostrophe (`ʼ ’ '`) of `text` stands between two
+/// characters, as written, for which `between` holds.
+fn any_apostrophe(text: &str, between: impl Fn(char, char) -> bool) -> bool {
     let mut w = ['\0'; 3];
     text.chars().any(|c| {
         w = [w[1], w[2], c];
-        let (before, after) = (lower_of(w[0]).0, lower_of(w[2]).0);
-        matches!(w[1], 'ʼ' | '’' | '\'')
-            && matches!(before, 'б' | 'в' | 'м' | 'п' | 'ф' | 'р')
-            && (matches!(after, 'е' | 'ё') || marked && matches!(after, 'я' | 'ю'))
+        matches!(w[1], 'ʼ' | '’' | '\'') && between(w[0], w[2])
     })
 }
 
@@ -271,20 +278,16 @@ fn belarusian_apostrophe(text: &str) -> bool {
 /// after `д`, is a French name's elision (`Дюмон-д’Юрвиль`, `Д’ЮРФЕ`),
 /// which Russian writes so too.
 fn ukrainian_apostrophe(text: &str) -> bool {
-    text.contains(['ʼ', '’', '\'']) && !text.contains(['ы', 'э', 'ё', 'ъ', 'Ы', 'Э', 'Ё', 'Ъ']) && {
-        let mut w = ['\0'; 3];
-        text.chars().any(|c| {
-            w = [w[1], w[2], c];
-            let (before, after) = (lower_of(w[0]).0, lower_of(w[2]).0);
-            let elision = w[2] != after && (w[0] == before || before == 'д');
-            matches!(w[1], 'ʼ' | '’' | '\'')
-                && ('б'..='щ').contains(&before)
+    !text.contains(['ы', 'э', 'ё', 'ъ', 'Ы', 'Э', 'Ё', 'Ъ'])
+        && any_apostrophe(text, |written_before, written_after| {
+            let (before, after) = (lower_of(written_before).0, lower_of(written_after).0);
+            let elision = written_after != after && (written_before == before || before == 'д');
+            ('б'..='щ').contains(&before)
                 && !is_vowel(before)
                 && before != 'й'
                 && matches!(after, 'я' | 'ю')
                 && !elision
         })
-    }
 }
 
 /// Whether the byte at `at` ends a `ь` (D1 8C; `Ь` D0 AC) between `с ц
