@@ -17,8 +17,7 @@ command and writes tests/data/rulesN/). From rules 3, which brought
 that shipped them; rules 3 with that of 4344608; rules 4 with that of
 8345b9d (a release build), the main before any change for rules 5; rules 5
 with that of abd3ce7 (a release build), the main that ships them; rules 6
-with the release build of the main that ships them (the commit before the
-record's). From
+with that of ee4acb0 (a release build), the main that ships them. From
 rules 5 on, the standards' own examples (tests/data/standards/) are
 recorded too, with the default options and each locale, and the locales
 of those standards. A record must never be made again by a later build:
@@ -177,8 +176,8 @@ def standards_examples():
 # From rules 6 on, a locale's set holds every example of its own
 # language's files and the first 25 of every other file's: the lists of
 # places rules 6 are held to hold 14,448 titles, too many to record under
-# each of the 106 locale sets (rules 5 recorded all of their 1,159 under
-# each ASCII locale set).
+# each of the 106 locale sets (rules 5 recorded all of theirs under each
+# ASCII locale set).
 OWN_EXAMPLES = RULES is not None and int(RULES) >= 6
 
 
