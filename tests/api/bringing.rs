@@ -739,6 +739,25 @@ async fn a_case_insensitive_scope_holds_one_slug_whatever_its_case() {
 async fn an_import_asked_to_wait_for_a_replica_stops_without_one() {
     let (primary, _replica) = RedisServer::with_replica().await;
     let url = primary.url();
+    // The replica acknowledges as soon as it has the batch: a generous
+    // wait, so that a busy machine's slow acknowledgement is not taken
+    // for a missing replica.
+    let patient = [
+        "import",
+        "--reservation-replicas",
+        "1",
+        "--reservation-wait-ms",
+        "60000",
+        "--scope",
+        "posts",
+        "-",
+    ];
+    let out = slugd(
+        &["--redis-url", &url],
+        &patient,
+        b"{\"owner\": \"1\", \"slug\": \"a\"}\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let args = [
         "import",
         "--reservation-replicas",
@@ -747,12 +766,6 @@ async fn an_import_asked_to_wait_for_a_replica_stops_without_one() {
         "posts",
         "-",
     ];
-    let out = slugd(
-        &["--redis-url", &url],
-        &args,
-        b"{\"owner\": \"1\", \"slug\": \"a\"}\n",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     // A server with no replica: the batch stands on it, the import stops
     // saying why.
     let lone = RedisServer::start().await;
