@@ -135,7 +135,9 @@ async fn a_primary_going_down_stops_only_its_slots_and_its_return_brings_them_ba
     let mut cluster = RedisCluster::start(3, 0).await;
     cluster.load().await;
     let app = App::uncached(cluster.config(false)).await;
-    app.wait_for("/readyz", 200, Duration::from_secs(5)).await;
+    // Polled, and answered as soon as it is ready: a generous bound, so
+    // that a busy machine's slow first connection is no failure.
+    app.wait_for("/readyz", 200, Duration::from_secs(30)).await;
 
     // The victim holds buckets but not the control keys; a survivor's
     // bucket gives a title the restart must not touch.
@@ -252,9 +254,11 @@ async fn reads_go_to_replicas_when_asked_and_stay_right_after_a_reload() {
     assert!(total >= 163, "only {total} HMGETs reached the replicas");
 
     // A reload with one name changed: served from the replicas once they
-    // have it, never a mix and never an error.
+    // have it, never a mix and never an error. The bound is generous and
+    // the loop ends as soon as the new name comes: the replicas and the
+    // periodic check may both be late on a busy machine.
     load_snowperson(loader).await;
-    let deadline = Instant::now() + Duration::from_secs(2);
+    let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let slug = app.slug("☃").await;
         if slug == "snowperson" {
@@ -350,7 +354,10 @@ async fn the_loaders_notice_reaches_a_service_on_the_cluster() {
 
     load_snowperson(loader).await;
     let switched = Instant::now();
-    app.wait_for_slug("☃", "snowperson", Duration::from_secs(1))
+    // With no periodic check for an hour, only the notice can bring it
+    // within this bound, which is generous so that a busy machine's slow
+    // notice is not taken for a lost one.
+    app.wait_for_slug("☃", "snowperson", Duration::from_secs(30))
         .await;
     println!(
         "notice reached the service {:?} after the load returned",

@@ -331,10 +331,12 @@ async fn holds_and_their_lapse_times_survive_a_sigkill_with_the_append_only_file
     assert_eq!(app.hold("3", "Published", None).await.0, 200);
     redis.kill();
     redis.restart_after_kill().await;
+    // Polled until the service is back on the restarted server: a generous
+    // bound, so that a busy machine's slow reconnection is no failure.
     app.wait_for(
         "/reservations/posts/long-draft",
         200,
-        Duration::from_secs(5),
+        Duration::from_secs(30),
     )
     .await;
     let (s, got) = app.holder("long-draft").await;

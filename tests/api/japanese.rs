@@ -17,7 +17,7 @@ use slugd::table::OnRedisDown;
 
 use crate::fixtures::{RedisServer, info_number, load, load_settings};
 use crate::helpers::App;
-use crate::operations::{TABLE_TRIPS, moved};
+use crate::operations::{TABLE_TRIPS, after_start, moved};
 use crate::tsv;
 
 /// The subset of IPADIC the repository ships.
@@ -172,9 +172,9 @@ async fn a_japanese_title_on_redis_costs_one_round_trip() {
         .spawn()
         .await;
     assert_eq!(app.slug("Hello").await, "hello");
-    // Wait out start-up's reads (see operations.rs).
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = app.scrape().await;
+    // Wait out start-up's reads (see operations.rs): polled, not slept
+    // for, since the watcher's first check may come late.
+    let before = after_start(&app).await;
     // Readings and a symbol's name, in one round trip.
     assert_eq!(
         app.slug("☃ 東京タワーへようこそ").await,

@@ -4,6 +4,8 @@
 use std::io::Write;
 use std::time::Duration;
 
+use slugd::redis_conn::RedisConfig;
+
 use crate::fixtures::{
     RedisServer, data_file, load, load_settings, load_snowperson, slugd_command,
 };
@@ -161,7 +163,16 @@ async fn a_file_with_bad_lines_is_refused_and_the_live_table_stays() {
 async fn requests_during_loads_never_see_a_partial_table() {
     let redis = RedisServer::start().await;
     load(&redis).await;
-    let app = App::on_redis(&redis).await;
+    // A generous response timeout: this test is about whole answers. The
+    // clients, the service and the loads share the test's one thread, and
+    // on a busy machine a slow answer must not become a 503.
+    let app = App::builder()
+        .redis_config(RedisConfig {
+            response_timeout: Duration::from_secs(5),
+            ..redis.config()
+        })
+        .spawn()
+        .await;
     let titles: Vec<String> = slugd_engine::corpus::titles()
         .map(|t| format!("{t} ☃ ⬣ 🦄 ♞"))
         .collect();

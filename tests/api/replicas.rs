@@ -7,8 +7,8 @@
 //! replica, stopped, cut off, killed and promoted as a failover would.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use slugd::redis_conn::RedisConfig;
@@ -121,6 +121,12 @@ struct Told {
 /// Cut off rather than stopped (SIGSTOP): a stopped replica's socket
 /// still holds what the primary sent it, which it reads when it resumes,
 /// so a stopped replica loses nothing on loopback.
+///
+/// The cut and the kill wait for answers, not for a time, so that a busy
+/// machine runs as much load through them as a fast one: the cut comes
+/// once more than [`BEFORE_THE_CUT`] reservations are acknowledged, the
+/// kill once the clients have had more than two answers each since the
+/// cut (at most one each is to a request sent before it).
 async fn crash_under_load(server: Server, wait: Option<WaitReplicas>) -> (Told, RedisServer) {
     let (mut primary, replica) = RedisServer::with_replica_on(server).await;
     let apps = Arc::new([
@@ -131,9 +137,13 @@ async fn crash_under_load(server: Server, wait: Option<WaitReplicas>) -> (Told, 
         in_step(&apps[0]).await;
     }
     let stop = Arc::new(AtomicBool::new(false));
-    let clients: Vec<_> = (0..8)
+    // Every answer the clients have had, and the acknowledged ones.
+    let answered = Arc::new(AtomicUsize::new(0));
+    let acknowledged = Arc::new(AtomicUsize::new(0));
+    let clients: Vec<_> = (0..CLIENTS)
         .map(|client| {
             let (apps, stop) = (apps.clone(), stop.clone());
+            let (answered, acknowledged) = (answered.clone(), acknowledged.clone());
             tokio::spawn(async move {
                 let mut told = Told {
                     acknowledged: Vec::new(),
@@ -145,9 +155,11 @@ async fn crash_under_load(server: Server, wait: Option<WaitReplicas>) -> (Told, 
                     let title = format!("Post {}", i % 7);
                     for app in [&apps[i % 2], &apps[(i + 1) % 2]] {
                         let (s, b) = reserve(app, &owner, &title).await;
+                        answered.fetch_add(1, Ordering::Relaxed);
                         if s == 200 || s == 201 {
                             let slug = b["slug"].as_str().unwrap().to_owned();
                             told.acknowledged.push((owner.clone(), slug));
+                            acknowledged.fetch_add(1, Ordering::Relaxed);
                             break;
                         }
                         assert_eq!(s, 503, "{b}");
@@ -159,12 +171,15 @@ async fn crash_under_load(server: Server, wait: Option<WaitReplicas>) -> (Told, 
             })
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    until_above(&acknowledged, BEFORE_THE_CUT, "acknowledged before the cut").await;
     let nowhere = free_port().to_string();
     let _: () = replica
         .query(redis::cmd("REPLICAOF").arg("127.0.0.1").arg(&nowhere))
         .await;
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Each client has at most one request in flight at the cut; every
+    // other answer after it is to a request sent after the cut.
+    let at_cut = answered.load(Ordering::Relaxed);
+    until_above(&answered, at_cut + 2 * CLIENTS, "answered after the cut").await;
     primary.kill();
     tokio::time::sleep(Duration::from_millis(200)).await;
     stop.store(true, Ordering::Relaxed);
@@ -181,6 +196,28 @@ async fn crash_under_load(server: Server, wait: Option<WaitReplicas>) -> (Told, 
         .query(redis::cmd("REPLICAOF").arg("NO").arg("ONE"))
         .await;
     (told, replica)
+}
+
+/// How many clients [`crash_under_load`] runs.
+const CLIENTS: usize = 8;
+
+/// How many reservations are acknowledged before [`crash_under_load`]
+/// cuts the replica off; more than that, so the load runs through the cut.
+const BEFORE_THE_CUT: usize = 20;
+
+/// Waits until `count` is above `floor`. The bound is no speed figure, only
+/// how long a broken build may make the test hang (a client that failed
+/// says why when it is awaited, after this).
+async fn until_above(count: &AtomicUsize, floor: usize, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while count.load(Ordering::Relaxed) <= floor {
+        assert!(
+            Instant::now() < deadline,
+            "{what}: {} of more than {floor} after 60 s",
+            count.load(Ordering::Relaxed)
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
 
 /// The acknowledged reservations the promoted `replica` does not have:
@@ -200,7 +237,7 @@ async fn missing(replica: &RedisServer, told: &Told) -> Vec<(String, String)> {
 async fn a_crash_loses_no_reservation_the_replica_acknowledged(server: Server) {
     let (told, replica) = crash_under_load(server, replicas(1, 200)).await;
     assert!(
-        told.acknowledged.len() > 20 && told.refused > 0,
+        told.acknowledged.len() > BEFORE_THE_CUT && told.refused > 0,
         "the load did not run through the cut: {} acknowledged, {} refused",
         told.acknowledged.len(),
         told.refused

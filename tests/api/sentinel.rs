@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -151,9 +151,14 @@ async fn served(primary: &RedisServer, sentinels: &[SentinelProcess]) -> Arc<App
 /// A reservation acknowledged: its owner, its slug, and when.
 type Acknowledged = (String, String, Instant);
 
+/// How many clients [`Reservers`] runs.
+const RESERVERS: usize = 4;
+
 /// Clients reserving through `app` until stopped, each answer 2xx or 503.
 struct Reservers {
     stop: Arc<AtomicBool>,
+    /// How many reservations they have had acknowledged so far.
+    acknowledged: Arc<AtomicUsize>,
     /// Each client's acknowledged reservations and slowest refusal.
     clients: Vec<tokio::task::JoinHandle<(Vec<Acknowledged>, Duration)>>,
 }
@@ -161,9 +166,11 @@ struct Reservers {
 impl Reservers {
     fn start(app: &Arc<App>) -> Reservers {
         let stop = Arc::new(AtomicBool::new(false));
-        let clients = (0..4)
+        let acknowledged = Arc::new(AtomicUsize::new(0));
+        let clients = (0..RESERVERS)
             .map(|client| {
                 let (app, stop) = (app.clone(), stop.clone());
+                let counted = acknowledged.clone();
                 tokio::spawn(async move {
                     let mut acknowledged = Vec::new();
                     let mut slowest_refusal = Duration::ZERO;
@@ -177,6 +184,7 @@ impl Reservers {
                             200 | 201 => {
                                 let slug = b["slug"].as_str().unwrap().to_owned();
                                 acknowledged.push((owner, slug, Instant::now()));
+                                counted.fetch_add(1, Ordering::Relaxed);
                             }
                             503 => {
                                 slowest_refusal = slowest_refusal.max(started.elapsed());
@@ -190,7 +198,27 @@ impl Reservers {
                 })
             })
             .collect();
-        Reservers { stop, clients }
+        Reservers {
+            stop,
+            acknowledged,
+            clients,
+        }
+    }
+
+    /// Waits until some reservation is acknowledged after `since`, when
+    /// `counted` had been acknowledged. A client may count one it was told
+    /// of just before `since`, so it waits for more than one a client. The
+    /// bound is no speed figure: each acknowledgement waits for a replica,
+    /// which a busy machine gives late.
+    async fn until_acknowledged_after(&self, since: Instant, counted: usize) {
+        let deadline = since + Duration::from_secs(20);
+        while self.acknowledged.load(Ordering::Relaxed) <= counted + RESERVERS {
+            assert!(
+                Instant::now() < deadline,
+                "no reservation was acknowledged in the 20 s after the switch"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Stops them: every reservation acknowledged, with when, and the
@@ -214,7 +242,7 @@ async fn all_there(app: &App, acknowledged: &[Acknowledged], since: Instant) {
     let after = acknowledged.iter().filter(|(_, _, at)| *at > since).count();
     assert!(
         after > 0,
-        "no reservation was acknowledged in the second after the switch"
+        "no reservation was acknowledged after the switch"
     );
     for (owner, slug, _) in acknowledged {
         let (s, b) = app.get(&format!("/reservations/posts/{slug}")).await;
@@ -289,9 +317,10 @@ async fn a_planned_switch_is_followed_and_loses_no_acknowledged_reservation() {
 }
 
 /// After a switch of primary: reservations through `app` answered again
-/// (asked until one is), then a second of `reservers` on the new primary;
-/// no refusal on the way slower than [`PROMPT`] (`when` says when in the
-/// failure message), and every reservation acknowledged anywhere found.
+/// (asked until one is), then a second of `reservers` on the new primary,
+/// and on until one of theirs is acknowledged there; no refusal on the way
+/// slower than [`PROMPT`] (`when` says when in the failure message), and
+/// every reservation acknowledged anywhere found.
 async fn reservations_go_on(
     app: &App,
     sentinels: &[SentinelProcess],
@@ -308,7 +337,9 @@ async fn reservations_go_on(
     )
     .await;
     let served = Instant::now();
+    let counted = reservers.acknowledged.load(Ordering::Relaxed);
     tokio::time::sleep(Duration::from_millis(1000)).await;
+    reservers.until_acknowledged_after(served, counted).await;
     let (acknowledged, slowest_refusal) = reservers.stop().await;
     assert!(
         slowest_refusal < PROMPT,
