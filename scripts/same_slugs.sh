@@ -50,6 +50,11 @@ compare() {
   local rb=0 rn=0
   "$before" slugify --log error "$@" < "$work/titles" > "$work/before" 2> "$work/before.err" || rb=$?
   "$now" slugify --log error "$@" < "$work/titles" > "$work/now" 2> "$work/now.err" || rn=$?
+  # Builds since the reading_not_loaded warning say once on standard error
+  # that a title was read letter by letter for want of a model; the slugs
+  # are what is compared.
+  grep -v '^slugd: warning (reading_not_loaded)' "$work/now.err" > "$work/now.err.kept" || true
+  mv "$work/now.err.kept" "$work/now.err"
   runs=$((runs + 1))
   if [ "$rb" != "$rn" ] || ! [ -s "$work/now" ] \
     || ! cmp -s "$work/before" "$work/now" || ! cmp -s "$work/before.err" "$work/now.err"; then

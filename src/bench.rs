@@ -145,7 +145,7 @@ async fn run_in_process(
     let runtime = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
         let bytes = table.heap_bytes() as u64;
-        let slugger = Slugger::new(SymbolTable::InProcess(table));
+        let slugger = Slugger::new(SymbolTable::in_process(table));
         runtime.block_on(time_each(&slugger, &titles, &options, iterations, bytes))
     })
     .await

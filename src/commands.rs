@@ -21,7 +21,8 @@ use crate::reserve::{RedisStore, Scope, WaitReplicas, export, import};
 use crate::serve::{self, ServeSettings};
 use crate::slugger::Slugger;
 use crate::stream;
-use crate::table::{SymbolTable, TableSettings};
+use crate::table::{SymbolTable, TableSettings, prepared, vowels};
+use slugd_engine::readers::vowels::Language;
 use slugd_engine::slug::Options;
 
 /// A command with its validated settings.
@@ -35,6 +36,8 @@ pub enum Task {
     Slugify(SlugifySettings),
     /// `slugd probe`.
     Probe(ProbeSettings),
+    /// `slugd prepare`.
+    Prepare(PrepareSettings),
     /// `slugd import`.
     Import(ImportSettings),
     /// `slugd export`.
@@ -67,6 +70,15 @@ pub struct ImportSettings {
     pub wait: Option<WaitReplicas>,
 }
 
+/// What `slugd prepare` needs.
+#[derive(Debug)]
+pub struct PrepareSettings {
+    /// The models to prepare, each with its word list.
+    pub vowels: Vec<(Language, PathBuf)>,
+    /// Where.
+    pub cache: PathBuf,
+}
+
 /// What `slugd slugify` needs.
 #[derive(Debug)]
 pub struct SlugifySettings {
@@ -90,9 +102,11 @@ pub struct SlugifySettings {
 pub fn run(task: Task) -> anyhow::Result<ExitCode> {
     let mut runtime = match &task {
         Task::Serve(_) | Task::Load(_) => tokio::runtime::Builder::new_multi_thread(),
-        Task::Slugify(_) | Task::Probe(_) | Task::Import(_) | Task::Export(_) => {
-            tokio::runtime::Builder::new_current_thread()
-        }
+        Task::Slugify(_)
+        | Task::Probe(_)
+        | Task::Prepare(_)
+        | Task::Import(_)
+        | Task::Export(_) => tokio::runtime::Builder::new_current_thread(),
     };
     let runtime = runtime
         .enable_all()
@@ -118,6 +132,7 @@ async fn run_task(task: Task) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Task::Slugify(settings) => slugify(settings).await,
+        Task::Prepare(settings) => prepare(settings).await,
         Task::Import(settings) => import(settings).await,
         Task::Export(settings) => export(settings).await,
         Task::Probe(settings) => {
@@ -126,6 +141,68 @@ async fn run_task(task: Task) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Prepares each model asked for, a line each on standard output (its
+/// language, whether it was prepared now or already, its contexts and
+/// file); a model that cannot be made is a line on standard error, with
+/// what to install, and exit 1.
+async fn prepare(settings: PrepareSettings) -> anyhow::Result<ExitCode> {
+    if settings.vowels.is_empty() {
+        bail!("--locales has none of fa, ur and ar: no model of vowels to prepare");
+    }
+    // Its work is to write there: a directory that cannot be made fails
+    // before any model is.
+    std::fs::create_dir_all(&settings.cache).with_context(|| {
+        format!(
+            "the cache directory {} cannot be written; give --cache-dir (SLUGD_CACHE_DIR) one this user may write",
+            settings.cache.display()
+        )
+    })?;
+    let mut failed = false;
+    for (language, words) in settings.vowels {
+        let cache = settings.cache.clone();
+        let made =
+            tokio::task::spawn_blocking(move || prepared::model(language, &words, Some(&cache)))
+                .await
+                .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
+        match made {
+            Ok(prepared) if prepared.source == prepared::Source::InMemory => {
+                failed = true;
+                eprintln!(
+                    "slugd: {}'s model of vowels was made, but its file cannot be written in {} (the log above says why)",
+                    language.name(),
+                    settings.cache.display()
+                );
+            }
+            Ok(prepared) => println!(
+                "{}: {}, {} contexts, {}",
+                language.name(),
+                prepared.source.describe(),
+                prepared.model.entries(),
+                prepared
+                    .path
+                    .as_deref()
+                    .map_or_else(|| "no file".to_owned(), |p| p.display().to_string())
+            ),
+            Err(e) => {
+                failed = true;
+                let how = match e.is_missing() {
+                    true => format!("; {}", vowels::how_to_get(language)),
+                    false => String::new(),
+                };
+                eprintln!(
+                    "slugd: {}'s model of vowels not prepared: {:#}{how}",
+                    language.name(),
+                    anyhow::Error::from(e)
+                );
+            }
+        }
+    }
+    Ok(match failed {
+        false => ExitCode::SUCCESS,
+        true => ExitCode::FAILURE,
+    })
 }
 
 async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
@@ -138,7 +215,9 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
     } = settings;
     let slugger = Slugger::new(SymbolTable::open(&table, &Metrics::noop()).await?);
     if let Some(title) = title {
-        return match slugger.slugify(&title, &options).await?.0 {
+        let mut made = slugger.slugify(&title, &options).await?;
+        warn_not_loaded(&made.not_loaded);
+        return match made.slugs.pop().expect("one title in, one slug out") {
             Ok(slug) if uri => {
                 println!("{}", slugd_engine::slug::uri(&slug));
                 Ok(ExitCode::SUCCESS)
@@ -169,6 +248,22 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
         0 => ExitCode::SUCCESS,
         _ => ExitCode::FAILURE,
     })
+}
+
+/// Says on standard error that titles were read letter by letter for want
+/// of the models of `not_loaded`, once a process.
+pub(crate) fn warn_not_loaded(not_loaded: &[Language]) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if not_loaded.is_empty() || SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    let names: Vec<&str> = not_loaded.iter().map(|l| l.name()).collect();
+    let codes: Vec<&str> = not_loaded.iter().map(|l| l.code()).collect();
+    eprintln!(
+        "slugd: warning (reading_not_loaded): {} without vowel marks was read letter by letter: no model of its vowels is loaded; give --locales {} (or all), with the word lists and espeak-ng of scripts/dictionaries.sh",
+        names.join(", "),
+        codes.join(",")
+    );
 }
 
 /// The store of `settings`' Redis (connected lazily), waiting for

@@ -1,7 +1,13 @@
 //! `slugd serve`: settings in, a running service out. [`Service::open`]
-//! opens the table (and, on Redis, the reservations) and builds the router; [`Service::run`] serves it on a
-//! listener the caller bound until a shutdown future completes. `main` and
-//! the tests go through the same two steps.
+//! opens the table (and, on Redis, the reservations) and builds the
+//! router; [`Service::run`] serves it on a listener the caller bound until
+//! a shutdown future completes. `main` and the tests go through the same
+//! two steps.
+//!
+//! An in-process table is read while the service already listens:
+//! `/healthz` answers from the first moment, and `/readyz` and the slug
+//! endpoints answer 503 `loading` (with `Retry-After`) until the table is
+//! read. A table that cannot be read stops the service with the reason.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -14,7 +20,7 @@ use crate::http::{self, AppState, BenchState, Limits, Shared};
 use crate::metrics::{ConnectionMetrics, Metrics};
 use crate::reserve::{ReservationSettings, Reservations};
 use crate::slugger::Slugger;
-use crate::table::{OpenError, SymbolTable, TableError, TableSettings};
+use crate::table::{Loading, OpenError, SymbolTable, TableError, TableSettings};
 use slugd_engine::options::Options;
 
 /// Everything `slugd serve` is configured with.
@@ -37,14 +43,16 @@ pub struct ServeSettings {
 
 /// Why the service could not run.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum ServeError {
+pub enum ServeError {
     /// The table could not be opened.
     #[error(transparent)]
     Open(#[from] OpenError),
     /// The address could not be bound.
     #[error("cannot listen on {addr}")]
     Bind {
+        /// The address.
         addr: SocketAddr,
+        /// Why.
         #[source]
         source: std::io::Error,
     },
@@ -72,6 +80,11 @@ pub struct Service {
     /// Whether anyone may reserve and release: reservations on Redis
     /// without `--auth-tokens`.
     open_reservations: bool,
+    /// The in-process table's reading, begun by [`Service::open`]: the
+    /// service listens meanwhile, and stops if it fails.
+    loading: Option<Loading>,
+    /// The table, for [`Service::table_read`].
+    table: SymbolTable,
 }
 
 /// The warning `serve` logs at start when anyone who reaches `addr` may
@@ -84,15 +97,16 @@ fn open_warning(addr: SocketAddr, open_reservations: bool) -> Option<&'static st
 }
 
 impl Service {
-    /// Opens the table and builds the router.
+    /// Opens the table (an in-process one begins to be read, without
+    /// waiting) and builds the router.
     pub async fn open(settings: &ServeSettings) -> Result<Service, OpenError> {
         let metrics = Metrics::new();
-        let table = SymbolTable::open(&settings.table, &metrics).await?;
+        let (table, loading) = SymbolTable::start(&settings.table, &metrics).await?;
         let source = match &settings.table.redis {
             Some(redis) => format!("redis {} prefix {}", redis.endpoint, settings.table.prefix),
             None => format!("in_process {}", settings.table.data),
         };
-        let slugger = Slugger::new(table);
+        let slugger = Slugger::new(table.clone());
         let bench = BenchState::new(
             slugger.clone(),
             settings.defaults.clone(),
@@ -139,17 +153,32 @@ impl Service {
             connection_metrics,
             source,
             open_reservations,
+            loading,
+            table,
         })
     }
 
+    /// Completes once the table can answer: at once on Redis (which
+    /// answers or not by itself), once it is read in-process (never, if
+    /// it cannot be: [`Service::run`] then stops with the reason).
+    pub fn table_read(&self) -> impl Future<Output = ()> + Send + 'static {
+        let table = self.table.clone();
+        async move {
+            if let SymbolTable::InProcess(table) = table {
+                table.until_read().await;
+            }
+        }
+    }
+
     /// Serves on `listener` until `shutdown` completes, then lets requests
-    /// in flight finish.
+    /// in flight finish; an in-process table that cannot be read stops it
+    /// at once, with the reason.
     pub async fn run(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> std::io::Result<()> {
-        let addr = listener.local_addr()?;
+    ) -> Result<(), ServeError> {
+        let addr = listener.local_addr().map_err(ServeError::Serve)?;
         tracing::info!(%addr, names = %self.source, "slugd listening");
         if let Some(warning) = open_warning(addr, self.open_reservations) {
             tracing::warn!(%addr, "{warning}");
@@ -161,7 +190,18 @@ impl Service {
             max: self.max_connections,
             metrics: self.connection_metrics,
         };
-        http::serve(listener, self.router, connections, shutdown).await
+        let serving = http::serve(listener, self.router, connections, shutdown);
+        let Some(loading) = self.loading else {
+            return serving.await.map_err(ServeError::Serve);
+        };
+        tokio::pin!(serving);
+        tokio::select! {
+            served = &mut serving => served.map_err(ServeError::Serve),
+            loaded = loading.finished() => {
+                loaded?;
+                serving.await.map_err(ServeError::Serve)
+            }
+        }
     }
 }
 
@@ -171,15 +211,14 @@ pub(crate) async fn run(
     settings: ServeSettings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let service = Service::open(&settings).await?;
+    // Bound first: an orchestrator sees the port and /healthz at once,
+    // however long the table takes to read.
     let listener = http::bind(settings.listen).map_err(|source| ServeError::Bind {
         addr: settings.listen,
         source,
     })?;
-    service
-        .run(listener, shutdown)
-        .await
-        .map_err(ServeError::Serve)
+    let service = Service::open(&settings).await?;
+    service.run(listener, shutdown).await
 }
 
 /// Completes on Ctrl-C or SIGTERM.

@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 use crate::table::{Fallback, MemoryTable, RedisTable, SymbolTable, TableError};
 use slugd_engine::locale::SlugLocale;
+use slugd_engine::readers::vowels::Language;
 use slugd_engine::slug::{self, EmptySlug, NoSymbols, Options, SymbolNames};
 
 /// Slugs titles with a table. Cheap to clone: clones share the table.
@@ -40,6 +41,10 @@ pub struct Slugs {
     pub slugs: Vec<Result<String, EmptySlug>>,
     /// Whether they came from the fallback table because Redis was down.
     pub degraded: bool,
+    /// The languages whose models of vowels some title would be read by
+    /// but the table does not hold (their words were read letter by
+    /// letter), in the order of [`Language::ALL`]; mostly empty.
+    pub not_loaded: Vec<Language>,
 }
 
 impl Slugger {
@@ -63,10 +68,7 @@ impl Slugger {
         match &self.table {
             // In memory no names are asked for ahead: the engine rewrites
             // a title only when it needs to ([`slug::slugify`]).
-            SymbolTable::InProcess(table) => Ok(Slugs {
-                slugs: in_memory(table, titles, options),
-                degraded: false,
-            }),
+            SymbolTable::InProcess(table) => Ok(in_memory(table.get()?, titles, options, false)),
             // Boxed: the Redis steps' state is kilobytes, which every
             // caller's future (the HTTP handler's, moved into a box of its
             // own and through each layer) would otherwise carry in-process
@@ -77,17 +79,28 @@ impl Slugger {
         }
     }
 
-    /// Slugs one title; the flag says whether the fallback table answered.
-    pub async fn slugify(
-        &self,
-        title: &str,
-        options: &Options,
-    ) -> Result<(Result<String, EmptySlug>, bool), TableError> {
-        let mut all = self.slugify_all(&[title], options).await?;
-        Ok((
-            all.slugs.pop().expect("one title in, one slug out"),
-            all.degraded,
-        ))
+    /// The languages some of `titles` would be read by whose models of
+    /// vowels the table does not hold (on Redis, the version in use; none
+    /// known before Redis has answered), without slugging them: for
+    /// answers that slug otherwise, such as reservations.
+    pub fn not_loaded<S: AsRef<str>>(&self, titles: &[S], options: &Options) -> Vec<Language> {
+        match &self.table {
+            SymbolTable::InProcess(table) => match table.get() {
+                Ok(table) => not_loaded(titles, options, &**table),
+                Err(_) => Vec::new(),
+            },
+            SymbolTable::Redis(table, _) => match table.live_version() {
+                Some(version) => {
+                    missing_models(titles, options, |l| version.meta.vowels.get(l).is_some())
+                }
+                None => Vec::new(),
+            },
+        }
+    }
+
+    /// Slugs one title: [`Slugger::slugify_all`] of one.
+    pub async fn slugify(&self, title: &str, options: &Options) -> Result<Slugs, TableError> {
+        self.slugify_all(&[title], options).await
     }
 }
 
@@ -100,10 +113,6 @@ async fn from_redis<S: AsRef<str>>(
     titles: &[S],
     options: &Options,
 ) -> Result<Slugs, TableError> {
-    let plain = |slugs| Slugs {
-        slugs,
-        degraded: false,
-    };
     // Step 1: each title as the options rewrite it (replacements, a
     // locale's romanization), once: what is read for names is what the
     // engine slugs. After the titles, in the same vector, the fallback
@@ -132,14 +141,14 @@ async fn from_redis<S: AsRef<str>>(
                 .iter()
                 .any(|t| slugd_engine::readers::vowels::has_letters(t))))
     {
-        return Ok(plain(engine(titles, rewritten, options, &NoSymbols)));
+        return Ok(engine(titles, rewritten, options, &NoSymbols));
     }
     match (table.names(&read, options).await, fallback) {
         (Ok(names), _) => {
             if let Some(fallback) = fallback {
                 fallback.release();
             }
-            Ok(plain(engine(titles, rewritten, options, &names.view())))
+            Ok(engine(titles, rewritten, options, &names.view()))
         }
         (Err(e), Some(fallback)) if e.is_outage() => {
             let live = table.live_version();
@@ -152,10 +161,7 @@ async fn from_redis<S: AsRef<str>>(
                 .table(live.as_ref().map(|v| &v.meta))
                 .await
                 .map_err(no_fallback)?;
-            Ok(Slugs {
-                slugs: in_memory(&memory, titles, options),
-                degraded: true,
-            })
+            Ok(in_memory(&memory, titles, options, true))
         }
         (Err(e), _) => Err(e),
     }
@@ -167,22 +173,60 @@ fn in_memory<S: AsRef<str>>(
     table: &MemoryTable,
     titles: &[S],
     options: &Options,
-) -> Vec<Result<String, EmptySlug>> {
+    degraded: bool,
+) -> Slugs {
     let written = options.names_written();
+    let each = |names: &dyn Fn(&str) -> Result<String, EmptySlug>| {
+        titles.iter().map(|t| names(t.as_ref())).collect()
+    };
     match &options.locale {
-        None if !written => titles
-            .iter()
-            .map(|t| slug::slugify(t.as_ref(), options, table))
-            .collect(),
+        None if !written => Slugs {
+            slugs: each(&|t| slug::slugify(t, options, table)),
+            degraded,
+            not_loaded: not_loaded(titles, options, table),
+        },
         locale => {
             let chain = table.chain(locale.as_ref(), written);
             let view = table.view(&chain);
-            titles
-                .iter()
-                .map(|t| slug::slugify(t.as_ref(), options, &view))
-                .collect()
+            Slugs {
+                slugs: each(&|t| slug::slugify(t, options, &view)),
+                degraded,
+                not_loaded: not_loaded(titles, options, &view),
+            }
         }
     }
+}
+
+/// The languages some of `titles` would be read by whose models `names`
+/// does not hold ([`slug::reading_not_loaded`]), each once, in the order of
+/// [`Language::ALL`].
+fn not_loaded<S: AsRef<str>>(
+    titles: &[S],
+    options: &Options,
+    names: &impl SymbolNames,
+) -> Vec<Language> {
+    missing_models(titles, options, |l| names.vowels(l).is_some())
+}
+
+/// [`not_loaded`], with whether the table holds each model.
+fn missing_models<S: AsRef<str>>(
+    titles: &[S],
+    options: &Options,
+    has_model: impl Fn(Language) -> bool + Copy,
+) -> Vec<Language> {
+    if !options.reads_vowels() {
+        return Vec::new();
+    }
+    let mut missing = [false; Language::ALL.len()];
+    for title in titles {
+        if let Some(language) = slug::reading_not_loaded(title.as_ref(), options, has_model) {
+            missing[language as usize] = true;
+        }
+    }
+    Language::ALL
+        .into_iter()
+        .filter(|&l| missing[l as usize])
+        .collect()
 }
 
 /// Step 4: the engine over each rewritten title (beside the title it
@@ -192,10 +236,14 @@ fn engine<S: AsRef<str>>(
     rewritten: &[Cow<'_, str>],
     options: &Options,
     names: &impl SymbolNames,
-) -> Vec<Result<String, EmptySlug>> {
-    titles
-        .iter()
-        .zip(rewritten)
-        .map(|(t, r)| slug::slugify_rewritten(t.as_ref(), r, options, names))
-        .collect()
+) -> Slugs {
+    Slugs {
+        slugs: titles
+            .iter()
+            .zip(rewritten)
+            .map(|(t, r)| slug::slugify_rewritten(t.as_ref(), r, options, names))
+            .collect(),
+        degraded: false,
+        not_loaded: not_loaded(titles, options, names),
+    }
 }

@@ -187,11 +187,11 @@ impl Stream {
                 Err(_) => items.push(Item::NotUtf8),
             }
         }
-        let mut slugs = self
+        let made = self
             .runtime
-            .block_on(self.slugger.slugify_all(&titles, &self.options))?
-            .slugs
-            .into_iter();
+            .block_on(self.slugger.slugify_all(&titles, &self.options))?;
+        crate::commands::warn_not_loaded(&made.not_loaded);
+        let mut slugs = made.slugs.into_iter();
         let mut written = Written {
             output: Vec::with_capacity(batch.bytes.len()),
             errors: Vec::new(),
@@ -350,7 +350,7 @@ mod tests {
             .build()
             .unwrap();
         let stream = Stream {
-            slugger: Slugger::new(SymbolTable::InProcess(Arc::new(MemoryTable::built_in()))),
+            slugger: Slugger::new(SymbolTable::in_process(Arc::new(MemoryTable::built_in()))),
             options: Options::default(),
             uri: false,
             threads: NonZeroUsize::new(threads).unwrap(),

@@ -82,7 +82,13 @@ pub enum ApiError {
     NotReplicated(String),
     /// 503: the symbol table (Redis) cannot answer now.
     #[error("the symbol table is unavailable: {0}")]
-    Unavailable(#[from] TableError),
+    Unavailable(TableError),
+    /// 503, with `Retry-After`: the in-process table is still being read
+    /// at start (the service listens meanwhile).
+    #[error(
+        "the service is starting: its symbol table is still being read; try again in a moment (see Retry-After)"
+    )]
+    Loading,
     /// 401: a reservation endpoint without a token of `--auth-tokens`.
     #[error("{0}")]
     Unauthorized(Denied),
@@ -111,6 +117,15 @@ pub enum ApiError {
         "send the lines to import as NDJSON with the header Content-Type: application/x-ndjson"
     )]
     NotNdjson,
+}
+
+impl From<TableError> for ApiError {
+    fn from(e: TableError) -> Self {
+        match e {
+            TableError::Loading => ApiError::Loading,
+            e => ApiError::Unavailable(e),
+        }
+    }
 }
 
 impl From<Denied> for ApiError {
@@ -171,6 +186,7 @@ impl ApiError {
             },
             ApiError::ScopeHasKeys(s()),
             ApiError::NotNdjson,
+            ApiError::Loading,
         ]
     }
 
@@ -202,6 +218,7 @@ impl ApiError {
             ApiError::NotASlug { .. } => 21,
             ApiError::ScopeHasKeys(_) => 22,
             ApiError::NotNdjson => 23,
+            ApiError::Loading => 24,
         }
     }
 
@@ -226,6 +243,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::BenchBusy => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_)
+            | ApiError::Loading
             | ApiError::NeedsRedis
             | ApiError::ReservationsUnavailable(_)
             | ApiError::NotReplicated(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -259,6 +277,7 @@ impl ApiError {
             ApiError::NotASlug { .. } => "not_a_slug",
             ApiError::ScopeHasKeys(_) => "scope_has_keys",
             ApiError::NotNdjson => "not_ndjson",
+            ApiError::Loading => "loading",
         }
     }
 }
@@ -284,11 +303,20 @@ impl IntoResponse for ApiError {
             _ => {}
         }
         let mut response = (self.status(), axum::Json(body)).into_response();
-        if let ApiError::Unauthorized(_) = self {
-            response.headers_mut().insert(
-                axum::http::header::WWW_AUTHENTICATE,
-                axum::http::HeaderValue::from_static("Bearer realm=\"slugd reservations\""),
-            );
+        match self {
+            ApiError::Unauthorized(_) => {
+                response.headers_mut().insert(
+                    axum::http::header::WWW_AUTHENTICATE,
+                    axum::http::HeaderValue::from_static("Bearer realm=\"slugd reservations\""),
+                );
+            }
+            ApiError::Loading => {
+                response.headers_mut().insert(
+                    axum::http::header::RETRY_AFTER,
+                    axum::http::HeaderValue::from_static("1"),
+                );
+            }
+            _ => {}
         }
         response
     }

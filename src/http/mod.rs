@@ -18,6 +18,7 @@
 //! - [`state`]: what every handler shares, and the request limits
 //! - [`json`]: the JSON extractor every handler uses
 //! - [`error`]: the one error type
+//! - [`warnings`]: what an answer's slugs were made without
 //! - [`server`]: the accept loop and each connection's life, on a
 //!   listener the caller bound: timers, the head limit, no HTTP/2
 //! - [`admission`]: who holds the `--max-connections` slots, and who
@@ -39,6 +40,7 @@ mod router;
 mod server;
 mod slug;
 mod state;
+mod warnings;
 
 pub(crate) use self::bench::BenchState;
 pub(crate) use self::edge::App;

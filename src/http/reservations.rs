@@ -23,6 +23,7 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use super::state::AppState;
+use super::warnings::{self, Warning};
 use crate::auth::Permission;
 use crate::metrics::HoldCounted;
 use crate::reserve::export::{self, CHUNKS};
@@ -112,6 +113,10 @@ struct Reserved {
     /// nothing was written.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     dry_run: bool,
+    /// What a slug made from the title was made without, as for `POST
+    /// /slug` (`reading_not_loaded`); absent when nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<Warning>,
 }
 
 /// Whether a slug is the owner's for a while or for good.
@@ -295,7 +300,7 @@ fn reserve_error(e: ReserveError) -> ApiError {
             suggestion: suggestion.clone(),
             message: e.to_string(),
         },
-        ReserveError::Table(e) => ApiError::Unavailable(e),
+        ReserveError::Table(e) => ApiError::from(e),
     }
 }
 
@@ -387,6 +392,10 @@ async fn reserve(
         false => StatusCode::OK,
     };
     let (slug_state, held_until) = state_of(made.held_until);
+    let not_loaded = match &request.asked {
+        Asked::Title(title) => state.slugger.not_loaded(&[title], options),
+        Asked::Slug(_) => Vec::new(),
+    };
     let body = Reserved {
         scope: request.scope.as_str().to_owned(),
         owner: request.owner.as_str().to_owned(),
@@ -395,6 +404,7 @@ async fn reserve(
         state: slug_state,
         held_until,
         dry_run: dry,
+        warnings: warnings::not_loaded(&not_loaded),
     };
     Ok((status, Json(body)))
 }

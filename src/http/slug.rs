@@ -12,6 +12,7 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ErrorBody};
 use super::json::Json;
 use super::state::AppState;
+use super::warnings::{self, Warning};
 use slugd_engine::options::{Options, RawOptions};
 
 /// The newest rule version's number, in the document's examples.
@@ -148,6 +149,11 @@ pub struct SlugResponse {
     /// The rule version that made it.
     #[schema(example = 2)]
     pub rules: u64,
+    /// What the slug was made without (`reading_not_loaded`: a word read
+    /// letter by letter for want of a reading the table does not hold);
+    /// absent when nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
 }
 
 /// A batch of slugs, in the order of the titles.
@@ -160,6 +166,10 @@ pub struct SlugsResponse {
     /// The rule version that made them.
     #[schema(example = 2)]
     pub rules: u64,
+    /// What some slugs were made without, as for `POST /slug`; absent when
+    /// nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
 }
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -192,16 +202,18 @@ async fn one(
     request: SlugRequest,
 ) -> Result<Marked<Json<SlugResponse>>, ApiError> {
     let (title, options) = request.title(&state.defaults)?;
-    match state.slugger.slugify(&title, &options).await? {
-        (Ok(slug), degraded) => Ok(Marked(
+    let mut made = state.slugger.slugify(&title, &options).await?;
+    match made.slugs.pop().expect("one title in, one slug out") {
+        Ok(slug) => Ok(Marked(
             Json(SlugResponse {
                 uri: (!options.ascii).then(|| slugd_engine::slug::uri(&slug)),
                 slug,
                 rules: options.rules.number(),
+                warnings: warnings::not_loaded(&made.not_loaded),
             }),
-            degraded,
+            made.degraded,
         )),
-        (Err(empty), _) => Err(ApiError::EmptySlug(empty.to_string())),
+        Err(empty) => Err(ApiError::EmptySlug(empty.to_string())),
     }
 }
 
@@ -226,6 +238,7 @@ async fn one(
                 ("locale" = (value = json!({"slug": "groesse-und-strasse", "rules": NEWEST}))),
                 ("own_script" = (value = json!({"slug": "привет-мир", "uri": "%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82-%D0%BC%D0%B8%D1%80", "rules": NEWEST}))),
                 ("fallback" = (value = json!({"slug": "untitled", "rules": NEWEST}))),
+                ("reading_not_loaded" = (value = json!({"slug": "mrhba-balalm", "rules": NEWEST, "warnings": [{"code": "reading_not_loaded", "locales": ["ar"], "message": "Arabic without vowel marks was read letter by letter: this table holds no model of the vowels it does not write. To read it as its readers write it, start slugd serve with --locales ar (or all), or load the Redis table with slugd load --locales ar, with the word lists and espeak-ng that scripts/dictionaries.sh installs"}]}))),
             )),
         (status = 400, description = "`malformed_json`: the body is not JSON", body = ErrorBody),
         (status = 408, description = "`body_timeout`: the body came too slowly", body = ErrorBody),
@@ -319,6 +332,7 @@ async fn post_slugs(
                     .then(|| slugs.iter().map(|s| slugd_engine::slug::uri(s)).collect()),
                 slugs,
                 rules: options.rules.number(),
+                warnings: warnings::not_loaded(&results.not_loaded),
             }
         }),
         results.degraded,

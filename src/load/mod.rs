@@ -75,8 +75,22 @@ pub struct LoadSettings {
     /// The languages whose models of vowels are made, each with its word
     /// list (`--locales` has `fa`, `ur`, `ar`, or is `all`).
     pub vowels: Vec<(Language, PathBuf)>,
+    /// Where the models of vowels are prepared once and read from after
+    /// (`--cache-dir`); `None`: made in memory each load.
+    pub prepared: Option<PathBuf>,
     /// How long to wait for another loader's lock.
     pub lock_wait: Duration,
+}
+
+/// A model of vowels a load put in the meta.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelReport {
+    /// Its language.
+    pub language: Language,
+    /// Its contexts.
+    pub contexts: u64,
+    /// Its bytes in the meta hash (part of the load's `bytes`).
+    pub bytes: u64,
 }
 
 /// What a load did.
@@ -103,18 +117,8 @@ pub struct LoadReport {
     /// MEMORY USAGE summed over the buckets of Japanese readings (part of
     /// `bytes`).
     pub japanese_bytes: u64,
-    /// Contexts of Persian's model of vowels (0: none).
-    pub persian_contexts: u64,
-    /// The model's bytes in the meta hash (part of `bytes`).
-    pub persian_bytes: u64,
-    /// Contexts of Urdu's model of vowels (0: none).
-    pub urdu_contexts: u64,
-    /// The model's bytes in the meta hash (part of `bytes`).
-    pub urdu_bytes: u64,
-    /// Contexts of Arabic's model of vowels (0: none).
-    pub arabic_contexts: u64,
-    /// The model's bytes in the meta hash (part of `bytes`).
-    pub arabic_bytes: u64,
+    /// The models of vowels loaded, in the order of [`Language::ALL`].
+    pub models: Vec<ModelReport>,
     /// Versions removed after the switch.
     pub removed: Vec<Version>,
     /// Wall time of the whole load.
@@ -146,17 +150,14 @@ impl fmt::Display for LoadReport {
                 self.japanese_forms, self.japanese_bytes
             )?;
         }
-        for (language, contexts, bytes) in [
-            ("Persian", self.persian_contexts, self.persian_bytes),
-            ("Urdu", self.urdu_contexts, self.urdu_bytes),
-            ("Arabic", self.arabic_contexts, self.arabic_bytes),
-        ] {
-            if contexts > 0 {
-                write!(
-                    f,
-                    "\n{language}'s model of vowels: {contexts} contexts, {bytes} bytes in the meta"
-                )?;
-            }
+        for model in &self.models {
+            write!(
+                f,
+                "\n{}'s model of vowels: {} contexts, {} bytes in the meta",
+                model.language.name(),
+                model.contexts,
+                model.bytes
+            )?;
         }
         if !self.removed.is_empty() {
             write!(f, "\nremoved old versions {:?}", self.removed)?;
@@ -193,8 +194,9 @@ pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
     // a broken dictionary fails the load here, and the lock is not held
     // idle while it is read.
     let readings = read_readings(settings).await?;
-    // The models of vowels too (some seconds of espeak-ng each).
-    let vowels = vowels::build_all(&settings.vowels)
+    // The models of vowels too: read from their prepared files, or made
+    // (some seconds of espeak-ng each) and prepared for the next load.
+    let vowels = vowels::build_all(&settings.vowels, settings.prepared.as_deref())
         .await
         .map_err(LoadError::Vowels)?;
     let conn = Conn::for_loader(&settings.redis)
@@ -321,8 +323,15 @@ impl Load<'_> {
         self.switch(version).await?;
         self.announce(version).await;
         let removed = self.remove_others(version).await?;
-        let contexts = |l| meta.vowels.get(l).map_or(0, |m| m.entries() as u64);
-        let bytes = |l| meta.vowels.get(l).map_or(0, |m| m.encode().len() as u64);
+        let models = meta
+            .vowels
+            .iter()
+            .map(|m| ModelReport {
+                language: m.language(),
+                contexts: m.entries() as u64,
+                bytes: m.encode().len() as u64,
+            })
+            .collect();
         Ok(LoadReport {
             data: self.settings.data.clone(),
             version,
@@ -334,12 +343,7 @@ impl Load<'_> {
             bytes: meta.bytes,
             japanese_forms: meta.readings.forms,
             japanese_bytes: reading_bytes,
-            persian_contexts: contexts(Language::Persian),
-            persian_bytes: bytes(Language::Persian),
-            urdu_contexts: contexts(Language::Urdu),
-            urdu_bytes: bytes(Language::Urdu),
-            arabic_contexts: contexts(Language::Arabic),
-            arabic_bytes: bytes(Language::Arabic),
+            models,
             removed,
             elapsed: started.elapsed(),
         })

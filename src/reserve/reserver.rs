@@ -188,7 +188,7 @@ impl Reservations {
         hold_seconds: Option<u32>,
         dry: bool,
     ) -> Result<Reservation, ReserveError> {
-        match self.slugger.slugify(slug, options).await?.0 {
+        match one(self.slugger.slugify(slug, options).await?) {
             Ok(made) if made == slug => {}
             Ok(made) => {
                 return Err(ReserveError::NotASlug {
@@ -268,7 +268,7 @@ impl Reservations {
 
     /// The slug of `title`, or why there is none.
     async fn slug(&self, title: &str, options: &Options) -> Result<String, ReserveError> {
-        Ok(self.slugger.slugify(title, options).await?.0?)
+        Ok(one(self.slugger.slugify(title, options).await?)?)
     }
 
     /// Adds the stems for suffixes of up to `digits` digits.
@@ -382,6 +382,11 @@ pub(crate) fn split_number(slug: &str) -> (&str, Option<u64>) {
         }
         _ => (slug, None),
     }
+}
+
+/// The slug of a batch of one.
+fn one(mut made: crate::slugger::Slugs) -> Result<String, slugd_engine::slug::EmptySlug> {
+    made.slugs.pop().expect("one title in, one slug out")
 }
 
 #[cfg(test)]

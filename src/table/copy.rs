@@ -38,6 +38,8 @@ pub struct CopySource {
     /// Redis has answered, of the languages the service's `--locales` ask
     /// for.
     vowels: Vec<(Language, PathBuf)>,
+    /// Where the models are prepared (`--cache-dir`).
+    prepared: Option<PathBuf>,
 }
 
 impl CopySource {
@@ -50,6 +52,7 @@ impl CopySource {
             ipadic: settings.ipadic.clone(),
             japanese: settings.japanese,
             vowels: settings.vowels.clone(),
+            prepared: settings.prepared.clone(),
         }
     }
 
@@ -84,7 +87,7 @@ impl CopySource {
                 .vowels
                 .iter()
                 .fold(table, |table, model| table.with_vowels(model.clone()))),
-            None => Ok(memory::read_vowels(table, &self.vowels).await?),
+            None => Ok(memory::read_vowels(table, &self.vowels, self.prepared.as_deref()).await?),
         }
     }
 

@@ -54,6 +54,9 @@ pub enum TableError {
     /// Redis did not answer in time.
     #[error("Redis did not answer within {} ms", .0.as_millis())]
     Timeout(Duration),
+    /// The in-process table is still being read, at start.
+    #[error("the symbol table is still being read at start; try again in a moment")]
+    Loading,
     /// Redis answers but holds no table under the prefix.
     #[error("no symbol table is loaded in Redis under prefix '{0}'; run `slugd load`")]
     NotLoaded(String),

@@ -471,20 +471,11 @@ pub mod field {
     pub const JA_BUCKETS: &str = "ja_buckets";
     /// Japanese written forms.
     pub const JA_FORMS: &str = "ja_forms";
-    /// Persian's model of vowels, as text.
-    pub const FA_VOWELS: &str = "fa_vowels";
-    /// Urdu's model of vowels, as text.
-    pub const UR_VOWELS: &str = "ur_vowels";
-    /// Arabic's model of vowels, as text.
-    pub const AR_VOWELS: &str = "ar_vowels";
 
-    /// The field of `language`'s model of vowels.
+    /// The field of `language`'s model of vowels, as text (its row of
+    /// the models' table names it: `fa_vowels`, `ur_vowels`, `ar_vowels`).
     pub const fn vowels(language: slugd_engine::readers::vowels::Language) -> &'static str {
-        match language {
-            slugd_engine::readers::vowels::Language::Persian => FA_VOWELS,
-            slugd_engine::readers::vowels::Language::Urdu => UR_VOWELS,
-            slugd_engine::readers::vowels::Language::Arabic => AR_VOWELS,
-        }
+        language.row().field
     }
 }
 

@@ -80,12 +80,14 @@ pub(super) async fn read_japanese(
 }
 
 /// The table with the models of vowels of `languages`, each from its
-/// word list ([`vowels::build_all`]: a missing package is a warning).
+/// word list, read from its prepared file in `cache` when there is one
+/// ([`vowels::build_all`]: a missing package is a warning).
 pub(super) async fn read_vowels(
     table: MemoryTable,
     languages: &[(Language, PathBuf)],
+    cache: Option<&Path>,
 ) -> Result<MemoryTable, VowelsError> {
-    Ok(vowels::build_all(languages)
+    Ok(vowels::build_all(languages, cache)
         .await?
         .iter()
         .fold(table, |table, model| table.with_vowels(model.clone())))

@@ -34,6 +34,9 @@ pub struct TableSettings {
     /// those of `fa`, `ur` and `ar` that `--locales` has (all, when it is
     /// `all`).
     pub vowels: Vec<(Language, PathBuf)>,
+    /// Where the models of vowels are prepared once and read from at
+    /// every later start (`--cache-dir`); `None`: made in memory each time.
+    pub prepared: Option<PathBuf>,
     /// The key prefix in Redis.
     pub prefix: String,
     /// Categories of the in-process table. A Redis table says its own; until

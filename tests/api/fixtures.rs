@@ -50,9 +50,10 @@ pub fn debian_cldr(locales: &str) -> CldrSettings {
     }
 }
 
-/// The real `slugd` binary with the shipped data file (`SLUGD_DATA`), and
-/// no Redis from the environment the tests run in: what it talks to is in
-/// its arguments.
+/// The real `slugd` binary with the shipped data file (`SLUGD_DATA`),
+/// the tests' directory of prepared models (`SLUGD_CACHE_DIR`, not the
+/// user's cache), and no Redis from the environment the tests run in:
+/// what it talks to is in its arguments.
 pub fn slugd_command() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_slugd"));
     command
@@ -60,7 +61,8 @@ pub fn slugd_command() -> Command {
         .env_remove("REDIS_CLUSTER")
         .env_remove("REDIS_SENTINEL")
         .env("SLUGD_DATA", data_file())
-        .env("SLUGD_CLDR", shipped_cldr_dir());
+        .env("SLUGD_CLDR", shipped_cldr_dir())
+        .env("SLUGD_CACHE_DIR", prepared_dir());
     command
 }
 
@@ -557,8 +559,17 @@ pub fn load_settings(server: &RedisServer) -> LoadSettings {
         cldr: shipped_cldr(),
         japanese: None,
         vowels: Vec::new(),
+        prepared: Some(prepared_dir()),
         lock_wait: Duration::from_secs(30),
     }
+}
+
+/// Where the tests' models of vowels are prepared: one directory for
+/// every test (a model's file is named by what it was made from, so
+/// sharing it changes no test's model), kept under Cargo's target
+/// directory, so that espeak-ng reads each word list once a build.
+pub fn prepared_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("prepared-models")
 }
 
 /// An error and its causes on one line, as `slugd` prints them.
@@ -799,7 +810,7 @@ impl RedisCluster {
     pub async fn wait_replicated(&self) {
         for primary in self.primaries().await {
             let acked: i64 = self.nodes[primary]
-                .query(redis::cmd("WAIT").arg(1).arg(5000))
+                .query(redis::cmd("WAIT").arg(1).arg(60_000))
                 .await;
             assert_eq!(acked, 1, "the replica of {} lags", self.nodes[primary].port);
         }

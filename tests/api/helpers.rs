@@ -34,6 +34,7 @@ pub fn table_settings(config: Option<RedisConfig>) -> TableSettings {
         ipadic: slugd_engine::readers::japanese::ipadic::DEFAULT_DIR.into(),
         japanese: false,
         vowels: Vec::new(),
+        prepared: Some(crate::fixtures::prepared_dir()),
         refresh_interval: Duration::from_millis(200),
         on_redis_down: Default::default(),
         name_cache: 1024,
@@ -173,9 +174,20 @@ impl AppBuilder {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (tx, rx) = oneshot::channel::<()>();
-        tokio::spawn(service.run(listener, async {
+        // An in-process table is read while the service listens: wait
+        // for it, as a load balancer would wait for /readyz, or say why
+        // the service stopped instead.
+        let read = service.table_read();
+        let mut running = tokio::spawn(service.run(listener, async {
             let _ = rx.await;
         }));
+        tokio::select! {
+            () = read => {}
+            stopped = &mut running => match stopped.expect("the service did not panic") {
+                Ok(()) => panic!("the service stopped while its table was read"),
+                Err(e) => panic!("the service stopped: {}", crate::fixtures::chain(&e)),
+            },
+        }
         App {
             addr,
             client: reqwest::Client::builder()

@@ -25,6 +25,7 @@ mod openapi;
 mod operations;
 mod options;
 mod outage;
+mod prepared;
 mod properties;
 mod replicas;
 mod reservations;

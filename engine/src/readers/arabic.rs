@@ -15,13 +15,10 @@
 //! A word with no mark is read as before (its consonants, as deunicode
 //! writes them).
 
-/// A language written in Arabic script that slugd reads with its vowels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Language {
-    Arabic,
-    Persian,
-    Urdu,
-}
+/// A language written in Arabic script that slugd reads with its vowels:
+/// the models' languages ([`super::vowels::MODELS`]), one type for the
+/// reader of marked words and the models.
+pub(crate) use super::vowels::Language;
 
 impl Language {
     /// The language a text's letters show: `ٹ ڈ ڑ ے ں ھ` Urdu (with

@@ -851,11 +851,7 @@ pub(crate) fn vowels_read_as(
             _ => return None,
         },
     };
-    match language {
-        arabic::Language::Persian => Some(vowels::Language::Persian),
-        arabic::Language::Urdu => Some(vowels::Language::Urdu),
-        arabic::Language::Arabic => Some(vowels::Language::Arabic),
-    }
+    Some(language)
 }
 
 /// The row `choices` give the script of `key`, the letters of `text`

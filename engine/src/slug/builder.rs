@@ -682,7 +682,9 @@ pub(super) fn build<const EXTRAS: bool>(
             // letters, which is all the rules do with them when the table
             // names no such character and no sequence starts there.
             let cp = (u32::from(byte & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F);
-            if vowel_stops && (0x620..=0x6FF).contains(&cp) {
+            // The letters the models read ([`vowels::is_letter`], from
+            // the same table that chooses them).
+            if vowel_stops && char::from_u32(cp).is_some_and(crate::readers::vowels::is_letter) {
                 return Err(Unrewritten);
             }
             if national_stops && cp >= 0x300 && i >= reading.as_before && scan::stops_at(cp) {

@@ -263,6 +263,31 @@ fn read_vowels<'t>(
     }
 }
 
+/// The language whose model of vowels `title` would be read by, when
+/// `has_model` says the table holds no such model: the title's words in
+/// that language are then read letter by letter, as rules 5 read them
+/// (what the service warns of as `reading_not_loaded`). `None` when the
+/// title needs no model or its model is there. The same test
+/// [`read_vowels`] makes, on the title as given.
+pub fn reading_not_loaded(
+    title: &str,
+    options: &Options,
+    has_model: impl Fn(vowels::Language) -> bool,
+) -> Option<vowels::Language> {
+    if !options.reads_vowels()
+        || find_byte(title.as_bytes(), 0, |b| (0xD8..=0xDB).contains(&b)).is_none()
+        || !vowels::has_letters(title)
+    {
+        return None;
+    }
+    match crate::readers::vowels_read_as(title, title, options.locale.as_ref(), options.rules) {
+        Some(language) if options.rules.has(language.switch()) => {
+            (!has_model(language)).then_some(language)
+        }
+        _ => None,
+    }
+}
+
 /// A title on its way through the stages before the table, with what one
 /// scan found in it while it is as it was scanned.
 struct Text<'t> {
