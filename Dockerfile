@@ -16,18 +16,29 @@ RUN cargo build --release --locked --bin slugd
 FROM debian:bookworm-slim
 # CLDR 41's names in every locale, for `slugd load --locales`, IPADIC's
 # readings, for Japanese (`--locales ja` or `all`; docs/japanese.md), and
-# Persian's and Arabic's word lists with espeak-ng, from which rules 6's
-# models of their unwritten vowels are made (`--locales fa`, `ar` or `all`;
-# docs/writing-systems.md). Urdu's words come from PyPI, not Debian: mount
-# them and give --urdu-words (scripts/dictionaries.sh fetches them).
+# the word lists and espeak-ng from which rules 6's models of the vowels
+# Persian, Urdu and Arabic do not write are made (`--locales fa`, `ur`,
+# `ar` or `all`; docs/writing-systems.md): Persian's and Arabic's from
+# Debian, Urdu's from PyPI's LughaatNLP, which scripts/dictionaries.sh
+# fetches and checks (pip only for that, removed after).
+COPY scripts/dictionaries.sh scripts/dictionaries.sh
+COPY scripts/lib scripts/lib
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends unicode-cldr-core mecab-ipadic \
-        myspell-fa hunspell-ar espeak-ng \
-    && rm -rf /var/lib/apt/lists/*
+    && apt-get install -y --no-install-recommends python3-pip \
+    && scripts/dictionaries.sh \
+    && apt-get purge -y --auto-remove python3-pip \
+    && rm -rf /var/lib/apt/lists/* scripts
 RUN useradd --system --uid 10001 slugd
 COPY --from=build /src/target/release/slugd /usr/local/bin/slugd
 # UnicodeData.txt and CLDR's English names are built into the binary.
 ENV SLUGD_CLDR=/usr/share/unicode/cldr/common
+# The models of vowels, made once here (a minute or two of espeak-ng), so
+# that every container reads them in milliseconds instead of making them
+# at each start. Named by what they were made from: a container given
+# other word lists makes its own (in memory, the log says, as the
+# directory is not the service user's to write).
+ENV SLUGD_CACHE_DIR=/var/cache/slugd
+RUN slugd prepare --locales all
 USER slugd
 EXPOSE 8080
 ENTRYPOINT ["slugd"]

@@ -168,3 +168,23 @@ async fn in_a_browser_the_own_script_toggle_shows_both_forms() {
     );
     assert!(dom.contains("id=\"own\" type=\"checkbox\""), "{dom}");
 }
+
+/// A title read letter by letter for want of a model: the page shows the
+/// answer's warning under the slug.
+#[tokio::test]
+async fn in_a_browser_a_title_read_letter_by_letter_shows_the_warning() {
+    let app = App::in_process().await;
+    let title = "مرحبا بالعالم";
+    let query = format!("?title={}", crate::helpers::path_segment(title));
+    let Some(dom) = rendered(&app, &query).await else {
+        return;
+    };
+    assert!(
+        dom.contains("<div class=\"slug\" id=\"slug\">mrhba-balalm</div>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<div class=\"warning\" id=\"warning\"><div><code>reading_not_loaded</code> Arabic without vowel marks was read letter by letter"),
+        "{dom}"
+    );
+}

@@ -136,6 +136,14 @@ impl Process {
         Ok((user / hz, system / hz))
     }
 
+    /// PSS in kB, from /proc/<pid>/smaps_rollup: its resident pages, each
+    /// shared one divided among the processes that map it.
+    pub fn pss_kb(&self) -> Result<f64> {
+        let rollup = std::fs::read_to_string(format!("/proc/{}/smaps_rollup", self.pid()))
+            .with_context(|| format!("could not read the memory of {}", self.name))?;
+        field_kb(&rollup, "Pss:").context("no Pss in smaps_rollup")
+    }
+
     /// (RSS, anonymous memory) in kB, from /proc/<pid>/smaps_rollup.
     pub fn smaps_kb(&self) -> Result<(f64, f64)> {
         let rollup = std::fs::read_to_string(format!("/proc/{}/smaps_rollup", self.pid()))

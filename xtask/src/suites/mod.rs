@@ -97,8 +97,11 @@ pub const SUITES: [Suite; 16] = [
     Suite::new(
         "startup",
         "hyperfine: `slugd --version`, `slugd slugify` in-process, from the \
-             data files and on Redis; and `slugd serve` from spawn to the first \
-             200 of GET /readyz, in-process and on Redis.",
+             data files and on Redis; `slugd serve` from spawn to the first \
+             200 of GET /readyz, in-process and on Redis; and every reading \
+             (--locales all) prepared and cold: serve's ready time, RSS and \
+             the PSS of four instances, `slugify --locales fa` to its first \
+             line, `slugd load --locales all` (cold runs take minutes).",
         startup::run,
     ),
     Suite {

@@ -9,6 +9,18 @@
 //! Each round is one hyperfine call over every command (both builds' with
 //! --before), in an order turned each round; a figure is the median over
 //! the rounds of each round's median.
+//!
+//! Then the readings (every locale: CLDR's 147, IPADIC's Japanese and the
+//! models of Persian's, Urdu's and Arabic's vowels, from the packages
+//! scripts/dictionaries.sh installs), prepared and cold: in-process `serve
+//! --locales all` from spawn to the first 200 of /readyz, its RSS then and
+//! the PSS of four such instances at once; `slugify --locales fa --locale
+//! fa` to its first line; `slugd load --locales all` on the loopback
+//! Redis. Prepared: the models read from a cache directory `slugd prepare`
+//! filled once before the rounds (three runs a round). Cold: an empty
+//! cache directory each time, so each model is made again (one run a
+//! round: minutes); a --before build from before prepared files is always
+//! cold, and is measured so.
 
 use std::path::Path;
 use std::process::Command;
@@ -139,6 +151,7 @@ pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Buil
             report.record(target, "ready", "ms", build, ms);
         }
     }
+    readings(settings, &builds, &redis, work, report)?;
     report.compare("median", "slugify_x", "version");
     report.compare("median", "slugify_x_from_files", "slugify_x");
     report.compare("median", "slugify_x_redis", "slugify_x");
@@ -148,18 +161,203 @@ pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Buil
 /// Milliseconds from spawning `slugd serve` (in the work directory, which
 /// holds no data files) to its first 200 of GET /readyz.
 fn ready_after(bin: &Path, backend: &Backend, work: &Path) -> Result<f64> {
+    let (ms, mut server) = serve_ready(bin, backend, &[], &[], work, Duration::from_secs(30))?;
+    server.process.stop();
+    Ok(ms)
+}
+
+/// `slugd serve` with `args` and `env`, spawned and polled until GET
+/// /readyz answers 200 (within `within`): the milliseconds that took, and
+/// the running server.
+fn serve_ready(
+    bin: &Path,
+    backend: &Backend,
+    args: &[&str],
+    env: &[(&str, &str)],
+    work: &Path,
+    within: Duration,
+) -> Result<(f64, Server)> {
     let started = Instant::now();
-    let mut server = Server::slugd("serve-start", bin, backend, &[], work)?;
+    let mut server = Server::slugd_under("serve-start", &[], env, bin, backend, args, work)?;
     loop {
         if http::status(server.port, "GET", "/readyz", None) == Some(200) {
-            let ms = started.elapsed().as_secs_f64() * 1e3;
-            server.process.stop();
-            return Ok(ms);
+            return Ok((started.elapsed().as_secs_f64() * 1e3, server));
         }
         server.process.check_alive()?;
-        if started.elapsed() > Duration::from_secs(30) {
-            bail!("slugd serve was not ready after 30 s");
+        if started.elapsed() > within {
+            bail!("slugd serve {args:?} was not ready after {within:?}");
         }
         sleep(Duration::from_micros(200));
     }
+}
+
+/// How long a cold start of every reading may take (each model made
+/// again, on a busy machine).
+const COLD_WITHIN: Duration = Duration::from_secs(900);
+
+/// The readings' rows (see the module doc): prepared and cold, each
+/// round, both builds' cold with --before.
+fn readings(
+    settings: &Settings,
+    builds: &Builds,
+    redis: &Redis,
+    work: &Path,
+    report: &mut Report,
+) -> Result<()> {
+    for (file, package) in [
+        (
+            "/usr/share/unicode/cldr/common/annotations/de.xml",
+            "unicode-cldr-core",
+        ),
+        ("/usr/share/mecab/dic/ipadic/Noun.csv", "mecab-ipadic"),
+        ("/usr/share/hunspell/fa_IR.dic", "myspell-fa"),
+        ("/usr/share/hunspell/ar.dic", "hunspell-ar"),
+        (
+            "/usr/local/share/slugd/LughaatNLP/tokenizer.json",
+            "LughaatNLP's words",
+        ),
+    ] {
+        if !Path::new(file).exists() {
+            bail!("the readings' rows need {package} ({file}): run scripts/dictionaries.sh");
+        }
+    }
+    need("espeak-ng", "espeak-ng")?;
+    let prepared = work.join("prepared");
+    let prepared_env = prepared.display().to_string();
+    eprintln!("xtask: slugd prepare --locales all, once");
+    let mut prepare = Command::new(&builds.now);
+    prepare
+        .args([
+            "--log",
+            "warn",
+            "prepare",
+            "--locales",
+            "all",
+            "--cache-dir",
+        ])
+        .arg(&prepared);
+    tools::run(&mut prepare)?;
+    let backend = redis.backend();
+    let runs = settings.runs.min(3);
+    for round in 0..settings.rounds {
+        eprintln!(
+            "xtask: round {} of {}: the readings",
+            round + 1,
+            settings.rounds
+        );
+        let cold = work.join(format!("cold-{round}"));
+        let cold_env = cold.display().to_string();
+        let mut starts: Vec<(&str, Build, String)> = Vec::new();
+        for _ in 0..runs {
+            starts.push(("prepared", Build::Now, prepared_env.clone()));
+        }
+        for build in builds.all() {
+            starts.push(("cold", build, cold_env.clone()));
+        }
+        for (kind, build, cache) in rotated(round, &starts) {
+            let bin = builds.bin(build);
+            if kind == "cold" {
+                // Nothing prepared: every model made again.
+                let _ = std::fs::remove_dir_all(&cache);
+            }
+            let env = [("SLUGD_CACHE_DIR", cache.as_str())];
+            let (serve_ms, server) = serve_ready(
+                bin,
+                &Backend::InProcess,
+                &["--locales", "all"],
+                &env,
+                work,
+                COLD_WITHIN,
+            )?;
+            report.record(&format!("serve_all_{kind}"), "ready", "ms", build, serve_ms);
+            if kind == "prepared" {
+                let rss = server.process.rss_kb()? / 1024.0;
+                report.record("serve_all_prepared", "rss", "MiB", build, rss);
+            }
+            drop(server);
+            if kind == "cold" {
+                let _ = std::fs::remove_dir_all(&cache);
+            }
+            let slugify_ms = first_line(bin, &env, work)?;
+            report.record(
+                &format!("slugify_fa_{kind}"),
+                "first_line",
+                "ms",
+                build,
+                slugify_ms,
+            );
+            if kind == "cold" {
+                let _ = std::fs::remove_dir_all(&cache);
+            }
+            let started = Instant::now();
+            let mut load = Command::new(bin);
+            load.envs(env)
+                .args(["--log", "warn", "load", "--locales", "all"]);
+            backend.apply(&mut load);
+            tools::output(&mut load).context("slugd load --locales all failed")?;
+            let load_ms = started.elapsed().as_secs_f64() * 1e3;
+            report.record(&format!("load_all_{kind}"), "done", "ms", build, load_ms);
+            eprintln!(
+                "  {kind:<8} {:<6} serve ready {serve_ms:.0} ms, slugify fa {slugify_ms:.0} ms, load {load_ms:.0} ms",
+                build.label(),
+            );
+        }
+        // Four prepared instances at once: what each holds of its own.
+        let env = [("SLUGD_CACHE_DIR", prepared_env.as_str())];
+        let mut four = Vec::new();
+        for _ in 0..4 {
+            let (_, server) = serve_ready(
+                &builds.now,
+                &Backend::InProcess,
+                &["--locales", "all"],
+                &env,
+                work,
+                COLD_WITHIN,
+            )?;
+            four.push(server);
+        }
+        let mut pss = 0.0;
+        for server in &four {
+            pss += server.process.pss_kb()? / 1024.0;
+        }
+        report.record("serve_all_four", "pss_total", "MiB", Build::Now, pss);
+        report.record("serve_all_four", "pss_each", "MiB", Build::Now, pss / 4.0);
+    }
+    report.compare("ready", "serve_all_prepared", "serve_all_cold");
+    report.compare("first_line", "slugify_fa_prepared", "slugify_fa_cold");
+    report.compare("done", "load_all_prepared", "load_all_cold");
+    Ok(())
+}
+
+/// Milliseconds from spawning `slugd slugify --locales fa --locale fa` of
+/// a Persian title to its first line on standard output.
+fn first_line(bin: &Path, env: &[(&str, &str)], work: &Path) -> Result<f64> {
+    use std::io::{BufRead, BufReader};
+    let started = Instant::now();
+    let mut child = Command::new(bin)
+        .envs(env.iter().copied())
+        .current_dir(work)
+        .args([
+            "--log",
+            "warn",
+            "slugify",
+            "--locales",
+            "fa",
+            "--locale",
+            "fa",
+            "تهران",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .context("could not start slugd slugify")?;
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line)?;
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    let status = child.wait()?;
+    if !status.success() || line.trim().is_empty() {
+        bail!("slugd slugify --locales fa failed ({status})");
+    }
+    Ok(ms)
 }
