@@ -216,7 +216,7 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
     let slugger = Slugger::new(SymbolTable::open(&table, &Metrics::noop()).await?);
     if let Some(title) = title {
         let mut made = slugger.slugify(&title, &options).await?;
-        warn_not_loaded(&made.not_loaded);
+        stream::warn_not_loaded(&made.not_loaded);
         return match made.slugs.pop().expect("one title in, one slug out") {
             Ok(slug) if uri => {
                 println!("{}", slugd_engine::slug::uri(&slug));
@@ -248,22 +248,6 @@ async fn slugify(settings: SlugifySettings) -> anyhow::Result<ExitCode> {
         0 => ExitCode::SUCCESS,
         _ => ExitCode::FAILURE,
     })
-}
-
-/// Says on standard error that titles were read letter by letter for want
-/// of the models of `not_loaded`, once a process.
-pub(crate) fn warn_not_loaded(not_loaded: &[Language]) {
-    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if not_loaded.is_empty() || SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        return;
-    }
-    let names: Vec<&str> = not_loaded.iter().map(|l| l.name()).collect();
-    let codes: Vec<&str> = not_loaded.iter().map(|l| l.code()).collect();
-    eprintln!(
-        "slugd: warning (reading_not_loaded): {} without vowel marks was read letter by letter: no model of its vowels is loaded; give --locales {} (or all), with the word lists and espeak-ng of scripts/dictionaries.sh",
-        names.join(", "),
-        codes.join(",")
-    );
 }
 
 /// The store of `settings`' Redis (connected lazily), waiting for

@@ -190,7 +190,7 @@ impl Stream {
         let made = self
             .runtime
             .block_on(self.slugger.slugify_all(&titles, &self.options))?;
-        crate::commands::warn_not_loaded(&made.not_loaded);
+        warn_not_loaded(&made.not_loaded);
         let mut slugs = made.slugs.into_iter();
         let mut written = Written {
             output: Vec::with_capacity(batch.bytes.len()),
@@ -336,6 +336,22 @@ fn write_in_order(
         report.failed += written.failed;
     }
     Ok(())
+}
+
+/// Says on standard error that titles were read letter by letter for want
+/// of the models of `not_loaded`, once a process.
+pub(crate) fn warn_not_loaded(not_loaded: &[slugd_engine::readers::vowels::Language]) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if not_loaded.is_empty() || SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    let names: Vec<&str> = not_loaded.iter().map(|l| l.name()).collect();
+    let codes: Vec<&str> = not_loaded.iter().map(|l| l.code()).collect();
+    eprintln!(
+        "slugd: warning (reading_not_loaded): {} without vowel marks was read letter by letter: no model of its vowels is loaded; give --locales {} (or all), with the word lists and espeak-ng of scripts/dictionaries.sh",
+        names.join(", "),
+        codes.join(",")
+    );
 }
 
 #[cfg(test)]

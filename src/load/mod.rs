@@ -48,7 +48,7 @@ pub use self::lock::LOCK_TTL;
 use self::lock::LoadLock;
 use crate::redis_conn::{Conn, RedisConfig};
 use crate::table::layout::{self, CldrMeta, Keys, LongNames, Membership, Meta, Version};
-use crate::table::vowels;
+use crate::table::prepared;
 use slugd_engine::cldr::{self, CldrError, CldrSettings, KeySet, Locales};
 use slugd_engine::readers::japanese::{self, IpadicError, Readings};
 use slugd_engine::readers::vowels::{Language, VowelModels};
@@ -196,7 +196,7 @@ pub async fn run(settings: &LoadSettings) -> Result<LoadReport, LoadError> {
     let readings = read_readings(settings).await?;
     // The models of vowels too: read from their prepared files, or made
     // (some seconds of espeak-ng each) and prepared for the next load.
-    let vowels = vowels::build_all(&settings.vowels, settings.prepared.as_deref())
+    let vowels = prepared::build_all(&settings.vowels, settings.prepared.as_deref())
         .await
         .map_err(LoadError::Vowels)?;
     let conn = Conn::for_loader(&settings.redis)

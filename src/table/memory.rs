@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::error::OpenError;
-use super::vowels::{self, VowelsError};
+use super::vowels::VowelsError;
 use slugd_engine::cldr::CldrSettings;
 use slugd_engine::memory::MemoryTable;
 use slugd_engine::readers::japanese::{IpadicError, SortedReadings};
@@ -43,16 +43,27 @@ pub(super) async fn read_readings(dir: PathBuf) -> Result<SortedReadings, Ipadic
 }
 
 /// The table with IPADIC's Japanese readings from `dir`, when given,
-/// read on a blocking thread (a second or two). Without the dictionary
-/// (or with one that holds no reading) a warning says how to get it,
-/// and the table has none: Japanese is read as by rules 2. A
-/// dictionary that cannot be read is an error, as for the loader.
+/// read on a blocking thread (a second or two) ([`japanese_readings`]).
 pub(super) async fn read_japanese(
     table: MemoryTable,
     dir: Option<&Path>,
 ) -> Result<MemoryTable, IpadicError> {
+    Ok(match japanese_readings(dir).await? {
+        Some(readings) => table.with_readings(readings),
+        None => table,
+    })
+}
+
+/// IPADIC's Japanese readings from `dir`, when given, read on a blocking
+/// thread (a second or two). Without the dictionary (or with one that
+/// holds no reading) a warning says how to get it, and there are none:
+/// Japanese is read as by rules 2. A dictionary that cannot be read is an
+/// error, as for the loader.
+pub(super) async fn japanese_readings(
+    dir: Option<&Path>,
+) -> Result<Option<SortedReadings>, IpadicError> {
     let Some(dir) = dir.map(Path::to_owned) else {
-        return Ok(table);
+        return Ok(None);
     };
     match read_readings(dir).await {
         Ok(readings) if !readings.is_empty() => {
@@ -61,11 +72,11 @@ pub(super) async fn read_japanese(
                 bytes = readings.heap_bytes(),
                 "Japanese readings ready"
             );
-            Ok(table.with_readings(readings))
+            Ok(Some(readings))
         }
         Ok(_) => {
             tracing::warn!("IPADIC's files hold no reading: Japanese is read as by rules 2");
-            Ok(table)
+            Ok(None)
         }
         Err(e @ IpadicError::Missing { .. }) => {
             tracing::warn!(
@@ -73,7 +84,7 @@ pub(super) async fn read_japanese(
                 "no Japanese readings: Japanese is read as by rules 2; to read it as Japanese: {}",
                 slugd_engine::readers::japanese::ipadic::HOW_TO_GET
             );
-            Ok(table)
+            Ok(None)
         }
         Err(e) => Err(e),
     }
@@ -81,13 +92,13 @@ pub(super) async fn read_japanese(
 
 /// The table with the models of vowels of `languages`, each from its
 /// word list, read from its prepared file in `cache` when there is one
-/// ([`vowels::build_all`]: a missing package is a warning).
+/// ([`prepared::build_all`]: a missing package is a warning).
 pub(super) async fn read_vowels(
     table: MemoryTable,
     languages: &[(Language, PathBuf)],
     cache: Option<&Path>,
 ) -> Result<MemoryTable, VowelsError> {
-    Ok(vowels::build_all(languages, cache)
+    Ok(super::prepared::build_all(languages, cache)
         .await?
         .iter()
         .fold(table, |table, model| table.with_vowels(model.clone())))

@@ -22,13 +22,14 @@ use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
 use super::vowels::{self, VowelsError};
-use slugd_engine::readers::vowels::{Language, VowelModel};
+use slugd_engine::readers::vowels::{Language, VowelModel, VowelModels};
 
 /// The first line of a prepared file.
 const MAGIC: &str = "slugd prepared model";
@@ -126,6 +127,52 @@ pub struct Prepared {
     pub source: Source,
     /// Its file, when there is one.
     pub path: Option<PathBuf>,
+}
+
+/// The models of `languages`, each from its words, one at a time on a
+/// blocking thread: read from its prepared file in `cache` when there is
+/// one, else made (seconds to minutes of espeak-ng) and written there
+/// . A language whose packages are missing gets a
+/// warning that says how to get them, and no model: it is read without
+/// vowel marks as by rules 5. espeak-ng failing is an error.
+pub async fn prepare_all(
+    languages: &[(Language, PathBuf)],
+    cache: Option<&Path>,
+) -> Result<Vec<Prepared>, VowelsError> {
+    let mut models = Vec::new();
+    for (language, words) in languages.iter().cloned() {
+        let cache = cache.map(Path::to_owned);
+        let made = tokio::task::spawn_blocking(move || model(language, &words, cache.as_deref()))
+            .await
+            .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
+        match made {
+            Ok(prepared) => models.push(prepared),
+            Err(e) if e.is_missing() => {
+                tracing::warn!(
+                    error = %e,
+                    "no model of {}'s vowels: {} without vowel marks is read as by rules 5; to read it: {}",
+                    language.name(),
+                    language.name(),
+                    vowels::how_to_get(language)
+                );
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(models)
+}
+
+/// [`prepare_all`]'s models, as a table holds them.
+pub async fn build_all(
+    languages: &[(Language, PathBuf)],
+    cache: Option<&Path>,
+) -> Result<VowelModels, VowelsError> {
+    Ok(prepare_all(languages, cache)
+        .await?
+        .into_iter()
+        .fold(VowelModels::default(), |models, prepared| {
+            models.with(Arc::new(prepared.model))
+        }))
 }
 
 /// `language`'s model from `words`: read from its prepared file in `cache`

@@ -13,10 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use std::sync::Arc;
-
-use super::prepared::Prepared;
-use slugd_engine::readers::vowels::{self, Language, VowelModel, VowelModels, WordList};
+use slugd_engine::readers::vowels::{self, Language, VowelModel, WordList};
 
 /// How to get what the model of `language` is made from.
 pub const fn how_to_get(language: Language) -> &'static str {
@@ -119,54 +116,6 @@ pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError
         "vowels learnt from espeak-ng"
     );
     Ok(model)
-}
-
-/// The models of `languages`, each from its words, one at a time on a
-/// blocking thread: read from its prepared file in `cache` when there is
-/// one, else made (seconds to minutes of espeak-ng) and written there
-/// ([`super::prepared`]). A language whose packages are missing gets a
-/// warning that says how to get them, and no model: it is read without
-/// vowel marks as by rules 5. espeak-ng failing is an error.
-pub async fn prepare_all(
-    languages: &[(Language, PathBuf)],
-    cache: Option<&Path>,
-) -> Result<Vec<Prepared>, VowelsError> {
-    let mut models = Vec::new();
-    for (language, words) in languages.iter().cloned() {
-        let cache = cache.map(Path::to_owned);
-        let made = tokio::task::spawn_blocking(move || {
-            super::prepared::model(language, &words, cache.as_deref())
-        })
-        .await
-        .unwrap_or_else(|panicked| std::panic::resume_unwind(panicked.into_panic()));
-        match made {
-            Ok(prepared) => models.push(prepared),
-            Err(e) if e.is_missing() => {
-                tracing::warn!(
-                    error = %e,
-                    "no model of {}'s vowels: {} without vowel marks is read as by rules 5; to read it: {}",
-                    language.name(),
-                    language.name(),
-                    how_to_get(language)
-                );
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(models)
-}
-
-/// [`prepare_all`]'s models, as a table holds them.
-pub async fn build_all(
-    languages: &[(Language, PathBuf)],
-    cache: Option<&Path>,
-) -> Result<VowelModels, VowelsError> {
-    Ok(prepare_all(languages, cache)
-        .await?
-        .into_iter()
-        .fold(VowelModels::default(), |models, prepared| {
-            models.with(Arc::new(prepared.model))
-        }))
 }
 
 /// The files `language`'s model is made from, given its `--words` path:

@@ -52,11 +52,9 @@ const SUKUN: char = '\u{0652}';
 const DAGGER_ALEF: char = '\u{0670}';
 
 /// Whether `c` is one of the vowel marks (harakat): a word that carries
-/// one is read here.
-#[inline]
-pub(crate) fn is_vowel_mark(c: char) -> bool {
-    matches!(c, '\u{064B}'..='\u{0652}')
-}
+/// one is read here. Kept with the script's other letter classes, which
+/// the models read too.
+pub(crate) use super::vowels::is_vowel_mark;
 
 /// A letter and its marks.
 #[derive(Clone, Copy, Default)]

@@ -377,6 +377,14 @@ fn is_dropped(c: char) -> bool {
     )
 }
 
+/// Whether `c` is one of Arabic's vowel marks (harakat): an Urdu or Arabic
+/// word that carries one is left to the standard's reader of marked words
+/// (`crate::readers::arabic`).
+#[inline]
+pub(crate) fn is_vowel_mark(c: char) -> bool {
+    matches!(c, '\u{064B}'..='\u{0652}')
+}
+
 /// Whether `text` has a letter the model reads (not ZWNJ alone): a title
 /// that may be read by it.
 pub fn has_letters(text: &str) -> bool {

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use super::model::{LEVELS, flag, key_at, padded};
-use super::{Language, VowelModel, ZWNJ, has_letters, is_dropped, is_letter};
+use super::{Language, VowelModel, ZWNJ, has_letters, is_dropped, is_letter, is_vowel_mark};
 
 /// Arabic words read as they are said, not as their letters look: the
 /// name of God, alone and after a proclitic (its `ل` is no sun letter's
@@ -177,9 +177,7 @@ pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel) -> Cow<'t, str> 
             .find(|c: char| !(is_letter(c) || is_dropped(c)))
             .unwrap_or(word.len());
         let word_text = &word[..end];
-        if model.language != Language::Persian
-            && word_text.chars().any(crate::readers::arabic::is_vowel_mark)
-        {
+        if model.language != Language::Persian && word_text.chars().any(is_vowel_mark) {
             out.push_str(word_text);
         } else {
             // Whether another word of the script follows, after spaces.
