@@ -138,11 +138,17 @@ where
 }
 
 /// The log line of an answered request, in its span: a server error at
-/// `warn`, anything else at `debug`.
+/// `warn`, anything else at `debug`. A 503 that says when to ask again
+/// (`Retry-After`: the table still being read at start, which probes ask
+/// every few milliseconds) is expected, and at `debug` too.
 fn answered(response: &Response, took: Duration) {
     let status = response.status().as_u16();
     let latency_us = took.as_micros() as u64;
-    if response.status().is_server_error() {
+    if response.status().is_server_error()
+        && !response
+            .headers()
+            .contains_key(axum::http::header::RETRY_AFTER)
+    {
         tracing::warn!(status, latency_us, "answered");
     } else {
         tracing::debug!(status, latency_us, "answered");

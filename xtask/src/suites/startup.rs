@@ -14,7 +14,7 @@
 //! models of Persian's, Urdu's and Arabic's vowels, from the packages
 //! scripts/dictionaries.sh installs), prepared and cold: in-process `serve
 //! --locales all` from spawn to the first 200 of /readyz, its RSS then and
-//! the PSS of four such instances at once; `slugify --locales fa --locale
+//! 20 s later, and the PSS of four such instances at once; `slugify --locales fa --locale
 //! fa` to its first line; `slugd load --locales all` on the loopback
 //! Redis. Prepared: the models read from a cache directory `slugd prepare`
 //! filled once before the rounds (three runs a round). Cold: an empty
@@ -195,6 +195,9 @@ fn serve_ready(
 /// again, on a busy machine).
 const COLD_WITHIN: Duration = Duration::from_secs(900);
 
+/// How long after it is ready a service's RSS is read again.
+const SETTLE: Duration = Duration::from_secs(20);
+
 /// The readings' rows (see the module doc): prepared and cold, each
 /// round, both builds' cold with --before.
 fn readings(
@@ -254,6 +257,7 @@ fn readings(
         for build in builds.all() {
             starts.push(("cold", build, cold_env.clone()));
         }
+        let mut settled = false;
         for (kind, build, cache) in rotated(round, &starts) {
             let bin = builds.bin(build);
             if kind == "cold" {
@@ -270,9 +274,22 @@ fn readings(
                 COLD_WITHIN,
             )?;
             report.record(&format!("serve_all_{kind}"), "ready", "ms", build, serve_ms);
-            if kind == "prepared" {
+            // RSS when ready, and once what the start allocated and freed
+            // has gone back to the system (jemalloc's background thread):
+            // for every cold start and a round's first prepared one.
+            let target = format!("serve_all_{kind}");
+            report.record(
+                &target,
+                "rss_ready",
+                "MiB",
+                build,
+                server.process.rss_kb()? / 1024.0,
+            );
+            if kind == "cold" || !settled {
+                settled |= kind == "prepared";
+                sleep(SETTLE);
                 let rss = server.process.rss_kb()? / 1024.0;
-                report.record("serve_all_prepared", "rss", "MiB", build, rss);
+                report.record(&target, "rss_settled", "MiB", build, rss);
             }
             drop(server);
             if kind == "cold" {
