@@ -356,13 +356,7 @@ fn espeak_version(language: Language) -> Result<(String, Option<PathBuf>), Vowel
     let out = Command::new("espeak-ng")
         .arg("--version")
         .output()
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => VowelsError::NoEspeak,
-            _ => VowelsError::Espeak {
-                language,
-                why: e.to_string(),
-            },
-        })?;
+        .map_err(|e| vowels::espeak_error(language, &e))?;
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text.lines().next().unwrap_or("").trim().to_owned();
     if !out.status.success() || line.is_empty() {

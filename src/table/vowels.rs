@@ -127,6 +127,18 @@ pub fn sources(language: Language, words: &Path) -> Vec<PathBuf> {
     }
 }
 
+/// Why espeak-ng could not be run for `language`: [`VowelsError::NoEspeak`]
+/// when it is not installed.
+pub(super) fn espeak_error(language: Language, e: &io::Error) -> VowelsError {
+    match e.kind() {
+        io::ErrorKind::NotFound => VowelsError::NoEspeak,
+        _ => VowelsError::Espeak {
+            language,
+            why: e.to_string(),
+        },
+    }
+}
+
 /// Why `path`, a source of `language`'s model, cannot be read:
 /// [`VowelsError::NoWords`] when it is not there.
 pub(super) fn open_error(language: Language, path: &Path, e: io::Error) -> VowelsError {
@@ -278,13 +290,7 @@ fn espeak(language: Language, words: &[String]) -> Result<Vec<Option<String>>, V
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => VowelsError::NoEspeak,
-            _ => VowelsError::Espeak {
-                language,
-                why: e.to_string(),
-            },
-        })?;
+        .map_err(|e| espeak_error(language, &e))?;
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let mut stdout = child.stdout.take().expect("stdout is piped");
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));

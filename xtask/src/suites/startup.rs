@@ -195,6 +195,18 @@ fn serve_ready(
 /// again, on a busy machine).
 const COLD_WITHIN: Duration = Duration::from_secs(900);
 
+/// In-process `slugd serve --locales all` with `env`, once ready.
+fn serve_all(bin: &Path, env: &[(&str, &str)], work: &Path) -> Result<(f64, Server)> {
+    serve_ready(
+        bin,
+        &Backend::InProcess,
+        &["--locales", "all"],
+        env,
+        work,
+        COLD_WITHIN,
+    )
+}
+
 /// How long after it is ready a service's RSS is read again.
 const SETTLE: Duration = Duration::from_secs(20);
 
@@ -265,14 +277,7 @@ fn readings(
                 let _ = std::fs::remove_dir_all(&cache);
             }
             let env = [("SLUGD_CACHE_DIR", cache.as_str())];
-            let (serve_ms, server) = serve_ready(
-                bin,
-                &Backend::InProcess,
-                &["--locales", "all"],
-                &env,
-                work,
-                COLD_WITHIN,
-            )?;
+            let (serve_ms, server) = serve_all(bin, &env, work)?;
             report.record(&format!("serve_all_{kind}"), "ready", "ms", build, serve_ms);
             // RSS when ready, and once what the start allocated and freed
             // has gone back to the system (jemalloc's background thread):
@@ -323,14 +328,7 @@ fn readings(
         let env = [("SLUGD_CACHE_DIR", prepared_env.as_str())];
         let mut four = Vec::new();
         for _ in 0..4 {
-            let (_, server) = serve_ready(
-                &builds.now,
-                &Backend::InProcess,
-                &["--locales", "all"],
-                &env,
-                work,
-                COLD_WITHIN,
-            )?;
+            let (_, server) = serve_all(&builds.now, &env, work)?;
             four.push(server);
         }
         let mut pss = 0.0;
