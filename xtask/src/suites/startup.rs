@@ -14,7 +14,9 @@
 //! models of Persian's, Urdu's and Arabic's vowels, from the packages
 //! scripts/dictionaries.sh installs), prepared and cold: in-process `serve
 //! --locales all` from spawn to the first 200 of /readyz, its RSS then and
-//! 20 s later, and the PSS of four such instances at once; `slugify --locales fa --locale
+//! 20 s later, and the PSS of four such instances at once (20 s after
+//! they are ready); the readings' starts are polled every 10 ms, not
+//! 0.2 ms, since a service that listens while it loads answers each poll; `slugify --locales fa --locale
 //! fa` to its first line; `slugd load --locales all` on the loopback
 //! Redis. Prepared: the models read from a cache directory `slugd prepare`
 //! filled once before the rounds (three runs a round). Cold: an empty
@@ -161,14 +163,24 @@ pub fn run(settings: &Settings, work: &Path, report: &mut Report) -> Result<Buil
 /// Milliseconds from spawning `slugd serve` (in the work directory, which
 /// holds no data files) to its first 200 of GET /readyz.
 fn ready_after(bin: &Path, backend: &Backend, work: &Path) -> Result<f64> {
-    let (ms, mut server) = serve_ready(bin, backend, &[], &[], work, Duration::from_secs(30))?;
+    let (ms, mut server) = serve_ready(
+        bin,
+        backend,
+        &[],
+        &[],
+        work,
+        Duration::from_secs(30),
+        Duration::from_micros(200),
+    )?;
     server.process.stop();
     Ok(ms)
 }
 
-/// `slugd serve` with `args` and `env`, spawned and polled until GET
-/// /readyz answers 200 (within `within`): the milliseconds that took, and
-/// the running server.
+/// `slugd serve` with `args` and `env`, spawned and polled every `poll`
+/// until GET /readyz answers 200 (within `within`): the milliseconds that
+/// took, and the running server. A service that listens while it reads
+/// its table answers each poll, so a poll far more often than a probe's
+/// takes the start's CPU: the readings' rows poll every 10 ms.
 fn serve_ready(
     bin: &Path,
     backend: &Backend,
@@ -176,6 +188,7 @@ fn serve_ready(
     env: &[(&str, &str)],
     work: &Path,
     within: Duration,
+    poll: Duration,
 ) -> Result<(f64, Server)> {
     let started = Instant::now();
     let mut server = Server::slugd_under("serve-start", &[], env, bin, backend, args, work)?;
@@ -187,7 +200,7 @@ fn serve_ready(
         if started.elapsed() > within {
             bail!("slugd serve {args:?} was not ready after {within:?}");
         }
-        sleep(Duration::from_micros(200));
+        sleep(poll);
     }
 }
 
@@ -204,6 +217,7 @@ fn serve_all(bin: &Path, env: &[(&str, &str)], work: &Path) -> Result<(f64, Serv
         env,
         work,
         COLD_WITHIN,
+        Duration::from_millis(10),
     )
 }
 
@@ -331,6 +345,8 @@ fn readings(
             let (_, server) = serve_all(&builds.now, &env, work)?;
             four.push(server);
         }
+        // Once what their starts allocated and freed has gone back.
+        sleep(SETTLE);
         let mut pss = 0.0;
         for server in &four {
             pss += server.process.pss_kb()? / 1024.0;
