@@ -185,7 +185,7 @@ pub fn model(
 ) -> Result<Prepared, VowelsError> {
     let identity = Identity::of(language, words)?;
     let Some(dir) = cache else {
-        return made_in_memory(language, words, None);
+        return made_in_memory(language, words);
     };
     let path = dir.join(identity.file_name());
     let started = Instant::now();
@@ -238,13 +238,9 @@ pub fn model(
 }
 
 /// [`model`] without a directory to keep it in.
-fn made_in_memory(
-    language: Language,
-    words: &Path,
-    dir: Option<&Path>,
-) -> Result<Prepared, VowelsError> {
+fn made_in_memory(language: Language, words: &Path) -> Result<Prepared, VowelsError> {
     static SAID: AtomicBool = AtomicBool::new(false);
-    if dir.is_none() && !SAID.swap(true, Ordering::Relaxed) {
+    if !SAID.swap(true, Ordering::Relaxed) {
         tracing::warn!(
             "no cache directory (neither $XDG_CACHE_HOME nor $HOME is set, and no --cache-dir): models of vowels are made in memory at every start"
         );
