@@ -348,9 +348,26 @@ async fn reservations_go_on(
     all_there(app, &acknowledged, served).await;
 }
 
-/// The role `ROLE` gives `server`: `master` or `slave`.
+/// The role `ROLE` gives `server`: `master` or `slave`. Asked again when
+/// the connection is closed under it: the sentinels close every client's
+/// connection of both servers as they switch (`CLIENT KILL TYPE normal`),
+/// and ROLE only reads.
 async fn role(server: &RedisServer) -> String {
-    let role: Vec<redis::Value> = server.query(&mut redis::cmd("ROLE")).await;
+    let mut tries = 0;
+    let role: Vec<redis::Value> = loop {
+        let asked = match server.connection().await {
+            Ok(mut c) => redis::cmd("ROLE").query_async(&mut c).await,
+            Err(e) => Err(e),
+        };
+        match asked {
+            Ok(role) => break role,
+            Err(e) if tries < 20 && (e.is_io_error() || e.is_connection_dropped()) => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("ROLE: {e}"),
+        }
+    };
     match &role[0] {
         redis::Value::BulkString(role) => String::from_utf8_lossy(role).into_owned(),
         other => panic!("ROLE answered {other:?}"),
