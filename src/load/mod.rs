@@ -89,8 +89,12 @@ pub struct ModelReport {
     pub language: Language,
     /// Its contexts.
     pub contexts: u64,
-    /// Its bytes in the meta hash (part of the load's `bytes`).
+    /// Its bytes in the meta hash (part of the load's `bytes`), its
+    /// lexicon's included.
     pub bytes: u64,
+    /// The words and units of its lexicon of names (Arabic's; 0 without
+    /// one).
+    pub names: u64,
 }
 
 /// What a load did.
@@ -158,6 +162,9 @@ impl fmt::Display for LoadReport {
                 model.contexts,
                 model.bytes
             )?;
+            if model.names > 0 {
+                write!(f, " (a lexicon of {} names among them)", model.names)?;
+            }
         }
         if !self.removed.is_empty() {
             write!(f, "\nremoved old versions {:?}", self.removed)?;
@@ -329,7 +336,13 @@ impl Load<'_> {
             .map(|m| ModelReport {
                 language: m.language(),
                 contexts: m.entries() as u64,
-                bytes: m.encode().len() as u64,
+                bytes: (m.encode().len()
+                    + if m.names().is_empty() {
+                        0
+                    } else {
+                        m.names().encode().len()
+                    }) as u64,
+                names: m.names().len() as u64,
             })
             .collect();
         Ok(LoadReport {

@@ -57,6 +57,7 @@ use std::sync::Arc;
 
 use slugd_engine::cldr::{KeySet, Locales};
 pub use slugd_engine::membership::Membership;
+use slugd_engine::readers::vowels::names::Names;
 use slugd_engine::readers::vowels::{Language, VowelModel, VowelModels};
 use slugd_engine::unicode_data::Categories;
 
@@ -472,6 +473,11 @@ pub mod field {
     /// Japanese written forms.
     pub const JA_FORMS: &str = "ja_forms";
 
+    /// Arabic's lexicon of names, as text (`Names::encode`), beside its
+    /// model of vowels: a field of its own, so that a service of rules 6
+    /// reads the model as before.
+    pub const NAMES: &str = "ar_names";
+
     /// The field of `language`'s model of vowels, as text (its row of
     /// the models' table names it: `fa_vowels`, `ur_vowels`, `ar_vowels`).
     pub const fn vowels(language: slugd_engine::readers::vowels::Language) -> &'static str {
@@ -501,6 +507,9 @@ impl Meta {
         }
         for model in self.vowels.iter() {
             fields.push((field::vowels(model.language()), model.encode()));
+            if !model.names().is_empty() {
+                fields.push((field::NAMES, model.names().encode()));
+            }
         }
         fields
     }
@@ -553,8 +562,17 @@ impl Meta {
                 for language in Language::ALL {
                     let name = field::vowels(language);
                     if let Some(text) = fields.get(name) {
-                        let model =
+                        let mut model =
                             VowelModel::decode(text).map_err(|e| format!("'{name}': {e}"))?;
+                        if let Some(names) = fields
+                            .get(field::NAMES)
+                            .filter(|_| language == Language::Arabic)
+                        {
+                            model = model.with_names(
+                                Names::decode(names)
+                                    .map_err(|e| format!("'{}': {e}", field::NAMES))?,
+                            );
+                        }
                         if model.language() != language {
                             return Err(format!(
                                 "'{name}' holds a model of {}'s vowels",

@@ -29,6 +29,7 @@ use std::time::Instant;
 use sha2::{Digest, Sha256};
 
 use super::vowels::{self, VowelsError};
+use slugd_engine::readers::vowels::names::{self, Names};
 use slugd_engine::readers::vowels::{Language, VowelModel, VowelModels};
 
 /// The first line of a prepared file.
@@ -293,7 +294,7 @@ fn read(path: &Path, identity: &Identity) -> Result<Option<VowelModel>, String> 
     if made_for != identity.text.trim_end() {
         return Err("it was made from other sources".into());
     }
-    let model = VowelModel::decode(model)?;
+    let model = decode(model)?;
     if model.language() != identity.language {
         return Err(format!("it holds a model of {}", model.language().name()));
     }
@@ -304,7 +305,7 @@ fn read(path: &Path, identity: &Identity) -> Result<Option<VowelModel>, String> 
 /// temporary file first, synced, then renamed.
 fn write(dir: &Path, path: &Path, identity: &Identity, model: &VowelModel) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let body = format!("{}\n\n{}", identity.text.trim_end(), model.encode());
+    let body = format!("{}\n\n{}", identity.text.trim_end(), encode(model));
     let sum = hex(&Sha256::digest(body.as_bytes()));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("model");
     let nanos = std::time::SystemTime::now()
@@ -322,6 +323,26 @@ fn write(dir: &Path, path: &Path, identity: &Identity, model: &VowelModel) -> io
         let _ = std::fs::remove_file(&temporary);
     }
     written
+}
+
+/// `model` as a prepared file holds it: its text form, then its lexicon's
+/// where it has one.
+fn encode(model: &VowelModel) -> String {
+    let mut text = model.encode();
+    if !model.names().is_empty() {
+        text.push_str(&model.names().encode());
+    }
+    text
+}
+
+/// The model of [`encode`]'s text.
+fn decode(text: &str) -> Result<VowelModel, String> {
+    let marker = format!("\n{}\n", names::FORMAT);
+    match text.find(&marker) {
+        None => VowelModel::decode(text),
+        Some(at) => Ok(VowelModel::decode(&text[..=at])?
+            .with_names(Names::decode(&text[at + 1..]).map_err(|e| format!("its names: {e}"))?)),
+    }
 }
 
 /// The SHA-256 of the file at `path`, in hex, read a block at a time.

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use slugd_engine::readers::vowels::names::Names;
 use slugd_engine::readers::vowels::{self, Language, VowelModel, WordList};
 
 /// How to get what the model of `language` is made from.
@@ -107,7 +108,32 @@ pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError
             ),
         });
     }
-    let model = vowels::train(language, &pairs);
+    let mut model = vowels::train(language, &pairs);
+    if let Some(path) = names_path(language) {
+        match read_names(&path) {
+            Ok(names) => {
+                tracing::info!(
+                    language = language.name(),
+                    names = names.len(),
+                    path = %path.display(),
+                    "lexicon of names read"
+                );
+                model = model.with_names(names);
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => tracing::warn!(
+                path = %path.display(),
+                "no lexicon of {} names: rules 7 read names as other words; to read them as their bearers write them: {NAMES_HOW_TO_GET}",
+                language.name()
+            ),
+            Err(e) => {
+                return Err(VowelsError::Read {
+                    language,
+                    path,
+                    why: e.to_string(),
+                });
+            }
+        }
+    }
     tracing::info!(
         language = language.name(),
         words = pairs.len(),
@@ -119,12 +145,67 @@ pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError
 }
 
 /// The files `language`'s model is made from, given its `--words` path:
-/// the hunspell list itself, or the word lists in its folder.
+/// the hunspell list itself, or the word lists in its folder; and its
+/// lexicon of names, where it has one and it is installed.
 pub fn sources(language: Language, words: &Path) -> Vec<PathBuf> {
-    match language.row().words {
+    let mut sources = match language.row().words {
         WordList::Hunspell { .. } => vec![words.to_owned()],
         WordList::JsonFolder(files) => files.iter().map(|f| words.join(f)).collect(),
+    };
+    sources.extend(names_path(language).filter(|p| p.is_file()));
+    sources
+}
+
+/// Where Arabic's lexicon of names is read from by default: the attested
+/// spellings of PyPI's arabic-name-romanizer 0.2.0, a row a spelling,
+/// which scripts/dictionaries.sh puts there.
+pub const NAMES_PATH: &str = "/usr/local/share/slugd/arabic-names/units.tsv";
+
+/// How to get Arabic's lexicon of names.
+pub const NAMES_HOW_TO_GET: &str = "run scripts/dictionaries.sh as root, which puts arabic-name-romanizer 0.2.0's spellings (PyPI, MIT; Wikidata's names, CC0) in /usr/local/share/slugd/arabic-names, or set SLUGD_ARABIC_NAMES to such a file";
+
+/// Where `language`'s lexicon of names is read from, for a language that
+/// has one (Arabic): $SLUGD_ARABIC_NAMES, or [`NAMES_PATH`].
+pub fn names_path(language: Language) -> Option<PathBuf> {
+    (language == Language::Arabic).then(|| {
+        std::env::var_os("SLUGD_ARABIC_NAMES")
+            .filter(|v| !v.is_empty())
+            .map_or_else(|| PathBuf::from(NAMES_PATH), PathBuf::from)
+    })
+}
+
+/// The lexicon learnt from the attested spellings at `path`: a line a
+/// spelling, `arabic TAB latin TAB country TAB bearers` (a first line of
+/// those names is a header), read a line at a time.
+pub fn read_names(path: &Path) -> io::Result<Names> {
+    let file = std::fs::File::open(path)?;
+    let mut rows: Vec<(String, String, String, u32)> = Vec::new();
+    for (n, line) in BufReader::new(file).lines().enumerate() {
+        let line = line?;
+        if n == 0 && line.starts_with("arabic\t") {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [arabic, latin, country, bearers] = fields[..] else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "line {}: not arabic, latin, country and bearers: {line:?}",
+                    n + 1
+                ),
+            ));
+        };
+        let bearers = bearers.parse().map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("line {}: bearers not a number: {line:?}", n + 1),
+            )
+        })?;
+        rows.push((arabic.into(), latin.into(), country.into(), bearers));
     }
+    Ok(Names::learn(rows.iter().map(|(a, l, c, n)| {
+        (a.as_str(), l.as_str(), c.as_str(), *n)
+    })))
 }
 
 /// Why espeak-ng could not be run for `language`: [`VowelsError::NoEspeak`]

@@ -256,11 +256,25 @@ fn read_vowels<'t>(
     }
     match crate::readers::vowels_read_as(title, text, options.locale.as_ref(), options.rules) {
         Some(language) if options.rules.has(language.switch()) => match names.vowels(language) {
-            Some(model) => vowels::read_words(text, model),
+            Some(model) => vowels::read_words(text, model, vowels_style(language, options)),
             None => Cow::Borrowed(text),
         },
         _ => Cow::Borrowed(text),
     }
+}
+
+/// How `options` read `language`'s words beyond its model's letters:
+/// rules 7's Arabic names, and the Maghreb's with `ar-DZ`, `ar-MA` or
+/// `ar-TN`.
+fn vowels_style(language: vowels::Language, options: &Options) -> vowels::Style {
+    let names = language == vowels::Language::Arabic && options.rules.has(Switch::ArabicNames);
+    let region = match &options.locale {
+        Some(locale) if names && options.rules.has(Switch::MaghrebArabic) => {
+            vowels::names::Region::of_tags(locale.fallbacks().iter().map(String::as_str))
+        }
+        _ => None,
+    };
+    vowels::Style { names, region }
 }
 
 /// The language whose model of vowels `title` would be read by, when

@@ -45,6 +45,7 @@
 //! (the `train` feature) and in tests.
 
 mod model;
+pub mod names;
 mod reading;
 #[cfg(any(test, feature = "train"))]
 mod training;
@@ -53,6 +54,18 @@ pub use self::model::VowelModel;
 pub(crate) use self::reading::read_words;
 #[cfg(any(test, feature = "train"))]
 pub use self::training::{fold_ipa, stems, train};
+
+/// How a model's words are read beyond its letters, as the rules and the
+/// locale ask.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Style {
+    /// Rules 7's Arabic: names as their bearers write them
+    /// ([`crate::rules::Switch::ArabicNames`]).
+    pub(crate) names: bool,
+    /// With names, the Maghreb country whose spellings are written
+    /// ([`crate::rules::Switch::MaghrebArabic`]).
+    pub(crate) region: Option<names::Region>,
+}
 
 /// A language whose unwritten vowels a model reads: a row of [`MODELS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -537,10 +550,13 @@ mod tests {
             &[("تهران", "tehrˈɑn"), ("کرمان", "kermˈɑn")],
         );
         assert_eq!(
-            read_words("Hello تهران 2024!", &model),
+            read_words("Hello تهران 2024!", &model, Style::default()),
             "Hello tehran 2024!"
         );
-        assert!(matches!(read_words("Hello", &model), Cow::Borrowed(_)));
+        assert!(matches!(
+            read_words("Hello", &model, Style::default()),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -579,7 +595,10 @@ mod tests {
         // An Urdu word's last `ہ` said a stays a (Persian's is eh).
         assert_eq!(read("ڈیرہ"), "dera");
         // A word with a vowel mark is left to the standard's reader.
-        assert_eq!(read_words("ملتان مُلتان", &model), "multan مُلتان");
+        assert_eq!(
+            read_words("ملتان مُلتان", &model, Style::default()),
+            "multan مُلتان"
+        );
         let text = model.encode();
         assert!(text.starts_with("urdu-vowels 1\n"), "{text}");
         assert_eq!(VowelModel::decode(&text), Ok(model.clone()));
@@ -618,22 +637,111 @@ mod tests {
         // Too short to hold an article.
         assert_eq!(read("الى").split(' ').count(), 1);
         // A word with a vowel mark is left to the standard's reader.
-        assert_eq!(read_words("كتاب كِتَاب", &model), "kitab كِتَاب");
+        assert_eq!(
+            read_words("كتاب كِتَاب", &model, Style::default()),
+            "kitab كِتَاب"
+        );
         // A noun in construct: at before another word, not after the
         // article, nor at the end.
-        assert_eq!(read_words("مدرسة طنطا", &model), "madrasat tanta");
-        assert_eq!(read_words("مدرسة", &model), "madrasah");
-        assert_eq!(read_words("المدرسة طنطا", &model), "al madrasah tanta");
-        assert_eq!(read_words("بالمدرسة طنطا", &model), "bil madrasah tanta");
+        assert_eq!(
+            read_words("مدرسة طنطا", &model, Style::default()),
+            "madrasat tanta"
+        );
+        assert_eq!(read_words("مدرسة", &model, Style::default()), "madrasah");
+        assert_eq!(
+            read_words("المدرسة طنطا", &model, Style::default()),
+            "al madrasah tanta"
+        );
+        assert_eq!(
+            read_words("بالمدرسة طنطا", &model, Style::default()),
+            "bil madrasah tanta"
+        );
         // A stem that reads as nothing does not take the word before's
         // letters for its own.
-        assert_eq!(read_words("طنطا عة", &model), "tanta ah");
+        assert_eq!(read_words("طنطا عة", &model, Style::default()), "tanta ah");
         // The name of God and the relative pronouns as they are said.
         assert_eq!(
-            read_words("عبد الله", &model).split(' ').nth(1),
+            read_words("عبد الله", &model, Style::default())
+                .split(' ')
+                .nth(1),
             Some("allah")
         );
-        assert_eq!(read_words("التي", &model), "allati");
+        assert_eq!(read_words("التي", &model, Style::default()), "allati");
         assert_eq!(Language::Arabic.normalized("کتابی"), "كتابي");
+    }
+
+    #[test]
+    fn rules_7_read_arabic_names_as_their_bearers_write_them() {
+        let model = model(
+            Language::Arabic,
+            &[
+                ("قاهرة", "qˈaːhirˌa"),
+                ("طنطا", "t̪ˈant̪aː"),
+                ("كتاب", "kitˈaːb"),
+                ("مدرسة", "mˈadrasˌa"),
+                ("شيخ", "ʃˈajx"),
+                ("أمير", "mˈiːr"),
+                ("علي", "ʕalˈiːj"),
+                ("شرقي", "ʃˈarqiːj"),
+                ("وجدة", "wˈaʒda"),
+            ],
+        )
+        .with_names(names::Names::learn([
+            ("محمد", "Mohamed", "EG", 40),
+            ("محمد", "Muhammad", "PK", 900),
+            ("يوسف", "Youssef", "EG", 40),
+            ("يوسف", "Youcef", "DZ", 76),
+            ("عبد القادر", "Abdulqadir", "SA", 5),
+            ("عبد القادر", "Abdelkader", "DZ", 132),
+            ("بن علي", "Benali", "DZ", 5),
+            ("بن علي", "Bin Ali", "SA", 3),
+            ("فاطمة", "Fatima", "SA", 5),
+        ]));
+        let east = Style {
+            names: true,
+            region: None,
+        };
+        let algeria = Style {
+            names: true,
+            region: Some(names::Region::Algeria),
+        };
+        let read = |text: &str, style| read_words(text, &model, style).into_owned();
+        // The lexicon's units and words, as their bearers write them: the
+        // Maghreb's in its locales.
+        assert_eq!(read("محمد يوسف", east), "mohamed youssef");
+        assert_eq!(read("محمد يوسف", algeria), "mohamed youcef");
+        assert_eq!(read("عبد القادر بن علي", east), "abdulqadir bin ali");
+        assert_eq!(read("عبد القادر بن علي", algeria), "abdelkader benali");
+        assert_eq!(read("فاطمة", east), "fatima");
+        // Rules 6 as they were.
+        assert_eq!(read("محمد", Style::default()), read_with(&model, "محمد"));
+        assert_eq!(read("فاطمة", Style::default()), read_with(&model, "فاطمة"));
+        assert_ne!(read_with(&model, "فاطمة"), "fatima");
+        // A first hamza's vowel, which the model left out.
+        assert_eq!(read_with(&model, "أمير"), "mir");
+        assert_eq!(read("أمير", east), "amir");
+        assert_eq!(read("إمير", east), "imir");
+        // `أم` before a word; a last `ي` read iy.
+        assert_eq!(read("أم طنطا", east), "umm tanta");
+        assert_eq!(read("أم طنطا", algeria), "oum tanta");
+        assert_eq!(read_with(&model, "علي"), "aliy");
+        assert_eq!(read("شرقي", east), "sharqi");
+        // The article, and the Maghreb's letters: ch, ou, dj, k, el.
+        assert_eq!(read("الشيخ", east), "ash shaykh");
+        assert_eq!(read("الشيخ", algeria), "ech chaykh");
+        assert_eq!(read("القاهرة", algeria), "el kahira");
+        assert_eq!(read("وجدة", algeria), "oudjda");
+        // A name after the article is read as a word (family names and
+        // places keep it), and a letter the model does not read passes.
+        assert_eq!(
+            read("المحمد", east),
+            "al mahammad".replace("mahammad", &read_with(&model, "محمد"))
+        );
+        assert!(
+            read("بنڤ", algeria).ends_with("nڤ"),
+            "{}",
+            read("بنڤ", algeria)
+        );
+        assert_eq!(read("كتاب", east), "kitab");
     }
 }

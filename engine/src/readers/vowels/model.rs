@@ -29,6 +29,11 @@ pub struct VowelModel {
     pub(super) contexts: HashMap<u64, u16>,
     /// The readings, each once.
     pub(super) chunks: Vec<Box<str>>,
+    /// Arabic's lexicon of names, which rules 7 read (empty for the other
+    /// languages, and where none was loaded): not in [`VowelModel::encode`]'s
+    /// text, which rules 6's readers keep reading, but in
+    /// [`super::names::Names::encode`]'s.
+    pub(super) names: super::names::Names,
 }
 
 /// A model's letters as numbers of seven bits: 0 a letter it does not
@@ -141,7 +146,7 @@ pub(super) fn padded(word: impl Iterator<Item = u8>) -> Vec<u8> {
 
 impl PartialEq for VowelModel {
     fn eq(&self, other: &Self) -> bool {
-        self.encode() == other.encode()
+        self.encode() == other.encode() && self.names == other.names
     }
 }
 
@@ -158,6 +163,17 @@ impl VowelModel {
         self.contexts.len()
     }
 
+    /// Its lexicon of names (Arabic's; empty where none was loaded).
+    pub fn names(&self) -> &super::names::Names {
+        &self.names
+    }
+
+    /// With `names` as its lexicon of names.
+    pub fn with_names(mut self, names: super::names::Names) -> Self {
+        self.names = names;
+        self
+    }
+
     /// Heap bytes it holds, roughly: its map's slots, its readings and
     /// its letters.
     pub fn heap_bytes(&self) -> usize {
@@ -168,6 +184,7 @@ impl VowelModel {
                 .map(|c| c.len() + std::mem::size_of::<Box<str>>())
                 .sum::<usize>()
             + self.alphabet.letters.capacity() * std::mem::size_of::<char>()
+            + self.names.heap_bytes()
     }
 
     /// The model as text, to store: a header line, then one line per

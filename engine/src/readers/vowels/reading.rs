@@ -5,7 +5,8 @@
 use std::borrow::Cow;
 
 use super::model::{LEVELS, flag, key_at, padded};
-use super::{Language, VowelModel, ZWNJ, has_letters, is_dropped, is_letter, is_vowel_mark};
+use super::names::{self, PARTICLES, Region, SUFFIXES};
+use super::{Language, Style, VowelModel, ZWNJ, has_letters, is_dropped, is_letter, is_vowel_mark};
 
 /// Arabic words read as they are said, not as their letters look: the
 /// name of God, alone and after a proclitic (its `ل` is no sun letter's
@@ -60,14 +61,18 @@ impl VowelModel {
     /// saw is written as its likeliest sound, or, for a letter the language
     /// does not write, as it is, for the stages after to write.
     pub fn read(&self, word: &str, out: &mut String) {
-        self.read_word(word, false, out);
+        self.read_word(word, false, Style::default(), out);
     }
 
     /// [`VowelModel::read`], with whether another word of the language
-    /// follows (an Arabic noun in construct writes its last `ة` at).
-    fn read_word(&self, word: &str, followed: bool, out: &mut String) {
+    /// follows (an Arabic noun in construct writes its last `ة` at), in
+    /// `style`.
+    fn read_word(&self, word: &str, followed: bool, style: Style, out: &mut String) {
         let word = self.language.normalized(word);
         if self.language == Language::Arabic {
+            if style.names {
+                return self.read_arabic_name(&word, followed, style.region, out);
+            }
             return self.read_arabic(&word, followed, out);
         }
         for &(ending, written) in self.language.endings() {
@@ -163,10 +168,15 @@ impl VowelModel {
 
 /// `text` with each word of the model's language read by `model`, but an
 /// Urdu or Arabic word written with a vowel mark (left to the standard's
-/// reader of marked words); borrowed when it has none.
-pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel) -> Cow<'t, str> {
+/// reader of marked words); borrowed when it has none. In `style`'s
+/// names (rules 7), an Arabic name unit the lexicon holds is written as
+/// its bearers write it.
+pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel, style: Style) -> Cow<'t, str> {
     if !has_letters(text) {
         return Cow::Borrowed(text);
+    }
+    if style.names && model.language == Language::Arabic {
+        return Cow::Owned(read_named(text, model, style));
     }
     let mut out = String::with_capacity(text.len() + 8);
     let mut rest = text;
@@ -184,10 +194,258 @@ pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel) -> Cow<'t, str> 
             let followed = word[end..]
                 .trim_start_matches(' ')
                 .starts_with(|c: char| is_letter(c) && c != ZWNJ);
-            model.read_word(word_text, followed, &mut out);
+            model.read_word(word_text, followed, Style::default(), &mut out);
         }
         rest = &word[end..];
     }
     out.push_str(rest);
     Cow::Owned(out)
+}
+
+/// The words of `text` a model reads: where each starts and ends.
+fn word_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut at = 0;
+    while let Some(start) = text[at..].find(|c: char| is_letter(c) && c != ZWNJ) {
+        let start = at + start;
+        let end = text[start..]
+            .find(|c: char| !(is_letter(c) || is_dropped(c)))
+            .map_or(text.len(), |e| start + e);
+        spans.push((start, end));
+        at = end;
+    }
+    spans
+}
+
+/// Arabic words and particles read as their places' and people's names
+/// write them, whatever the model would read, keys as [`names::key`]
+/// writes them: the particles of names (`بن` bin, `أبو` abu), `أم` umm;
+/// in the Maghreb (the second spelling), the words its places' names are
+/// made of as its lists of places write them (`وادي` oued, `عين` ain,
+/// `سيدي` sidi, `أولاد` ouled, `قصر` ksar).
+const NAME_WORDS: [(&str, &str, &str); 27] = [
+    ("بن", "bin", "ben"),
+    ("ابن", "ibn", "ben"),
+    ("بنت", "bint", "bent"),
+    ("ابو", "abu", "bou"),
+    ("بو", "bu", "bou"),
+    ("عبد", "abd", "abd"),
+    ("ام", "umm", "oum"),
+    ("بني", "bani", "beni"),
+    ("عين", "ayn", "ain"),
+    ("وادي", "wadi", "oued"),
+    ("واد", "wad", "oued"),
+    ("سيدي", "sidi", "sidi"),
+    ("سدي", "sidi", "sidi"),
+    ("اولاد", "awlad", "ouled"),
+    ("قصر", "qasr", "ksar"),
+    ("قصور", "qusur", "ksour"),
+    ("مولاي", "mawlay", "moulay"),
+    ("سوق", "suq", "souk"),
+    ("حاسي", "hasi", "hassi"),
+    ("راس", "ras", "ras"),
+    ("ذراع", "dhira", "draa"),
+    ("منزل", "manzil", "menzel"),
+    ("حمام", "hammam", "hammam"),
+    ("زاويه", "zawiyah", "zaouia"),
+    ("تيزي", "tizi", "tizi"),
+    ("فم", "fam", "foum"),
+    ("خميس", "khamis", "khemis"),
+];
+
+/// `text` read as rules 7 read Arabic ([`read_words`] with names): a name
+/// unit of the lexicon (a particle and the word after it, `عبد القادر`,
+/// or a word and `الله` or `الدين` after it) as its spelling, then each
+/// word by [`VowelModel::read_arabic_name`].
+fn read_named(text: &str, model: &VowelModel, style: Style) -> String {
+    let spans = word_spans(text);
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut done = 0;
+    let mut i = 0;
+    let marked = |k: usize| text[spans[k].0..spans[k].1].chars().any(is_vowel_mark);
+    // Whether only spaces are between word `k` and the one after it.
+    let joined = |k: usize| {
+        k + 1 < spans.len() && text[spans[k].1..spans[k + 1].0].bytes().all(|b| b == b' ')
+    };
+    let keys: Vec<String> = spans
+        .iter()
+        .map(|&(s, e)| names::key(&model.language.normalized(&text[s..e])))
+        .collect();
+    while i < spans.len() {
+        let (start, end) = spans[i];
+        out.push_str(&text[done..start]);
+        if marked(i) {
+            out.push_str(&text[start..end]);
+            done = end;
+            i += 1;
+            continue;
+        }
+        // The longest unit of the lexicon that starts here.
+        let mut last = i;
+        while joined(last) && !marked(last + 1) && PARTICLES.contains(&keys[last].as_str()) {
+            last += 1;
+        }
+        while joined(last) && !marked(last + 1) && SUFFIXES.contains(&keys[last + 1].as_str()) {
+            last += 1;
+        }
+        let unit = (i + 1..=last).rev().find_map(|j| {
+            let key = keys[i..=j].join(" ");
+            model.names.get(&key, style.region).map(|s| (j, s))
+        });
+        if let Some((j, spelling)) = unit {
+            out.push_str(spelling);
+            done = spans[j].1;
+            i = j + 1;
+            continue;
+        }
+        let followed = joined(i) || {
+            let after = &text[end..];
+            after
+                .trim_start_matches(' ')
+                .starts_with(|c: char| is_letter(c) && c != ZWNJ)
+        };
+        model.read_word(&text[start..end], followed, style, &mut out);
+        done = end;
+        i += 1;
+    }
+    out.push_str(&text[done..]);
+    out
+}
+
+impl VowelModel {
+    /// Writes the Arabic `word`, normalized, as rules 7 read it: a word of
+    /// [`NAME_WORDS`] or of the lexicon as written there (the lexicon's
+    /// spelling of `region`'s bearers, the second of [`NAME_WORDS`] in the
+    /// Maghreb), after the article too; the rest as [`VowelModel::read_arabic`]
+    /// reads it, but that a first `أ إ آ ؤ ئ` keeps its vowel and a last
+    /// `ي` read iy is i; in the
+    /// Maghreb, in the letters French writes ([`french`]), the article
+    /// `el`, a last `ة` a (et in construct).
+    fn read_arabic_name(
+        &self,
+        word: &str,
+        followed: bool,
+        region: Option<Region>,
+        out: &mut String,
+    ) {
+        if let Some(&(_, written)) = ARABIC_WORDS.iter().find(|(w, _)| *w == word) {
+            out.push_str(written);
+            return;
+        }
+        let mut rest = word;
+        let article = ARTICLES.iter().find_map(|&(prefix, written, shortest)| {
+            word.strip_prefix(prefix)
+                .filter(|after| after.chars().count() >= shortest)
+                .map(|after| (written, after))
+        });
+        if let Some((written, after)) = article {
+            let sun = after.chars().next().and_then(sun_letter);
+            match region {
+                None => {
+                    out.push_str(written);
+                    out.push_str(sun.unwrap_or("l"));
+                }
+                Some(_) => {
+                    // `el`, `bel`, `oul`; `es`, `ech` before a sun letter.
+                    out.push_str(match written {
+                        "wa" => "oue",
+                        "fa" => "fe",
+                        "ka" => "ke",
+                        "bi" => "be",
+                        "li" => "le",
+                        _ => "e",
+                    });
+                    out.push_str(&sun.map_or("l".to_owned(), |s| french(s, region)));
+                }
+            }
+            out.push(' ');
+            rest = after;
+        }
+        let key = names::key(rest);
+        if let Some(&(_, east, west)) = NAME_WORDS.iter().find(|(w, _, _)| *w == key) {
+            out.push_str(if region.is_some() { west } else { east });
+            return;
+        }
+        // A name: not after the article (family names and places with it
+        // are read as rules 6 read them, the article kept).
+        if let Some(spelling) = self.names.get(&key, region).filter(|_| article.is_none()) {
+            out.push_str(spelling);
+            return;
+        }
+        let start = out.len();
+        match rest.strip_suffix('ة') {
+            Some(stem) if !stem.is_empty() => {
+                self.read_letters(stem, out);
+                if !out[start..].ends_with('a') {
+                    out.push('a');
+                }
+                let construct = followed && article.is_none();
+                match (construct, region) {
+                    (true, None) => out.push('t'),
+                    (false, None) => out.push('h'),
+                    // The Maghreb's `-et` in construct (Ksibet), `-a` else.
+                    (true, Some(_)) => {
+                        out.pop();
+                        out.push_str("et");
+                    }
+                    (false, Some(_)) => {}
+                }
+            }
+            _ => self.read_letters(rest, out),
+        }
+        // A first hamza's vowel, which the model leaves out where it
+        // does not know the word.
+        let vowel = match rest.chars().next() {
+            Some('أ' | 'آ') => Some("a"),
+            Some('إ') => Some("i"),
+            Some('ؤ') => Some("u"),
+            Some('ئ') => Some("i"),
+            _ => None,
+        };
+        if let Some(vowel) = vowel
+            && !out[start..].starts_with(['a', 'e', 'i', 'o', 'u'])
+        {
+            out.insert_str(start, vowel);
+        }
+        // A last `ي` the model reads iy, and `و` uw: i and u.
+        if out.len() > start + 2 && (out.ends_with("iy") || out.ends_with("uw")) {
+            out.pop();
+        }
+        if region.is_some() {
+            let read = french(&out[start..], region);
+            out.truncate(start);
+            out.push_str(&read);
+        }
+    }
+}
+
+/// `ascii`, as the model reads Arabic, in the letters French writes the
+/// Maghreb's names in: `sh` ch, `u` and `w` ou, `q` k, `th` t, `dh` d, and
+/// `j` dj in Algeria.
+fn french(ascii: &str, region: Option<Region>) -> String {
+    let chars: Vec<char> = ascii.chars().collect();
+    let mut out = String::with_capacity(ascii.len() + 4);
+    let mut i = 0;
+    while i < chars.len() {
+        let (written, used) = match (chars[i], chars.get(i + 1)) {
+            ('s', Some('h')) => ("ch", 2),
+            ('t', Some('h')) => ("t", 2),
+            ('d', Some('h')) => ("d", 2),
+            ('u', Some('w')) => ("ou", 2),
+            ('u', _) => ("ou", 1),
+            // A `w` after `ou` is written by it.
+            ('w', _) if out.ends_with("ou") => ("", 1),
+            ('w', _) => ("ou", 1),
+            ('q', _) => ("k", 1),
+            ('j', _) if region == Some(Region::Algeria) => ("dj", 1),
+            (c, _) => {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+        };
+        out.push_str(written);
+        i += used;
+    }
+    out
 }
