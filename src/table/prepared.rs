@@ -30,7 +30,7 @@ use sha2::{Digest, Sha256};
 
 use super::vowels::{self, VowelsError};
 use slugd_engine::readers::vowels::names::{self, Names};
-use slugd_engine::readers::vowels::{Language, VowelModel, VowelModels};
+use slugd_engine::readers::vowels::{Language, VowelModel, VowelModels, WordList};
 
 /// The first line of a prepared file.
 const MAGIC: &str = "slugd prepared model";
@@ -70,6 +70,10 @@ impl Identity {
         for source in vowels::sources(language, words) {
             let sha = sha256_file(&source).map_err(|e| vowels::open_error(language, &source, e))?;
             let _ = writeln!(text, "source {} {sha}", source.display());
+        }
+        if language.row().words == WordList::Readings {
+            // Read by a teacher once, into the file itself: no espeak-ng.
+            return Ok(Identity { language, text });
         }
         let (version, data) = espeak_version(language)?;
         let _ = writeln!(text, "espeak-ng {version}");

@@ -87,12 +87,29 @@ pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError
             vocalized,
         } => (distinct(&read_hunspell(language, words)?), vocalized),
         WordList::JsonFolder(files) => (read_json_words(language, words, files)?, false),
+        WordList::Readings => {
+            let (words, read) = read_readings(language, words)?;
+            return learn(language, words, read, false, started);
+        }
     };
     let read = espeak_all(language, &words)?;
+    learn(language, words, read, vocalized, started)
+}
+
+/// The model of `language` learnt from `words` and their readings (IPA,
+/// `None` where the teacher gave none), with `vocalized` only from those
+/// with vowels; its lexicon of names added where it has one.
+fn learn(
+    language: Language,
+    words: Vec<String>,
+    read: Vec<Option<String>>,
+    vocalized: bool,
+    started: Instant,
+) -> Result<VowelModel, VowelsError> {
     let pairs: Vec<(String, String)> = words
         .into_iter()
         .zip(read)
-        .filter_map(|(word, ipa)| Some((word, vowels::fold_ipa(&ipa?)?)))
+        .filter_map(|(word, ipa)| Some((word, vowels::fold_ipa_for(language, &ipa?)?)))
         .filter(|(_, ascii)| !ascii.is_empty())
         // espeak-ng's Arabic gives vowels only to the words of its own
         // dictionary, the rest as consonants, which would teach the model
@@ -139,7 +156,7 @@ pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError
         words = pairs.len(),
         contexts = model.entries(),
         seconds = started.elapsed().as_secs_f64(),
-        "vowels learnt from espeak-ng"
+        "vowels learnt"
     );
     Ok(model)
 }
@@ -149,7 +166,7 @@ pub fn build(language: Language, words: &Path) -> Result<VowelModel, VowelsError
 /// lexicon of names, where it has one and it is installed.
 pub fn sources(language: Language, words: &Path) -> Vec<PathBuf> {
     let mut sources = match language.row().words {
-        WordList::Hunspell { .. } => vec![words.to_owned()],
+        WordList::Hunspell { .. } | WordList::Readings => vec![words.to_owned()],
         WordList::JsonFolder(files) => files.iter().map(|f| words.join(f)).collect(),
     };
     sources.extend(names_path(language).filter(|p| p.is_file()));
@@ -328,6 +345,34 @@ fn read_json_words(
         .into_iter()
         .filter(|w| !w.is_empty() && w.chars().all(vowels::is_letter))
         .collect())
+}
+
+/// The words of a file of readings (`word TAB IPA` a line, as a teacher
+/// wrote them), [`Language::normalized`], and their readings, in order.
+/// Read a line at a time.
+fn read_readings(
+    language: Language,
+    path: &Path,
+) -> Result<(Vec<String>, Vec<Option<String>>), VowelsError> {
+    let file = open(language, path)?;
+    let (mut words, mut read) = (Vec::new(), Vec::new());
+    for (n, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| VowelsError::Read {
+            language,
+            path: path.to_owned(),
+            why: e.to_string(),
+        })?;
+        let Some((word, ipa)) = line.split_once('\t') else {
+            return Err(VowelsError::Read {
+                language,
+                path: path.to_owned(),
+                why: format!("line {}: not a word, a tab and its reading", n + 1),
+            });
+        };
+        words.push(language.normalized(word));
+        read.push(Some(ipa.trim().to_owned()).filter(|ipa| !ipa.is_empty()));
+    }
+    Ok((words, read))
 }
 
 /// espeak-ng's IPA for each of `words`, in order (`None` where it gave

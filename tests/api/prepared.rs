@@ -114,13 +114,13 @@ fn a_model_is_prepared_once_and_read_by_every_start_after() {
     let title = "تهران شیراز";
     let (prepared, log) = slugify_persian(&words, &cache, title);
     assert!(log.contains("prepared model of vowels read"), "{log}");
-    assert!(!log.contains("vowels learnt from espeak-ng"), "{log}");
+    assert!(!log.contains("vowels learnt"), "{log}");
     // The model read from the file reads as the one made in memory does
     // (a cache directory below a file cannot be made, so nothing is
     // written there).
     let nowhere = words.join("cache");
     let (in_memory, log) = slugify_persian(&words, &nowhere, title);
-    assert!(log.contains("vowels learnt from espeak-ng"), "{log}");
+    assert!(log.contains("vowels learnt"), "{log}");
     assert!(log.contains("cannot write prepared models"), "{log}");
     assert_eq!(prepared, in_memory);
     assert!(prepared.contains('-') && prepared.is_ascii(), "{prepared}");

@@ -76,17 +76,34 @@ fn urdu_words() -> PathBuf {
     )
 }
 
-/// A Redis with the models of Persian's, Urdu's and Arabic's vowels
-/// loaded, and an app in each mode with them: in process, and on that
-/// Redis.
+/// Hebrew's readings where scripts/dictionaries.sh makes them, or
+/// `SLUGD_HEBREW_WORDS`.
+fn hebrew_readings() -> PathBuf {
+    let readings = std::env::var_os("SLUGD_HEBREW_WORDS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Language::Hebrew.row().default_words.into());
+    assert!(
+        readings.is_file(),
+        "this test needs Hebrew's readings at {}: run `sudo scripts/dictionaries.sh` \
+         (it reads hunspell-he's words with nakdimon from PyPI), or point SLUGD_HEBREW_WORDS at one",
+        readings.display()
+    );
+    readings
+}
+
+/// A Redis with the models of Persian's, Urdu's, Arabic's and Hebrew's
+/// vowels loaded, and an app in each mode with them: in process, and on
+/// that Redis.
 async fn both_modes_with_vowels() -> (RedisServer, [App; 2]) {
     let (persian, urdu, arabic) = (persian_words(), urdu_words(), arabic_words());
+    let hebrew = hebrew_readings();
     let redis = RedisServer::start().await;
     let settings = LoadSettings {
         vowels: vec![
             (Language::Persian, persian.clone()),
             (Language::Urdu, urdu.clone()),
             (Language::Arabic, arabic.clone()),
+            (Language::Hebrew, hebrew.clone()),
         ],
         ..load_settings(&redis)
     };
@@ -104,6 +121,7 @@ async fn both_modes_with_vowels() -> (RedisServer, [App; 2]) {
             .persian(persian)
             .vowels(Language::Urdu, urdu)
             .vowels(Language::Arabic, arabic)
+            .vowels(Language::Hebrew, hebrew)
             .spawn()
             .await,
         App::on_redis(&redis).await,
@@ -352,6 +370,10 @@ async fn rules_7_read_arabic_names_as_their_bearers_write_them_and_the_maghreb_t
         ("ar-iq-geonames.tsv", Some("ar"), 0.44, 0.42),
         ("ar-ma-geonames.tsv", Some("ar-MA"), 0.27, 0.06),
         ("ar-tn-geonames.tsv", Some("ar-TN"), 0.15, 0.04),
+        // Israel's towns 19.5%, rules 6 none (letter by letter), without
+        // a locale and with `he`.
+        ("he-geonames.tsv", None, 0.19, 0.0),
+        ("he-geonames.tsv", Some("he"), 0.19, 0.0),
     ] {
         let mut shares = Vec::new();
         let mut slugs_of_modes = Vec::new();
@@ -414,6 +436,25 @@ async fn rules_7_read_arabic_names_as_their_bearers_write_them_and_the_maghreb_t
                 "rules 6: {title} {locale:?}"
             );
         }
+        // Hebrew without points, by its model; with points and `he`, by
+        // CLDR's transform as before.
+        for (title, locale, seven, six) in [
+            ("תל אביב", None, "tel-aviv", "tl-byb"),
+            ("חולון", Some("he"), "holon", "hwlwn"),
+        ] {
+            assert_eq!(
+                slug(app, title, locale, Some(7)).await,
+                seven,
+                "rules 7: {title} {locale:?}"
+            );
+            assert_eq!(
+                slug(app, title, locale, Some(6)).await,
+                six,
+                "rules 6: {title} {locale:?}"
+            );
+        }
+        let pointed = slug(app, "שָׁלוֹם", Some("he"), Some(6)).await;
+        assert_eq!(slug(app, "שָׁלוֹם", Some("he"), Some(7)).await, pointed);
         // The default stays rules 6 while 7 is being built.
         assert_eq!(slug(app, "محمد", Some("ar"), None).await, "mahammad");
     }

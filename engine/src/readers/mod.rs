@@ -843,7 +843,7 @@ pub(crate) fn vowels_read_as(
             ) {
                 (Urdu, _) | (_, Urdu) => Urdu,
                 (Persian, _) | (_, Persian) => Persian,
-                (Arabic, Arabic) => Arabic,
+                _ => Arabic,
             }
         }
         row => match READERS[usize::from(row)].reader {

@@ -28,7 +28,9 @@ pub(crate) fn romanize<'t>(locale: &SlugLocale, text: &'t str, rules: Rules) -> 
 /// Pashto to the script's own reading, as without a locale
 /// ([`SlugLocale::drops_letters`]), and [`Switch::OwnReadersFirst`] leaves
 /// a language whose script a reader of runs reads to that reader
-/// ([`super::reads_own_runs`]).
+/// ([`super::reads_own_runs`]), and [`Switch::HebrewVowels`] leaves Hebrew
+/// without points to the table's model of its vowels (a title with
+/// points is the transform's still).
 #[inline]
 fn romanizer(
     locale: &SlugLocale,
@@ -44,6 +46,15 @@ fn romanizer(
         }
         locale if rules.has(Switch::OwnReadersFirst) && super::reads_own_runs(locale, rules) => {
             |_, text| Cow::Borrowed(text)
+        }
+        locale if rules.has(Switch::HebrewVowels) && locale.language() == "he" => {
+            |locale, text| match text
+                .chars()
+                .any(|c| matches!(c, '\u{05B0}'..='\u{05C2}' | '\u{05C7}'))
+            {
+                true => locale.romanize_v2(text),
+                false => Cow::Borrowed(text),
+            }
         }
         _ => SlugLocale::romanize_v2,
     }

@@ -619,10 +619,16 @@ pub(super) fn build<const EXTRAS: bool>(
     // Rules 6 read Persian, Urdu and Arabic by the table's models of their
     // vowels, after the table: a title in Arabic script goes through every
     // stage.
-    let vowel_stops = watch
-        && crate::readers::vowels::Language::ALL
-            .into_iter()
-            .any(|l| options.rules.has(l.switch()) && names.vowels(l).is_some());
+    let vowel_models = |script: fn(&crate::readers::vowels::Language) -> bool| {
+        watch
+            && crate::readers::vowels::Language::ALL
+                .into_iter()
+                .filter(script)
+                .any(|l| options.rules.has(l.switch()) && names.vowels(l).is_some())
+    };
+    let vowel_stops = vowel_models(|&l| l != crate::readers::vowels::Language::Hebrew);
+    // Rules 7 read Hebrew by its model: its letters stop the watch too.
+    let hebrew_stops = vowel_models(|&l| l == crate::readers::vowels::Language::Hebrew);
     // The language of the title's Cyrillic, and the words rules 5 read
     // here, written before they are pushed.
     let mut reading = NationalWatch {
@@ -685,6 +691,11 @@ pub(super) fn build<const EXTRAS: bool>(
             // The letters the models read ([`vowels::is_letter`], from
             // the same table that chooses them).
             if vowel_stops && char::from_u32(cp).is_some_and(crate::readers::vowels::is_letter) {
+                return Err(Unrewritten);
+            }
+            if hebrew_stops
+                && char::from_u32(cp).is_some_and(crate::readers::vowels::is_hebrew_letter)
+            {
                 return Err(Unrewritten);
             }
             if national_stops && cp >= 0x300 && i >= reading.as_before && scan::stops_at(cp) {

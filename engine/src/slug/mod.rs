@@ -237,8 +237,10 @@ fn words_of_rewritten(
 /// [`Switch::UrduVowels`], [`Switch::ArabicVowels`];
 /// `crate::readers::vowels`) when the title is
 /// read in that language, the letters of `title` (before it was
-/// rewritten) and of `text` showing it where no `locale` fixes it;
-/// borrowed otherwise. After the table, since the models are the table's.
+/// rewritten) and of `text` showing it where no `locale` fixes it; then
+/// Hebrew without points, by Hebrew's ([`Switch::HebrewVowels`]), without
+/// a locale or with `he`; borrowed otherwise. After the table, since the
+/// models are the table's.
 #[inline]
 fn read_vowels<'t>(
     text: &'t str,
@@ -246,21 +248,56 @@ fn read_vowels<'t>(
     options: &Options,
     names: &impl SymbolNames,
 ) -> Cow<'t, str> {
-    // The Arabic block's UTF-8 starts with 0xD8 to 0xDB: most titles have
-    // none, and then the language need not be read from the letters.
-    if !options.reads_vowels()
-        || find_byte(text.as_bytes(), 0, |b| (0xD8..=0xDB).contains(&b)).is_none()
-        || !vowels::has_letters(text)
-    {
+    if !options.reads_vowels() {
         return Cow::Borrowed(text);
     }
-    match crate::readers::vowels_read_as(title, text, options.locale.as_ref(), options.rules) {
-        Some(language) if options.rules.has(language.switch()) => match names.vowels(language) {
+    let read = match arabic_script_read_as(text, title, options) {
+        Some(language) => match names.vowels(language) {
             Some(model) => vowels::read_words(text, model, vowels_style(language, options)),
             None => Cow::Borrowed(text),
         },
-        _ => Cow::Borrowed(text),
+        None => Cow::Borrowed(text),
+    };
+    match (
+        hebrew_read(&read, options),
+        names.vowels(vowels::Language::Hebrew),
+    ) {
+        (true, Some(model)) => match vowels::read_words(&read, model, vowels::Style::default()) {
+            Cow::Borrowed(_) => read,
+            Cow::Owned(hebrew) => Cow::Owned(hebrew),
+        },
+        _ => read,
     }
+}
+
+/// The Arabic-script language whose model reads `text` (rewritten from
+/// `title`) under `options`, if any: where it has the script's letters
+/// and its version reads that language by a model.
+#[inline]
+fn arabic_script_read_as(text: &str, title: &str, options: &Options) -> Option<vowels::Language> {
+    // The Arabic block's UTF-8 starts with 0xD8 to 0xDB: most titles have
+    // none, and then the language need not be read from the letters.
+    if find_byte(text.as_bytes(), 0, |b| (0xD8..=0xDB).contains(&b)).is_none()
+        || !vowels::has_letters(text)
+    {
+        return None;
+    }
+    crate::readers::vowels_read_as(title, text, options.locale.as_ref(), options.rules)
+        .filter(|language| options.rules.has(language.switch()))
+}
+
+/// Whether `text`'s Hebrew is read by Hebrew's model under `options`:
+/// [`Switch::HebrewVowels`], no locale or `he`, and Hebrew letters (whose
+/// UTF-8 starts with 0xD7).
+#[inline]
+fn hebrew_read(text: &str, options: &Options) -> bool {
+    options.rules.has(Switch::HebrewVowels)
+        && options
+            .locale
+            .as_ref()
+            .is_none_or(|locale| locale.language() == "he")
+        && find_byte(text.as_bytes(), 0, |b| b == 0xD7).is_some()
+        && vowels::Language::Hebrew.has_letters(text)
 }
 
 /// How `options` read `language`'s words beyond its model's letters:
@@ -281,25 +318,22 @@ fn vowels_style(language: vowels::Language, options: &Options) -> vowels::Style 
 /// `has_model` says the table holds no such model: the title's words in
 /// that language are then read letter by letter, as rules 5 read them
 /// (what the service warns of as `reading_not_loaded`). `None` when the
-/// title needs no model or its model is there. The same test
+/// title needs no model or its model is there. The same tests
 /// [`read_vowels`] makes, on the title as given.
 pub fn reading_not_loaded(
     title: &str,
     options: &Options,
     has_model: impl Fn(vowels::Language) -> bool,
 ) -> Option<vowels::Language> {
-    if !options.reads_vowels()
-        || find_byte(title.as_bytes(), 0, |b| (0xD8..=0xDB).contains(&b)).is_none()
-        || !vowels::has_letters(title)
-    {
+    if !options.reads_vowels() {
         return None;
     }
-    match crate::readers::vowels_read_as(title, title, options.locale.as_ref(), options.rules) {
-        Some(language) if options.rules.has(language.switch()) => {
-            (!has_model(language)).then_some(language)
-        }
-        _ => None,
-    }
+    arabic_script_read_as(title, title, options)
+        .filter(|&language| !has_model(language))
+        .or_else(|| {
+            (hebrew_read(title, options) && !has_model(vowels::Language::Hebrew))
+                .then_some(vowels::Language::Hebrew)
+        })
 }
 
 /// A title on its way through the stages before the table, with what one

@@ -53,7 +53,7 @@ mod training;
 pub use self::model::VowelModel;
 pub(crate) use self::reading::read_words;
 #[cfg(any(test, feature = "train"))]
-pub use self::training::{fold_ipa, stems, train};
+pub use self::training::{fold_ipa, fold_ipa_for, stems, train};
 
 /// How a model's words are read beyond its letters, as the rules and the
 /// locale ask.
@@ -77,6 +77,8 @@ pub enum Language {
     Urdu,
     /// Arabic (`ar`).
     Arabic,
+    /// Hebrew (`he`).
+    Hebrew,
 }
 
 /// What a model's words are, and how they are read from where they are
@@ -96,6 +98,11 @@ pub enum WordList {
     /// A folder of JSON objects whose keys (and string values) are words,
     /// named here: LughaatNLP's.
     JsonFolder(&'static [&'static str]),
+    /// A file of words already read by a teacher, `word TAB IPA` a line:
+    /// the model learns from the readings as they are, and no espeak-ng
+    /// runs (Hebrew's, which scripts/dictionaries.sh makes once with
+    /// g2p2's Hebrew model from hunspell-he's words).
+    Readings,
 }
 
 /// One model language: everything slugd knows of it in one place. A new
@@ -126,7 +133,7 @@ pub struct ModelRow {
 }
 
 /// The model languages, in the order of [`Language`].
-pub const MODELS: [ModelRow; 3] = [
+pub const MODELS: [ModelRow; 4] = [
     ModelRow {
         language: Language::Persian,
         code: "fa",
@@ -165,6 +172,17 @@ pub const MODELS: [ModelRow; 3] = [
             vocalized: true,
         },
         how_to_get: "install Debian's hunspell-ar and espeak-ng (apt-get install hunspell-ar espeak-ng, or scripts/dictionaries.sh)",
+    },
+    ModelRow {
+        language: Language::Hebrew,
+        code: "he",
+        name: "Hebrew",
+        format: "hebrew-vowels 1",
+        switch: crate::rules::Switch::HebrewVowels,
+        field: "he_vowels",
+        default_words: "/usr/local/share/slugd/hebrew/readings.tsv",
+        words: WordList::Readings,
+        how_to_get: "run scripts/dictionaries.sh as root: it reads the stems of Debian's hunspell-he word list with g2p2 0.2.3's Hebrew model (PyPI, MIT or Apache-2.0) into /usr/local/share/slugd/hebrew/readings.tsv",
     },
 ];
 
@@ -219,8 +237,9 @@ impl Language {
     /// in Arabic, Persian's `ی ک` as Arabic's `ي ك`.
     pub fn normalized(self, word: &str) -> String {
         word.chars()
-            .filter(|&c| !is_dropped(c))
+            .filter(|&c| !self.drops(c))
             .map(|c| match (self, c) {
+                (Language::Hebrew, c) => c,
                 (Language::Arabic, 'ی') => 'ي',
                 (Language::Arabic, 'ک') => 'ك',
                 (Language::Arabic, c) => c,
@@ -241,7 +260,7 @@ impl Language {
     /// ganj and `آباد` abad (espeak-ng reads `پور` por). Persian has none.
     pub const fn endings(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            Language::Persian | Language::Arabic => &[],
+            Language::Persian | Language::Arabic | Language::Hebrew => &[],
             Language::Urdu => &[
                 ("پور", "pur"),
                 ("نگر", "nagar"),
@@ -257,6 +276,31 @@ impl Language {
     /// `None` for a letter the list does not say (anything short, at
     /// first).
     fn sounds(self, c: char) -> Option<&'static [&'static str]> {
+        if self == Language::Hebrew {
+            return Some(match c {
+                'א' | 'ע' | GERESH => &[""],
+                'ב' => &["v", "b"],
+                'ג' => &["g", "j"],
+                'ד' => &["d"],
+                'ה' => &["h", ""],
+                'ו' => &["v", "o", "u", "", "w"],
+                'ז' => &["z", "zh"],
+                'ח' => &["kh", "h"],
+                'ט' | 'ת' => &["t"],
+                'י' => &["y", "i", "", "ey", "ay", "e"],
+                'כ' | 'ך' => &["kh", "k"],
+                'ל' => &["l"],
+                'מ' | 'ם' => &["m"],
+                'נ' | 'ן' => &["n"],
+                'ס' => &["s"],
+                'פ' | 'ף' => &["f", "p"],
+                'צ' | 'ץ' => &["ts", "ch"],
+                'ק' => &["k"],
+                'ר' => &["r"],
+                'ש' => &["sh", "s"],
+                _ => return None,
+            });
+        }
         if self == Language::Arabic {
             return Some(match c {
                 'ب' => &["b"],
@@ -323,6 +367,10 @@ impl Language {
 /// ZERO WIDTH NON-JOINER, a letter of the model (it writes nothing).
 const ZWNJ: char = '\u{200C}';
 
+/// HEBREW PUNCTUATION GERESH, a letter of Hebrew's model: after `ג ז צ`
+/// it writes j, zh and ch (`ג׳ירפה` jirafa).
+const GERESH: char = '\u{05F3}';
+
 /// The models a table holds: one a language at most, each shared by the
 /// table's clones (a clone takes no allocation: a request holds one).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -353,8 +401,58 @@ impl VowelModels {
     }
 }
 
-/// Whether `c` is a letter of a word a model reads: the Arabic
-/// block's letters (not its digits, punctuation or marks), and ZWNJ.
+impl Language {
+    /// Whether `c` is a letter of a word its model reads: Hebrew's
+    /// letters and geresh ([`is_hebrew_letter`]) for Hebrew, the Arabic
+    /// block's ([`is_letter`]) for the others.
+    #[inline]
+    pub fn is_letter(self, c: char) -> bool {
+        match self {
+            Language::Hebrew => is_hebrew_letter(c),
+            _ => is_letter(c),
+        }
+    }
+
+    /// Whether `c` is left out of its words before they are read: Hebrew's
+    /// points ([`is_hebrew_point`]), the Arabic script's marks and joiners
+    /// ([`is_dropped`]).
+    #[inline]
+    pub(crate) fn drops(self, c: char) -> bool {
+        match self {
+            Language::Hebrew => is_hebrew_point(c),
+            _ => is_dropped(c),
+        }
+    }
+
+    /// Whether `text` has a letter its model reads (not ZWNJ alone).
+    pub fn has_letters(self, text: &str) -> bool {
+        match self {
+            Language::Hebrew => text.chars().any(is_hebrew_letter),
+            _ => has_letters(text),
+        }
+    }
+}
+
+/// Whether `c` is one of Hebrew's points and accents, left out of a word
+/// before it is read (not maqaf, paseq or sof pasuq, which part words).
+#[inline]
+fn is_hebrew_point(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0591}'..='\u{05BD}' | '\u{05BF}' | '\u{05C1}'..='\u{05C2}' | '\u{05C4}'..='\u{05C5}' | '\u{05C7}'
+    )
+}
+
+/// Whether `c` is one of Hebrew's letters (final forms included) or its
+/// geresh.
+#[inline]
+pub fn is_hebrew_letter(c: char) -> bool {
+    matches!(c, '\u{05D0}'..='\u{05EA}' | GERESH)
+}
+
+/// Whether `c` is a letter of a word an Arabic-script model reads: the
+/// Arabic block's letters (not its digits, punctuation or marks), and
+/// ZWNJ.
 #[inline]
 pub fn is_letter(c: char) -> bool {
     matches!(
@@ -668,6 +766,46 @@ mod tests {
         );
         assert_eq!(read_words("التي", &model, Style::default()), "allati");
         assert_eq!(Language::Arabic.normalized("کتابی"), "كتابي");
+    }
+
+    #[test]
+    fn hebrew_is_read_in_its_letters_by_its_own_model_as_israel_writes_names() {
+        let pairs: Vec<(String, String)> = [
+            ("שלום", "ʃalom"),
+            ("חולון", "χolon"),
+            ("חיפה", "χejfa"),
+            ("נתניה", "netanja"),
+            ("כרמל", "kaʁmel"),
+            ("רחובות", "ʁeχovot"),
+            ("צפת", "tsfat"),
+            ("באר", "beəʁ"),
+        ]
+        .iter()
+        .map(|&(w, ipa)| {
+            let ascii = fold_ipa_for(Language::Hebrew, ipa).unwrap();
+            (Language::Hebrew.normalized(w), ascii)
+        })
+        .collect();
+        // The shva Israel's names write e, not a as other languages' ə.
+        assert_eq!(pairs[7].1, "beer");
+        let model = train(Language::Hebrew, &pairs);
+        let read = |text: &str| read_words(text, &model, Style::default()).into_owned();
+        assert_eq!(read("שלום"), "shalom");
+        // `ח` h, as Israel's names write it; `כ` k.
+        assert_eq!(read("חולון"), "holon");
+        assert_eq!(read("כרמל"), "karmel");
+        // Points are left out before the word is read; Arabic and Latin
+        // letters are not Hebrew's.
+        assert_eq!(read("שָׁלוֹם Tel سلام"), "shalom Tel سلام");
+        assert!(Language::Hebrew.has_letters("abc שלום"));
+        assert!(!Language::Hebrew.has_letters("سلام"));
+        assert!(!Language::Arabic.has_letters("שלום"));
+        let text = model.encode();
+        assert!(text.starts_with("hebrew-vowels 1\n"), "{text}");
+        assert_eq!(
+            VowelModel::decode(&text).map(|m| m.language()),
+            Ok(Language::Hebrew)
+        );
     }
 
     #[test]

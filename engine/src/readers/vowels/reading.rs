@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::model::{LEVELS, flag, key_at, padded};
 use super::names::{self, PARTICLES, Region, SUFFIXES};
-use super::{Language, Style, VowelModel, ZWNJ, has_letters, is_dropped, is_letter, is_vowel_mark};
+use super::{Language, Style, VowelModel, ZWNJ, is_vowel_mark};
 
 /// Arabic words read as they are said, not as their letters look: the
 /// name of God, alone and after a proclitic (its `ل` is no sun letter's
@@ -55,7 +55,7 @@ fn sun_letter(c: char) -> Option<&'static str> {
 }
 
 impl VowelModel {
-    /// Writes `word` (letters of [`is_letter`]) to `out` in ASCII as the
+    /// Writes `word` (letters of [`Language::is_letter`]) to `out` in ASCII as the
     /// model reads it, a last `ه` said e as eh, and a place name's ending
     /// of [`Language::endings`] as names write it. A letter the model never
     /// saw is written as its likeliest sound, or, for a letter the language
@@ -147,6 +147,11 @@ impl VowelModel {
                     out.push_str("gh");
                     out.push_str(&chunk[1..]);
                 }
+                // Israel's names write `ח` h (Haifa, Holon), `כ` kh.
+                Some(chunk) if letter == 'ח' && chunk.starts_with("kh") => {
+                    out.push('h');
+                    out.push_str(&chunk[2..]);
+                }
                 // A Persian word's last `ه` said e is written eh, as names
                 // write it (`ساوه` Saveh, `مراغه` Maragheh).
                 Some("e")
@@ -172,19 +177,20 @@ impl VowelModel {
 /// names (rules 7), an Arabic name unit the lexicon holds is written as
 /// its bearers write it.
 pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel, style: Style) -> Cow<'t, str> {
-    if !has_letters(text) {
+    let language = model.language;
+    if !language.has_letters(text) {
         return Cow::Borrowed(text);
     }
-    if style.names && model.language == Language::Arabic {
+    if style.names && language == Language::Arabic {
         return Cow::Owned(read_named(text, model, style));
     }
     let mut out = String::with_capacity(text.len() + 8);
     let mut rest = text;
-    while let Some(start) = rest.find(|c: char| is_letter(c) && c != ZWNJ) {
+    while let Some(start) = rest.find(|c: char| language.is_letter(c) && c != ZWNJ) {
         out.push_str(&rest[..start]);
         let word = &rest[start..];
         let end = word
-            .find(|c: char| !(is_letter(c) || is_dropped(c)))
+            .find(|c: char| !(language.is_letter(c) || language.drops(c)))
             .unwrap_or(word.len());
         let word_text = &word[..end];
         if model.language != Language::Persian && word_text.chars().any(is_vowel_mark) {
@@ -193,7 +199,7 @@ pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel, style: Style) ->
             // Whether another word of the script follows, after spaces.
             let followed = word[end..]
                 .trim_start_matches(' ')
-                .starts_with(|c: char| is_letter(c) && c != ZWNJ);
+                .starts_with(|c: char| language.is_letter(c) && c != ZWNJ);
             model.read_word(word_text, followed, Style::default(), &mut out);
         }
         rest = &word[end..];
@@ -202,14 +208,16 @@ pub(crate) fn read_words<'t>(text: &'t str, model: &VowelModel, style: Style) ->
     Cow::Owned(out)
 }
 
-/// The words of `text` a model reads: where each starts and ends.
+/// The words of `text` an Arabic-script model reads: where each starts
+/// and ends.
 fn word_spans(text: &str) -> Vec<(usize, usize)> {
+    let language = Language::Arabic;
     let mut spans = Vec::new();
     let mut at = 0;
-    while let Some(start) = text[at..].find(|c: char| is_letter(c) && c != ZWNJ) {
+    while let Some(start) = text[at..].find(|c: char| language.is_letter(c) && c != ZWNJ) {
         let start = at + start;
         let end = text[start..]
-            .find(|c: char| !(is_letter(c) || is_dropped(c)))
+            .find(|c: char| !(language.is_letter(c) || language.drops(c)))
             .map_or(text.len(), |e| start + e);
         spans.push((start, end));
         at = end;
@@ -302,7 +310,7 @@ fn read_named(text: &str, model: &VowelModel, style: Style) -> String {
             let after = &text[end..];
             after
                 .trim_start_matches(' ')
-                .starts_with(|c: char| is_letter(c) && c != ZWNJ)
+                .starts_with(|c: char| Language::Arabic.is_letter(c) && c != ZWNJ)
         };
         model.read_word(&text[start..end], followed, style, &mut out);
         done = end;

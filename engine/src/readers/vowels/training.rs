@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::model::{LEVELS, VOWELS, flag, key_at, pack, padded, unpack};
-use super::{Language, VowelModel, ZWNJ, is_letter};
+use super::{Language, VowelModel, ZWNJ};
 
 /// How many training words the alignment costs are learnt from.
 const EM_WORDS: usize = 10_000;
@@ -69,6 +69,16 @@ pub fn fold_ipa(ipa: &str) -> Option<String> {
             .map(|c| c.to_ascii_lowercase())
             .collect(),
     )
+}
+
+/// [`fold_ipa`] for `language`'s teacher: Hebrew's shva (`ə`, g2p2's
+/// Hebrew) is written e, as Israel's names write it (Be'er, Netivot); the
+/// others' as a, as before.
+pub fn fold_ipa_for(language: Language, ipa: &str) -> Option<String> {
+    match language {
+        Language::Hebrew => fold_ipa(&ipa.replace('ə', "e")),
+        _ => fold_ipa(ipa),
+    }
 }
 
 /// What one IPA character is written as (itself, when ASCII).
@@ -283,14 +293,14 @@ type Aligned = (Vec<u8>, Vec<(u8, u16)>);
 
 /// Learns the model from `pairs`: each a word of the list and the ASCII
 /// of espeak-ng's reading of it ([`fold_ipa`]), the words normalized. A
-/// pair whose word has anything but [`is_letter`]s, or whose reading
+/// pair whose word has anything but [`Language::is_letter`]s, or whose reading
 /// anything but `a` to `z`, is left out.
 pub fn train(language: Language, pairs: &[(String, String)]) -> VowelModel {
     let pairs: Vec<(Vec<char>, String)> = pairs
         .iter()
         .filter(|(word, out)| {
             !word.is_empty()
-                && word.chars().all(is_letter)
+                && word.chars().all(|c| language.is_letter(c))
                 && out.bytes().all(|b| b.is_ascii_lowercase())
         })
         .map(|(word, out)| (word.chars().collect(), out.clone()))
