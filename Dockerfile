@@ -16,17 +16,20 @@ RUN cargo build --release --locked --bin slugd
 FROM debian:bookworm-slim
 # CLDR 41's names in every locale, for `slugd load --locales`, IPADIC's
 # readings, for Japanese (`--locales ja` or `all`; docs/japanese.md), and
-# the word lists and espeak-ng from which rules 6's models of the vowels
-# Persian, Urdu and Arabic do not write are made (`--locales fa`, `ur`,
-# `ar` or `all`; docs/writing-systems.md): Persian's and Arabic's from
-# Debian, Urdu's from PyPI's LughaatNLP, which scripts/dictionaries.sh
-# fetches and checks (pip only for that, removed after).
+# the word lists and espeak-ng from which the models of the vowels
+# Persian, Urdu, Arabic and Hebrew do not write are made (`--locales fa`,
+# `ur`, `ar`, `he` or `all`; docs/writing-systems.md): Persian's, Arabic's
+# and Hebrew's from Debian, Urdu's from PyPI's LughaatNLP, Arabic's names
+# from PyPI's arabic-name-romanizer, Hebrew's readings by PyPI's nakdimon,
+# which scripts/dictionaries.sh fetches, checks and runs (pip and venv only
+# for that, removed after).
 COPY scripts/dictionaries.sh scripts/dictionaries.sh
+COPY scripts/hebrew_readings.py scripts/hebrew_readings.py
 COPY scripts/lib scripts/lib
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends python3-pip \
+    && apt-get install -y --no-install-recommends python3-pip python3-venv \
     && scripts/dictionaries.sh \
-    && apt-get purge -y --auto-remove python3-pip \
+    && apt-get purge -y --auto-remove python3-pip python3-venv \
     && rm -rf /var/lib/apt/lists/* scripts
 RUN useradd --system --uid 10001 slugd
 COPY --from=build /src/target/release/slugd /usr/local/bin/slugd

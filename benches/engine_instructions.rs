@@ -5,8 +5,10 @@
 //! `corpus::race_options` (the defaults by the newest rules, `symbols:
 //! false`, stopwords, replacements, the defaults by rules 1 and 2,
 //! `locale: de`), the defaults by rules 5 (`slugd_rules5`, the version
-//! before the default rules 6, to weigh what rules 6 cost in one run) and
-//! the `slug` crate, on the same titles.
+//! before the default rules 6, to weigh what rules 6 cost in one run), by
+//! the last version (`slugd_rules_last`: one being built, to weigh it
+//! before it becomes the default) and the `slug` crate, on the same
+//! titles.
 //!
 //! The table build and a first pass, which also builds ICU4X's
 //! transliterators and fills the engine's caches, happen in the setup,
@@ -71,6 +73,16 @@ fn warmed(name: &str) -> Engine {
             .validate()
             .unwrap_or_default(),
         ),
+        // The version being built (or the newest), to weigh it against
+        // rules 5 before it becomes the default.
+        "slugd_rules_last" => Some(
+            RawOptions {
+                rules: Some(slugd_engine::rules::Rules::LAST.number()),
+                ..RawOptions::default()
+            }
+            .validate()
+            .unwrap_or_default(),
+        ),
         _ => Some(
             slugd_engine::corpus::race_options()
                 .into_iter()
@@ -97,6 +109,7 @@ fn warmed(name: &str) -> Engine {
 #[bench::slugd_rules2(args = ("slugd_rules2"), setup = warmed)]
 #[bench::slugd_locale_de(args = ("slugd_locale_de"), setup = warmed)]
 #[bench::slugd_rules5(args = ("slugd_rules5"), setup = warmed)]
+#[bench::slugd_rules_last(args = ("slugd_rules_last"), setup = warmed)]
 #[bench::slug_crate(args = ("slug_crate"), setup = warmed)]
 fn corpus_pass(engine: Engine) -> Engine {
     engine.pass();

@@ -103,6 +103,11 @@ all_there "$hebrew_dir" "${hebrew_files[@]}" || wheels_missing+=(hebrew)
 if [ ${#wheels_missing[@]} -gt 0 ] && ! python3 -m pip --version >/dev/null 2>&1; then
   missing+=(python3-pip)
 fi
+# nakdimon runs in a virtual environment of its own (Debian's python3
+# makes one with python3-venv).
+if [[ " ${wheels_missing[*]} " == *" hebrew "* ]] && ! python3 -c "import ensurepip, venv" 2>/dev/null; then
+  missing+=(python3-venv)
+fi
 if [ ${#missing[@]} -eq 0 ] && [ ${#wheels_missing[@]} -eq 0 ]; then
   exit 0
 fi

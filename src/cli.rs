@@ -336,8 +336,9 @@ struct TableArgs {
     models: ModelArgs,
 }
 
-/// The models of the vowels Persian, Urdu and Arabic do not write (rules
-/// 6): the word lists they are made from, and where they are prepared.
+/// The models of the vowels Persian, Urdu and Arabic (rules 6) and Hebrew
+/// (rules 7) do not write: the word lists they are made from, and where
+/// they are prepared.
 #[derive(Debug, Args)]
 struct ModelArgs {
     /// A language's words, from which espeak-ng (Debian's `espeak-ng`)
@@ -346,8 +347,13 @@ struct ModelArgs {
     /// default fa=/usr/share/hunspell/fa_IR.dic (Debian's `myspell-fa`),
     /// ur=/usr/local/share/slugd/LughaatNLP (the folder of PyPI's
     /// LughaatNLP 1.3.1, whose `tokenizer.json` and `Urdu_Lemma.json`
-    /// scripts/dictionaries.sh puts there) and ar=/usr/share/hunspell/ar.dic
-    /// (Debian's `hunspell-ar`). A model is made once (ten seconds to a
+    /// scripts/dictionaries.sh puts there), ar=/usr/share/hunspell/ar.dic
+    /// (Debian's `hunspell-ar`) and, for rules 7,
+    /// he=/usr/local/share/slugd/hebrew/readings.tsv (hunspell-he's stems
+    /// read once by nakdimon: scripts/dictionaries.sh makes it; no
+    /// espeak-ng). Rules 7's lexicon of Arabic names is read with Arabic's
+    /// model from /usr/local/share/slugd/arabic-names/units.tsv (or
+    /// $SLUGD_ARABIC_NAMES), which scripts/dictionaries.sh puts there. A model is made once (ten seconds to a
     /// minute or two) into a file of --cache-dir that every later start
     /// reads in milliseconds; `slugd prepare` makes them ahead. `load`
     /// puts the models in Redis; `serve` and `slugify` hold them in the

@@ -308,7 +308,7 @@ pub fn not_loaded_line(missing: &[Language]) -> Option<String> {
     let names: Vec<&str> = missing.iter().map(|l| l.name()).collect();
     let codes: Vec<&str> = missing.iter().map(|l| l.code()).collect();
     Some(format!(
-        "readings not loaded: {} (rules 6 read their words without vowel marks by models of their vowels; without one such words are read letter by letter, and answers say so with a reading_not_loaded warning); to load them: --locales {} (or all), with the word lists and espeak-ng scripts/dictionaries.sh installs, and slugd prepare to make their models once",
+        "readings not loaded: {} (rules 6 read their words without vowel marks by models of their vowels, and rules 7 Hebrew's; without one such words are read letter by letter, and answers say so with a reading_not_loaded warning); to load them: --locales {} (or all), with the word lists and espeak-ng scripts/dictionaries.sh installs, and slugd prepare to make their models once",
         names.join(", "),
         codes.join(",")
     ))

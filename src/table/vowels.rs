@@ -1,9 +1,11 @@
-//! The models of the vowels Persian, Urdu and Arabic do not write
-//! ([`slugd_engine::readers::vowels`]), each made from two packages a user
+//! The models of the vowels Persian, Urdu, Arabic and Hebrew do not write
+//! ([`slugd_engine::readers::vowels`]), each made from packages a user
 //! installs, never from slugd's own files: the language's words (its row
 //! of [`slugd_engine::readers::vowels::MODELS`] says which, where and how
 //! to get them; `--words LANG=PATH`) and `espeak-ng` (what they sound
-//! like, run as a program over the words, two at a time). Each is made once into a
+//! like, run as a program over the words, two at a time), or, for Hebrew,
+//! readings a teacher wrote once (scripts/dictionaries.sh); Arabic's with
+//! its lexicon of names ([`read_names`]). Each is made once into a
 //! prepared file ([`super::prepared`]) that later starts read; the loader
 //! stores the models with the table, the in-process table holds them.
 

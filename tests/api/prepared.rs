@@ -317,6 +317,25 @@ async fn a_title_read_letter_by_letter_for_want_of_a_model_says_so() {
     let (s, b) = app.get("/slug?title=%D9%85%D8%B1%D8%AD%D8%A8%D8%A7").await;
     assert_eq!(s, 200, "{b}");
     not_loaded(&b, &["ar"]);
+    // Rules 7's Hebrew: letter by letter as rules 6 read it, with the
+    // warning, without a locale or with `he`; rules 6 read no model of it.
+    for locale in [None, Some("he")] {
+        let mut body = json!({"title": "תל אביב", "rules": 7});
+        let mut before = json!({"title": "תל אביב", "rules": 6});
+        if let Some(locale) = locale {
+            body["locale"] = json!(locale);
+            before["locale"] = json!(locale);
+        }
+        let (s, b) = app.post("/slug", &body).await;
+        assert_eq!(s, 200, "{b}");
+        not_loaded(&b, &["he"]);
+        let (s, six) = app.post("/slug", &before).await;
+        assert_eq!(s, 200, "{six}");
+        assert!(six.get("warnings").is_none(), "{six}");
+        if locale.is_none() {
+            assert_eq!(b["slug"], six["slug"], "{b} {six}");
+        }
+    }
 }
 
 #[tokio::test]

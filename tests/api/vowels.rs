@@ -210,6 +210,36 @@ async fn towns(app: &App, file: &str, locale: Option<&str>, rules: u64) -> (f64,
     (share, slugs)
 }
 
+/// Holds the list `file` with `locale` in both modes: the same slugs in
+/// each, at least the share `now.1` by rules `now.0`, and at most
+/// `before.1` by rules `before.0`.
+async fn hold_list(
+    apps: &[App; 2],
+    file: &str,
+    locale: Option<&str>,
+    now: (u64, f64),
+    before: (u64, f64),
+) {
+    let mut shares = Vec::new();
+    let mut slugs_of_modes = Vec::new();
+    for app in apps {
+        let (share, slugs) = towns(app, file, locale, now.0).await;
+        shares.push(share);
+        slugs_of_modes.push(slugs);
+    }
+    assert_eq!(
+        slugs_of_modes[0], slugs_of_modes[1],
+        "{file} {locale:?}: both modes give the same slugs"
+    );
+    assert!(shares[0] >= now.1, "{file} {locale:?}: {shares:?}");
+    let (then, _) = towns(&apps[0], file, locale, before.0).await;
+    assert!(
+        then <= before.1,
+        "{file} {locale:?}: rules {} {then}",
+        before.0
+    );
+}
+
 #[tokio::test]
 async fn rules_6_read_persian_urdu_and_arabic_without_vowel_marks_in_both_modes() {
     let (_redis, apps) = both_modes_with_vowels().await;
@@ -234,20 +264,7 @@ async fn rules_6_read_persian_urdu_and_arabic_without_vowel_marks_in_both_modes(
         ("ar-iq-geonames.tsv", Some("ar"), 0.41, 0.02),
         ("ar-eg-geonames.tsv", None, 0.21, 0.01),
     ] {
-        let mut shares = Vec::new();
-        let mut slugs_of_modes = Vec::new();
-        for app in &apps {
-            let (share, slugs) = towns(app, file, locale, 6).await;
-            shares.push(share);
-            slugs_of_modes.push(slugs);
-        }
-        assert_eq!(
-            slugs_of_modes[0], slugs_of_modes[1],
-            "{file} {locale:?}: both modes give the same slugs"
-        );
-        assert!(shares[0] >= at_least, "{file} {locale:?}: {shares:?}");
-        let (before, _) = towns(&apps[0], file, locale, 5).await;
-        assert!(before <= rules_5, "{file} {locale:?}: rules 5 {before}");
+        hold_list(&apps, file, locale, (6, at_least), (5, rules_5)).await;
     }
 
     for app in &apps {
@@ -370,25 +387,16 @@ async fn rules_7_read_arabic_names_as_their_bearers_write_them_and_the_maghreb_t
         ("ar-iq-geonames.tsv", Some("ar"), 0.44, 0.42),
         ("ar-ma-geonames.tsv", Some("ar-MA"), 0.27, 0.06),
         ("ar-tn-geonames.tsv", Some("ar-TN"), 0.15, 0.04),
+        // Algeria, kept aside until the Maghreb's reading was built:
+        // GeoNames' towns 17.6% (2.9%), its 1,510 communes 20.5% (1.1%).
+        ("ar-dz-geonames.tsv", Some("ar-DZ"), 0.17, 0.03),
+        ("ar-dz-communes.tsv", Some("ar-DZ"), 0.20, 0.02),
         // Israel's towns 19.5%, rules 6 none (letter by letter), without
         // a locale and with `he`.
         ("he-geonames.tsv", None, 0.19, 0.0),
         ("he-geonames.tsv", Some("he"), 0.19, 0.0),
     ] {
-        let mut shares = Vec::new();
-        let mut slugs_of_modes = Vec::new();
-        for app in &apps {
-            let (share, slugs) = towns(app, file, locale, 7).await;
-            shares.push(share);
-            slugs_of_modes.push(slugs);
-        }
-        assert_eq!(
-            slugs_of_modes[0], slugs_of_modes[1],
-            "{file} {locale:?}: both modes give the same slugs"
-        );
-        assert!(shares[0] >= at_least, "{file} {locale:?}: {shares:?}");
-        let (before, _) = towns(&apps[0], file, locale, 6).await;
-        assert!(before <= rules_6, "{file} {locale:?}: rules 6 {before}");
+        hold_list(&apps, file, locale, (7, at_least), (6, rules_6)).await;
     }
 
     for app in &apps {

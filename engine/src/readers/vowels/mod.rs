@@ -1,10 +1,13 @@
-//! Persian, Urdu and Arabic written without vowel marks, read by a model
-//! of each language's letters in context (rules 6): what espeak-ng's voice
-//! of the language says a word's letters sound like, learnt at load time
-//! from its readings of a word list, so that a word the list does not have
-//! is read too (Persian `تهران` tehran, `اصفهان` esfahan; Urdu `کراچی`
-//! karachi; Arabic `طنطا` tanta; rules 5 wrote the consonants alone,
-//! `thran`, `khrachy`, `tnta`).
+//! Persian, Urdu and Arabic (rules 6) and Hebrew (rules 7) written without
+//! vowel marks, read by a model of each language's letters in context:
+//! what a teacher (espeak-ng's voice of the language; for Hebrew,
+//! nakdimon's points) says a word's letters sound like, learnt once from
+//! its readings of a word list, so that a word the list does not have is
+//! read too (Persian `تهران` tehran, `اصفهان` esfahan; Urdu `کراچی`
+//! karachi; Arabic `طنطا` tanta; Hebrew `תל אביב` tel aviv; rules 5 wrote
+//! the consonants alone, `thran`, `khrachy`, `tnta`). Rules 7 read Arabic
+//! names by a lexicon of their bearers' spellings beside the model
+//! ([`names`]).
 //!
 //! Neither the word lists (Debian's `myspell-fa` and `hunspell-ar`, PyPI's
 //! `LughaatNLP`) nor espeak-ng (GPL-3) is in slugd: the service runs
@@ -40,9 +43,10 @@
 //! code, switch, Redis field, words and where to get them) and what both
 //! reading and training need of a language's letters; [`model`] the
 //! model itself and its text form (what Redis and a prepared file hold);
-//! `reading` how a model reads a word; `training` how a model is learnt
-//! from a word list's readings, built only where the service makes models
-//! (the `train` feature) and in tests.
+//! [`names`] Arabic's lexicon of names; `reading` how a model reads a word
+//! (and rules 7 Arabic's names and the Maghreb's letters); `training` how
+//! a model is learnt from a word list's readings, built only where the
+//! service makes models (the `train` feature) and in tests.
 
 mod model;
 pub mod names;

@@ -1,6 +1,9 @@
 //! How a model reads a word: letter by letter, the widest context it
 //! knows first; Arabic's article, its `ة` and a few words said otherwise
-//! than written by rule; the endings of place names as names write them.
+//! than written by rule; the endings of place names as names write them;
+//! rules 7's Arabic: names by the lexicon, a first hamza's vowel, and in
+//! the Maghreb the letters French writes; Hebrew's `ח` as Israel's names
+//! write it.
 
 use std::borrow::Cow;
 
@@ -35,6 +38,24 @@ const ARTICLES: [(&str, &str, usize); 6] = [
     ("بال", "bi", 3),
     ("لل", "li", 3),
 ];
+
+/// How `word` is said where [`ARABIC_WORDS`] has it.
+fn said_otherwise(word: &str) -> Option<&'static str> {
+    ARABIC_WORDS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|&(_, written)| written)
+}
+
+/// `word`'s article (alone or after a proclitic, [`ARTICLES`]): what is
+/// written before its consonant, and the rest of the word.
+fn article_of(word: &str) -> Option<(&'static str, &str)> {
+    ARTICLES.iter().find_map(|&(prefix, written, shortest)| {
+        word.strip_prefix(prefix)
+            .filter(|after| after.chars().count() >= shortest)
+            .map(|after| (written, after))
+    })
+}
 
 /// How Arabic's article sounds before a sun letter `c` (`ش` sh: `ash`),
 /// as BGN/PCGN writes it; `None` before a moon letter (`al`).
@@ -97,16 +118,12 @@ impl VowelModel {
     /// `followed` by another word and without the article (`قلعة المضيق`
     /// Qal'at al Madiq, `معرة النعمان` Ma'arrat an Nu'man).
     fn read_arabic(&self, word: &str, followed: bool, out: &mut String) {
-        if let Some(&(_, written)) = ARABIC_WORDS.iter().find(|(w, _)| *w == word) {
+        if let Some(written) = said_otherwise(word) {
             out.push_str(written);
             return;
         }
         let mut rest = word;
-        let article = ARTICLES.iter().find_map(|&(prefix, written, shortest)| {
-            word.strip_prefix(prefix)
-                .filter(|after| after.chars().count() >= shortest)
-                .map(|after| (written, after))
-        });
+        let article = article_of(word);
         if let Some((written, after)) = article {
             let sun = after.chars().next().and_then(sun_letter);
             out.push_str(written);
@@ -306,13 +323,8 @@ fn read_named(text: &str, model: &VowelModel, style: Style) -> String {
             i = j + 1;
             continue;
         }
-        let followed = joined(i) || {
-            let after = &text[end..];
-            after
-                .trim_start_matches(' ')
-                .starts_with(|c: char| Language::Arabic.is_letter(c) && c != ZWNJ)
-        };
-        model.read_word(&text[start..end], followed, style, &mut out);
+        // Followed by another word (an Arabic noun in construct).
+        model.read_word(&text[start..end], joined(i), style, &mut out);
         done = end;
         i += 1;
     }
@@ -336,16 +348,12 @@ impl VowelModel {
         region: Option<Region>,
         out: &mut String,
     ) {
-        if let Some(&(_, written)) = ARABIC_WORDS.iter().find(|(w, _)| *w == word) {
+        if let Some(written) = said_otherwise(word) {
             out.push_str(written);
             return;
         }
         let mut rest = word;
-        let article = ARTICLES.iter().find_map(|&(prefix, written, shortest)| {
-            word.strip_prefix(prefix)
-                .filter(|after| after.chars().count() >= shortest)
-                .map(|after| (written, after))
-        });
+        let article = article_of(word);
         if let Some((written, after)) = article {
             let sun = after.chars().next().and_then(sun_letter);
             match region {
