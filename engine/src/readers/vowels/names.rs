@@ -11,6 +11,8 @@
 
 use std::collections::HashMap;
 
+use super::{ZWNJ, is_dropped};
+
 /// The first line of the lexicon's text form, its version.
 pub const FORMAT: &str = "arabic-names 1";
 
@@ -77,7 +79,7 @@ pub(crate) const SUFFIXES: [&str; 2] = ["الله", "الدين"];
 /// `ك`, `ہ` as `ه` (arabic-name-romanizer's lookup form).
 pub fn key(text: &str) -> String {
     text.chars()
-        .filter(|&c| !super::is_dropped(c) && c != super::ZWNJ)
+        .filter(|&c| !is_dropped(c) && c != ZWNJ)
         .map(|c| match c {
             'أ' | 'إ' | 'آ' | 'ٱ' => 'ا',
             'ى' | 'ی' => 'ي',
