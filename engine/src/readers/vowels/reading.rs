@@ -91,10 +91,7 @@ impl VowelModel {
     fn read_word(&self, word: &str, followed: bool, style: Style, out: &mut String) {
         let word = self.language.normalized(word);
         if self.language == Language::Arabic {
-            if style.names {
-                return self.read_arabic_name(&word, followed, style.region, out);
-            }
-            return self.read_arabic(&word, followed, out);
+            return self.read_arabic(&word, followed, style, out);
         }
         for &(ending, written) in self.language.endings() {
             if let Some(stem) = word
@@ -107,45 +104,6 @@ impl VowelModel {
             }
         }
         self.read_letters(&word, out);
-    }
-
-    /// Writes the Arabic `word`, normalized, to `out`: a word of
-    /// [`ARABIC_WORDS`] as written there; its article `ال` a word of its
-    /// own, `al`, or `a` and the sun letter it takes the sound of (`ash`
-    /// before `ش`), as BGN/PCGN and rules 5's reading of marked words write
-    /// it; the rest as the model reads it; a last `ة` `ah`, as names write
-    /// it (Al Qahirah), or `at` where the word is a noun in construct,
-    /// `followed` by another word and without the article (`قلعة المضيق`
-    /// Qal'at al Madiq, `معرة النعمان` Ma'arrat an Nu'man).
-    fn read_arabic(&self, word: &str, followed: bool, out: &mut String) {
-        if let Some(written) = said_otherwise(word) {
-            out.push_str(written);
-            return;
-        }
-        let mut rest = word;
-        let article = article_of(word);
-        if let Some((written, after)) = article {
-            let sun = after.chars().next().and_then(sun_letter);
-            out.push_str(written);
-            out.push_str(sun.unwrap_or("l"));
-            out.push(' ');
-            rest = after;
-        }
-        match rest.strip_suffix('ة') {
-            Some(stem) if !stem.is_empty() => {
-                let start = out.len();
-                self.read_letters(stem, out);
-                if !out[start..].ends_with('a') {
-                    out.push('a');
-                }
-                out.push(if followed && article.is_none() {
-                    't'
-                } else {
-                    'h'
-                });
-            }
-            _ => self.read_letters(rest, out),
-        }
     }
 
     /// Writes `word`, normalized, to `out` as the model reads it, letter
@@ -281,7 +239,7 @@ const NAME_WORDS: [(&str, &str, &str); 27] = [
 /// `text` read as rules 7 read Arabic ([`read_words`] with names): a name
 /// unit of the lexicon (a particle and the word after it, `عبد القادر`,
 /// or a word and `الله` or `الدين` after it) as its spelling, then each
-/// word by [`VowelModel::read_arabic_name`].
+/// word by [`VowelModel::read_arabic`].
 fn read_named(text: &str, model: &VowelModel, style: Style) -> String {
     let spans = word_spans(text);
     let mut out = String::with_capacity(text.len() + 8);
@@ -333,21 +291,24 @@ fn read_named(text: &str, model: &VowelModel, style: Style) -> String {
 }
 
 impl VowelModel {
-    /// Writes the Arabic `word`, normalized, as rules 7 read it: a word of
-    /// [`NAME_WORDS`] or of the lexicon as written there (the lexicon's
-    /// spelling of `region`'s bearers, the second of [`NAME_WORDS`] in the
-    /// Maghreb), after the article too; the rest as [`VowelModel::read_arabic`]
-    /// reads it, but that a first `أ إ آ ؤ ئ` keeps its vowel and a last
-    /// `ي` read iy is i; in the
-    /// Maghreb, in the letters French writes ([`french`]), the article
-    /// `el`, a last `ة` a (et in construct).
-    fn read_arabic_name(
-        &self,
-        word: &str,
-        followed: bool,
-        region: Option<Region>,
-        out: &mut String,
-    ) {
+    /// Writes the Arabic `word`, normalized, to `out`: a word of
+    /// [`ARABIC_WORDS`] as written there; its article `ال` a word of its
+    /// own, `al`, or `a` and the sun letter it takes the sound of (`ash`
+    /// before `ش`), as BGN/PCGN and rules 5's reading of marked words write
+    /// it; the rest as the model reads it; a last `ة` `ah`, as names write
+    /// it (Al Qahirah), or `at` where the word is a noun in construct,
+    /// `followed` by another word and without the article (`قلعة المضيق`
+    /// Qal'at al Madiq, `معرة النعمان` Ma'arrat an Nu'man).
+    ///
+    /// With `style`'s names (rules 7): a word of [`NAME_WORDS`] or of the
+    /// lexicon as written there (the lexicon's spelling of the region's
+    /// bearers, the second of [`NAME_WORDS`] in the Maghreb), after the
+    /// article a word of [`NAME_WORDS`] only; a first `أ إ آ ؤ ئ` keeps its
+    /// vowel and a last `ي` read iy is i; in the Maghreb, in the letters
+    /// French writes ([`french`]), the article `el`, a last `ة` a (et in
+    /// construct).
+    fn read_arabic(&self, word: &str, followed: bool, style: Style, out: &mut String) {
+        let region = style.region;
         if let Some(written) = said_otherwise(word) {
             out.push_str(written);
             return;
@@ -377,16 +338,18 @@ impl VowelModel {
             out.push(' ');
             rest = after;
         }
-        let key = names::key(rest);
-        if let Some(&(_, east, west)) = NAME_WORDS.iter().find(|(w, _, _)| *w == key) {
-            out.push_str(if region.is_some() { west } else { east });
-            return;
-        }
-        // A name: not after the article (family names and places with it
-        // are read as rules 6 read them, the article kept).
-        if let Some(spelling) = self.names.get(&key, region).filter(|_| article.is_none()) {
-            out.push_str(spelling);
-            return;
+        if style.names {
+            let key = names::key(rest);
+            if let Some(&(_, east, west)) = NAME_WORDS.iter().find(|(w, _, _)| *w == key) {
+                out.push_str(if region.is_some() { west } else { east });
+                return;
+            }
+            // A name: not after the article (family names and places with
+            // it are read as rules 6 read them, the article kept).
+            if let Some(spelling) = self.names.get(&key, region).filter(|_| article.is_none()) {
+                out.push_str(spelling);
+                return;
+            }
         }
         let start = out.len();
         match rest.strip_suffix('ة') {
@@ -408,6 +371,9 @@ impl VowelModel {
                 }
             }
             _ => self.read_letters(rest, out),
+        }
+        if !style.names {
+            return;
         }
         // A first hamza's vowel, which the model leaves out where it
         // does not know the word.
